@@ -1,0 +1,72 @@
+/*
+ * ctest.h: what every C test of cudart-rs shares.
+ *
+ * A test prints what it observed, one line per fact, so that the runner can run it under
+ * NVIDIA's runtime and under ours and compare the outputs line for line. It also checks
+ * what must hold whatever the runtime (bytes read back, values written) with CHECK, and
+ * exits non-zero if any check failed.
+ *
+ * Print only what is the same on every run of the same machine: error names, values read
+ * back, sizes and pitches, attribute values, booleans. Never raw pointers, timings or free
+ * memory figures.
+ *
+ * Markers, in a comment at the top of the file, read by scripts/ctest.sh:
+ *   ctest: gpu      needs a real GPU (kernels, peers, ...): "skipped: no GPU" on the stand-in
+ *   ctest: cu       a CUDA source built with nvcc only (ctest/*.cu)
+ *
+ * Compiled with gcc against include/cuda_runtime_api.h (ours, -DCUDART_RS_ABI12 for the 12
+ * ABI) and with nvcc against NVIDIA's cuda_runtime_api.h. Use `CUDART_VERSION >= 13000` to
+ * tell the ABIs apart.
+ */
+#ifndef CUDART_RS_CTEST_H
+#define CUDART_RS_CTEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+static int ct_failed = 0;
+
+/* Prints "label: cudaErrorName" for the result of a call and returns it. */
+#define SHOW(label, call) ct_show((label), (call))
+static cudaError_t ct_show(const char *label, cudaError_t e) {
+    printf("%s: %s\n", label, cudaGetErrorName(e));
+    return e;
+}
+
+/* Prints a named integer value. */
+#define SHOWI(label, v) printf("%s = %lld\n", (label), (long long)(v))
+#define SHOWU(label, v) printf("%s = %llu\n", (label), (unsigned long long)(v))
+
+/* A condition that must hold on any correct runtime. */
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                       \
+            ct_failed++;                                                                 \
+        }                                                                                \
+    } while (0)
+
+/* A call that must succeed. */
+#define OK(call)                                                                         \
+    do {                                                                                 \
+        cudaError_t ct_e = (call);                                                       \
+        if (ct_e != cudaSuccess) {                                                       \
+            printf("FAIL %s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                  \
+                   cudaGetErrorName(ct_e));                                              \
+            ct_failed++;                                                                 \
+        }                                                                                \
+    } while (0)
+
+/* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
+#define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
+
+/* The end of main. */
+#define DONE()                                                                           \
+    do {                                                                                 \
+        printf("%s\n", ct_failed ? "RESULT: FAIL" : "RESULT: ok");                       \
+        return ct_failed ? 1 : 0;                                                        \
+    } while (0)
+
+#endif

@@ -1,0 +1,2 @@
+//! array exports.
+#![allow(non_snake_case)]

@@ -1,0 +1,2 @@
+//! copy exports.
+#![allow(non_snake_case)]

@@ -1,0 +1,101 @@
+//! Version, error, device and context management exports.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_uint};
+
+use crate::boundary::{self, cu, out, run};
+use crate::driver;
+use crate::error;
+use crate::rt;
+use crate::types::*;
+
+/// Returns the CUDA Runtime version.
+#[no_mangle]
+pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
+    run("cudaRuntimeGetVersion", || {
+        *out(runtimeVersion)? = crate::CUDART_VERSION;
+        Ok(())
+    })
+}
+
+/// Returns the latest version of CUDA supported by the driver (0 if there is no driver).
+#[no_mangle]
+pub unsafe extern "C" fn cudaDriverGetVersion(driverVersion: *mut c_int) -> cudaError_t {
+    run("cudaDriverGetVersion", || {
+        let v = out(driverVersion)?;
+        *v = driver::version_or_zero();
+        Ok(())
+    })
+}
+
+/// Returns the string representation of an error code enum name.
+#[no_mangle]
+pub extern "C" fn cudaGetErrorName(error: raw::cudaError_t) -> *const c_char {
+    error::name(error.0)
+}
+
+/// Returns the description string for an error code.
+#[no_mangle]
+pub extern "C" fn cudaGetErrorString(error: raw::cudaError_t) -> *const c_char {
+    error::string(error.0)
+}
+
+/// Returns the last error from a runtime call, and resets it to cudaSuccess.
+#[no_mangle]
+pub extern "C" fn cudaGetLastError() -> cudaError_t {
+    boundary::take_last()
+}
+
+/// Returns the last error from a runtime call, without resetting it.
+#[no_mangle]
+pub extern "C" fn cudaPeekAtLastError() -> cudaError_t {
+    boundary::peek_last()
+}
+
+/// Returns the number of compute-capable devices.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
+    run("cudaGetDeviceCount", || {
+        let count = out(count)?;
+        *count = 0;
+        *count = rt::device_count()?;
+        Ok(())
+    })
+}
+
+/// Set device to be used for GPU executions.
+#[no_mangle]
+pub unsafe extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
+    run("cudaSetDevice", || rt::set_device(device))
+}
+
+/// Returns which device is currently being used.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
+    run("cudaGetDevice", || {
+        let device = out(device)?;
+        *device = rt::current_device()?;
+        Ok(())
+    })
+}
+
+/// Wait for compute device to finish.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
+    run("cudaDeviceSynchronize", || cu(rt::ctx()?.cuCtxSynchronize()))
+}
+
+/// Destroy all allocations and reset all state on the current device in the current process.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
+    run("cudaDeviceReset", || rt::reset_primary(rt::current_device()?))
+}
+
+/// Sets flags to be used for device executions.
+#[no_mangle]
+pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
+    run("cudaSetDeviceFlags", || {
+        let _ = flags;
+        Err(cudaError::cudaErrorNotYetImplemented)
+    })
+}

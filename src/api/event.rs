@@ -1,0 +1,2 @@
+//! event exports.
+#![allow(non_snake_case)]

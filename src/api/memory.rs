@@ -1,0 +1,2 @@
+//! memory exports.
+#![allow(non_snake_case)]

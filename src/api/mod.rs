@@ -1,0 +1,16 @@
+//! The exported runtime API. Every function here is `#[no_mangle] pub unsafe extern "C"`
+//! with NVIDIA's signature, and its body is one [`crate::boundary::run`] call: check the
+//! arguments, convert types, call the driver, map the result.
+//!
+//! A comment line `// also: NAME_ptds` (or `_ptsz`) right above `#[no_mangle]` makes the
+//! build generate that per-thread-default-stream export with the same signature.
+//! `#[cfg(feature = "abi12")]` / `#[cfg(not(feature = "abi12"))]` on its own line above
+//! `#[no_mangle]` limits an export to one ABI (build.rs reads both forms).
+
+pub mod array;
+pub mod copy;
+pub mod device;
+pub mod event;
+pub mod memory;
+pub mod module;
+pub mod stream;

@@ -1,0 +1,2 @@
+//! module exports.
+#![allow(non_snake_case)]

@@ -1,0 +1,2 @@
+//! stream exports.
+#![allow(non_snake_case)]

@@ -1,0 +1,92 @@
+//! The one boundary every export crosses: it catches panics, records the thread's last
+//! error with NVIDIA's rules, and traces the call.
+
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::driver::types::CUresult;
+use crate::error::{self, cudaError, cudaError_t};
+
+thread_local! {
+    static LAST_ERROR: Cell<cudaError> = const { Cell::new(cudaError::cudaSuccess) };
+}
+
+/// What an export's body returns: `Ok` or the runtime error to report.
+pub type Res<T = ()> = Result<T, cudaError>;
+
+/// Converts a driver result.
+#[inline(always)]
+pub fn cu(r: CUresult) -> Res {
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(error::from_cu(r))
+    }
+}
+
+/// Records `e` as this thread's last error, as NVIDIA's runtime does for every failing
+/// call except a query that answers "not ready". A sticky error is never replaced.
+#[inline]
+pub fn record(e: cudaError) {
+    if e == cudaError::cudaErrorNotReady {
+        return;
+    }
+    LAST_ERROR.with(|c| {
+        if !error::is_sticky(c.get()) {
+            c.set(e)
+        }
+    });
+}
+
+/// `cudaGetLastError`: returns and clears the last error (a sticky one stays).
+pub fn take_last() -> cudaError {
+    LAST_ERROR.with(|c| {
+        let e = c.get();
+        if !error::is_sticky(e) {
+            c.set(cudaError::cudaSuccess);
+        }
+        e
+    })
+}
+
+/// `cudaPeekAtLastError`.
+pub fn peek_last() -> cudaError {
+    LAST_ERROR.with(|c| c.get())
+}
+
+/// Runs an export's body. Every `extern "C"` function that returns `cudaError_t` is
+/// written as `boundary::run("name", || { ... })`.
+#[inline(always)]
+pub fn run<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaError_t {
+    let r = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!("panic in {name}: {msg}");
+            eprintln!("cudart-rs: internal error in {name}: {msg}");
+            Err(cudaError::cudaErrorUnknown)
+        }
+    };
+    match r {
+        Ok(()) => {
+            tracing::trace!(target: "cudart", "{name} -> cudaSuccess");
+            cudaError::cudaSuccess
+        }
+        Err(e) => {
+            tracing::debug!(target: "cudart", "{name} -> {e:?}");
+            record(e);
+            e
+        }
+    }
+}
+
+/// Writes `v` through `p`, or fails with `cudaErrorInvalidValue` if `p` is null.
+#[inline(always)]
+pub fn out<T>(p: *mut T) -> Res<&'static mut T> {
+    // SAFETY: the caller's out pointer; null is rejected, anything else is the caller's promise.
+    unsafe { p.as_mut() }.ok_or(cudaError::cudaErrorInvalidValue)
+}

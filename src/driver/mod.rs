@@ -1,0 +1,268 @@
+//! Loading `libcuda.so.1` and resolving its entry points.
+//!
+//! One list, [`driver_api!`] below, names every driver function the runtime calls, with the
+//! CUDA version whose signature we use. Each is resolved once through `cuGetProcAddress` with
+//! that explicit version, twice over: a table for the legacy default stream and one for the
+//! per-thread default stream (`_ptds`/`_ptsz` variants). Calls go through a method of the same
+//! name on [`Fns`]; an entry point the driver lacks returns [`crate::error::MISSING_ENTRY_POINT`].
+
+pub mod types;
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::sync::OnceLock;
+
+use crate::error::{cudaError, MISSING_ENTRY_POINT};
+use types::*;
+
+/// The environment variable that names another driver library to load instead of
+/// `libcuda.so.1` (for example the test stand-in).
+pub const DRIVER_ENV: &str = "CUDART_RS_DRIVER";
+
+/// The oldest driver this build's ABI runs on, as `cuDriverGetVersion` reports it.
+#[cfg(not(feature = "abi12"))]
+pub const MIN_DRIVER_VERSION: c_int = 13000;
+#[cfg(feature = "abi12")]
+pub const MIN_DRIVER_VERSION: c_int = 12000;
+
+macro_rules! driver_api {
+    ($( $name:ident = $sym:literal @ $ver:literal ( $($arg:ident : $ty:ty),* ); )*) => {
+        /// One resolved table of driver entry points.
+        #[allow(non_snake_case)]
+        pub struct Fns {
+            $( $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
+        }
+
+        #[allow(non_snake_case, clippy::too_many_arguments, clippy::missing_safety_doc)]
+        impl Fns {
+            fn resolve(get: &dyn Fn(&str, c_int) -> *mut c_void) -> Fns {
+                Fns {
+                    $( $name: {
+                        let p = get($sym, $ver);
+                        // SAFETY: the driver returned the entry point of this name for this
+                        // version, whose C signature is the one the list gives.
+                        unsafe { std::mem::transmute::<*mut c_void, Option<unsafe extern "C" fn($($ty),*) -> CUresult>>(p) }
+                    }, )*
+                }
+            }
+
+            $(
+                #[inline(always)]
+                pub unsafe fn $name(&self, $($arg: $ty),*) -> CUresult {
+                    match self.$name {
+                        Some(f) => f($($arg),*),
+                        None => MISSING_ENTRY_POINT,
+                    }
+                }
+            )*
+        }
+
+        /// Every entry point the runtime resolves: (symbol, CUDA version of its signature).
+        pub const ENTRY_POINTS: &[(&str, c_int)] = &[ $( ($sym, $ver), )* ];
+    };
+}
+
+driver_api! {
+    cuInit = "cuInit" @ 2000 (flags: c_uint);
+    cuDriverGetVersion = "cuDriverGetVersion" @ 2020 (driverVersion: *mut c_int);
+    cuGetErrorName = "cuGetErrorName" @ 6000 (error: CUresult, pStr: *mut *const c_char);
+    cuGetErrorString = "cuGetErrorString" @ 6000 (error: CUresult, pStr: *mut *const c_char);
+
+    cuDeviceGet = "cuDeviceGet" @ 2000 (device: *mut CUdevice, ordinal: c_int);
+    cuDeviceGetCount = "cuDeviceGetCount" @ 2000 (count: *mut c_int);
+    cuDeviceGetAttribute = "cuDeviceGetAttribute" @ 2000 (pi: *mut c_int, attrib: CUdevice_attribute, dev: CUdevice);
+    cuDeviceGetName = "cuDeviceGetName" @ 2000 (name: *mut c_char, len: c_int, dev: CUdevice);
+    cuDeviceTotalMem = "cuDeviceTotalMem" @ 3020 (bytes: *mut usize, dev: CUdevice);
+    cuDeviceGetUuid = "cuDeviceGetUuid" @ 11040 (uuid: *mut CUuuid, dev: CUdevice);
+    cuDeviceCanAccessPeer = "cuDeviceCanAccessPeer" @ 4000 (canAccessPeer: *mut c_int, dev: CUdevice, peerDev: CUdevice);
+    cuDevicePrimaryCtxRetain = "cuDevicePrimaryCtxRetain" @ 7000 (pctx: *mut CUcontext, dev: CUdevice);
+    cuDevicePrimaryCtxRelease = "cuDevicePrimaryCtxRelease" @ 11000 (dev: CUdevice);
+    cuDevicePrimaryCtxReset = "cuDevicePrimaryCtxReset" @ 11000 (dev: CUdevice);
+    cuDevicePrimaryCtxSetFlags = "cuDevicePrimaryCtxSetFlags" @ 11000 (dev: CUdevice, flags: c_uint);
+    cuDevicePrimaryCtxGetState = "cuDevicePrimaryCtxGetState" @ 7000 (dev: CUdevice, flags: *mut c_uint, active: *mut c_int);
+
+    cuCtxGetCurrent = "cuCtxGetCurrent" @ 4000 (pctx: *mut CUcontext);
+    cuCtxSetCurrent = "cuCtxSetCurrent" @ 4000 (ctx: CUcontext);
+    cuCtxGetDevice = "cuCtxGetDevice" @ 2000 (device: *mut CUdevice);
+    cuCtxSynchronize = "cuCtxSynchronize" @ 2000 ();
+    cuCtxGetFlags = "cuCtxGetFlags" @ 7000 (flags: *mut c_uint);
+    cuCtxPushCurrent = "cuCtxPushCurrent" @ 4000 (ctx: CUcontext);
+    cuCtxPopCurrent = "cuCtxPopCurrent" @ 4000 (pctx: *mut CUcontext);
+    cuCtxEnablePeerAccess = "cuCtxEnablePeerAccess" @ 4000 (peerContext: CUcontext, flags: c_uint);
+    cuCtxDisablePeerAccess = "cuCtxDisablePeerAccess" @ 4000 (peerContext: CUcontext);
+    cuCtxGetStreamPriorityRange = "cuCtxGetStreamPriorityRange" @ 5050 (leastPriority: *mut c_int, greatestPriority: *mut c_int);
+
+    cuStreamCreate = "cuStreamCreate" @ 2000 (phStream: *mut CUstream, flags: c_uint);
+    cuStreamCreateWithPriority = "cuStreamCreateWithPriority" @ 5050 (phStream: *mut CUstream, flags: c_uint, priority: c_int);
+    cuStreamDestroy = "cuStreamDestroy" @ 4000 (hStream: CUstream);
+    cuStreamSynchronize = "cuStreamSynchronize" @ 7000 (hStream: CUstream);
+    cuStreamQuery = "cuStreamQuery" @ 7000 (hStream: CUstream);
+    cuStreamAttachMemAsync = "cuStreamAttachMemAsync" @ 7000 (hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: c_uint);
+    cuStreamGetFlags = "cuStreamGetFlags" @ 7000 (hStream: CUstream, flags: *mut c_uint);
+    cuStreamGetPriority = "cuStreamGetPriority" @ 7000 (hStream: CUstream, priority: *mut c_int);
+    cuStreamWaitEvent = "cuStreamWaitEvent" @ 7000 (hStream: CUstream, hEvent: CUevent, flags: c_uint);
+    cuLaunchHostFunc = "cuLaunchHostFunc" @ 10000 (hStream: CUstream, func: CUhostFn, userData: *mut c_void);
+
+    cuEventCreate = "cuEventCreate" @ 2000 (phEvent: *mut CUevent, flags: c_uint);
+    cuEventRecord = "cuEventRecord" @ 7000 (hEvent: CUevent, hStream: CUstream);
+    cuEventRecordWithFlags = "cuEventRecordWithFlags" @ 11010 (hEvent: CUevent, hStream: CUstream, flags: c_uint);
+    cuEventQuery = "cuEventQuery" @ 2000 (hEvent: CUevent);
+    cuEventSynchronize = "cuEventSynchronize" @ 2000 (hEvent: CUevent);
+    cuEventElapsedTime = "cuEventElapsedTime" @ 2000 (pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent);
+    cuEventDestroy = "cuEventDestroy" @ 4000 (hEvent: CUevent);
+
+    cuMemAlloc = "cuMemAlloc" @ 3020 (dptr: *mut CUdeviceptr, bytesize: usize);
+    cuMemFree = "cuMemFree" @ 3020 (dptr: CUdeviceptr);
+    cuMemAllocPitch = "cuMemAllocPitch" @ 3020 (dptr: *mut CUdeviceptr, pPitch: *mut usize, widthInBytes: usize, height: usize, elementSizeBytes: c_uint);
+    cuMemAllocManaged = "cuMemAllocManaged" @ 6000 (dptr: *mut CUdeviceptr, bytesize: usize, flags: c_uint);
+    cuMemAllocHost = "cuMemAllocHost" @ 3020 (pp: *mut *mut c_void, bytesize: usize);
+    cuMemHostAlloc = "cuMemHostAlloc" @ 2020 (pp: *mut *mut c_void, bytesize: usize, flags: c_uint);
+    cuMemFreeHost = "cuMemFreeHost" @ 2000 (p: *mut c_void);
+    cuMemHostRegister = "cuMemHostRegister" @ 6050 (p: *mut c_void, bytesize: usize, flags: c_uint);
+    cuMemHostUnregister = "cuMemHostUnregister" @ 4000 (p: *mut c_void);
+    cuMemHostGetDevicePointer = "cuMemHostGetDevicePointer" @ 3020 (pdptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint);
+    cuMemHostGetFlags = "cuMemHostGetFlags" @ 2030 (pFlags: *mut c_uint, p: *mut c_void);
+    cuMemGetInfo = "cuMemGetInfo" @ 3020 (free: *mut usize, total: *mut usize);
+    cuMemGetAddressRange = "cuMemGetAddressRange" @ 3020 (pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr);
+
+    cuMemcpy = "cuMemcpy" @ 7000 (dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize);
+    cuMemcpyAsync = "cuMemcpyAsync" @ 7000 (dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize, hStream: CUstream);
+    cuMemcpyHtoD = "cuMemcpyHtoD" @ 7000 (dstDevice: CUdeviceptr, srcHost: *const c_void, byteCount: usize);
+    cuMemcpyDtoH = "cuMemcpyDtoH" @ 7000 (dstHost: *mut c_void, srcDevice: CUdeviceptr, byteCount: usize);
+    cuMemcpyDtoD = "cuMemcpyDtoD" @ 7000 (dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, byteCount: usize);
+    cuMemcpyHtoDAsync = "cuMemcpyHtoDAsync" @ 7000 (dstDevice: CUdeviceptr, srcHost: *const c_void, byteCount: usize, hStream: CUstream);
+    cuMemcpyDtoHAsync = "cuMemcpyDtoHAsync" @ 7000 (dstHost: *mut c_void, srcDevice: CUdeviceptr, byteCount: usize, hStream: CUstream);
+    cuMemcpyDtoDAsync = "cuMemcpyDtoDAsync" @ 7000 (dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, byteCount: usize, hStream: CUstream);
+    cuMemcpy2D = "cuMemcpy2D" @ 7000 (pCopy: *const CUDA_MEMCPY2D);
+    cuMemcpy2DUnaligned = "cuMemcpy2DUnaligned" @ 7000 (pCopy: *const CUDA_MEMCPY2D);
+    cuMemcpy2DAsync = "cuMemcpy2DAsync" @ 7000 (pCopy: *const CUDA_MEMCPY2D, hStream: CUstream);
+    cuMemcpy3D = "cuMemcpy3D" @ 7000 (pCopy: *const CUDA_MEMCPY3D);
+    cuMemcpy3DAsync = "cuMemcpy3DAsync" @ 7000 (pCopy: *const CUDA_MEMCPY3D, hStream: CUstream);
+    cuMemcpyPeer = "cuMemcpyPeer" @ 7000 (dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, byteCount: usize);
+    cuMemcpyPeerAsync = "cuMemcpyPeerAsync" @ 7000 (dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, byteCount: usize, hStream: CUstream);
+    cuMemcpy3DPeer = "cuMemcpy3DPeer" @ 7000 (pCopy: *const CUDA_MEMCPY3D_PEER);
+    cuMemcpy3DPeerAsync = "cuMemcpy3DPeerAsync" @ 7000 (pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream);
+    cuMemsetD8 = "cuMemsetD8" @ 7000 (dstDevice: CUdeviceptr, uc: u8, n: usize);
+    cuMemsetD8Async = "cuMemsetD8Async" @ 7000 (dstDevice: CUdeviceptr, uc: u8, n: usize, hStream: CUstream);
+    cuMemsetD2D8 = "cuMemsetD2D8" @ 7000 (dstDevice: CUdeviceptr, dstPitch: usize, uc: u8, width: usize, height: usize);
+    cuMemsetD2D8Async = "cuMemsetD2D8Async" @ 7000 (dstDevice: CUdeviceptr, dstPitch: usize, uc: u8, width: usize, height: usize, hStream: CUstream);
+
+    // Unified memory: the CUDA 8 forms take a device ordinal, the 12.2 forms a CUmemLocation.
+    cuMemAdvise_v1 = "cuMemAdvise" @ 8000 (devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, device: CUdevice);
+    cuMemAdvise_v2 = "cuMemAdvise" @ 12020 (devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation);
+    cuMemPrefetchAsync_v1 = "cuMemPrefetchAsync" @ 8000 (devPtr: CUdeviceptr, count: usize, dstDevice: CUdevice, hStream: CUstream);
+    cuMemPrefetchAsync_v2 = "cuMemPrefetchAsync" @ 12020 (devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: c_uint, hStream: CUstream);
+    cuMemRangeGetAttribute = "cuMemRangeGetAttribute" @ 8000 (data: *mut c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize);
+    cuMemRangeGetAttributes = "cuMemRangeGetAttributes" @ 8000 (data: *mut *mut c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize);
+    cuPointerGetAttribute = "cuPointerGetAttribute" @ 4000 (data: *mut c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr);
+    cuPointerGetAttributes = "cuPointerGetAttributes" @ 7000 (numAttributes: c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut c_void, ptr: CUdeviceptr);
+    cuPointerSetAttribute = "cuPointerSetAttribute" @ 6000 (value: *const c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr);
+
+    cuArrayCreate = "cuArrayCreate" @ 3020 (pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR);
+    cuArray3DCreate = "cuArray3DCreate" @ 3020 (pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR);
+    cuArrayDestroy = "cuArrayDestroy" @ 2000 (hArray: CUarray);
+    cuArrayGetDescriptor = "cuArrayGetDescriptor" @ 3020 (pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR, hArray: CUarray);
+    cuArray3DGetDescriptor = "cuArray3DGetDescriptor" @ 3020 (pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR, hArray: CUarray);
+    cuArrayGetPlane = "cuArrayGetPlane" @ 11020 (pPlaneArray: *mut CUarray, hArray: CUarray, planeIdx: c_uint);
+    cuArrayGetSparseProperties = "cuArrayGetSparseProperties" @ 11010 (sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, array: CUarray);
+    cuArrayGetMemoryRequirements = "cuArrayGetMemoryRequirements" @ 11060 (memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice);
+    cuMipmappedArrayCreate = "cuMipmappedArrayCreate" @ 5000 (pHandle: *mut CUmipmappedArray, pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR, numMipmapLevels: c_uint);
+    cuMipmappedArrayDestroy = "cuMipmappedArrayDestroy" @ 5000 (hMipmappedArray: CUmipmappedArray);
+    cuMipmappedArrayGetLevel = "cuMipmappedArrayGetLevel" @ 5000 (pLevelArray: *mut CUarray, hMipmappedArray: CUmipmappedArray, level: c_uint);
+    cuMipmappedArrayGetSparseProperties = "cuMipmappedArrayGetSparseProperties" @ 11010 (sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, mipmap: CUmipmappedArray);
+    cuMipmappedArrayGetMemoryRequirements = "cuMipmappedArrayGetMemoryRequirements" @ 11060 (memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice);
+
+    cuLibraryLoadData = "cuLibraryLoadData" @ 12000 (library: *mut CUlibrary, code: *const c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut c_void, numJitOptions: c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut c_void, numLibraryOptions: c_uint);
+    cuLibraryUnload = "cuLibraryUnload" @ 12000 (library: CUlibrary);
+    cuLibraryGetKernel = "cuLibraryGetKernel" @ 12000 (pKernel: *mut CUkernel, library: CUlibrary, name: *const c_char);
+    cuLibraryGetGlobal = "cuLibraryGetGlobal" @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
+    cuLibraryGetManaged = "cuLibraryGetManaged" @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
+    cuKernelGetFunction = "cuKernelGetFunction" @ 12000 (pFunc: *mut CUfunction, kernel: CUkernel);
+    cuModuleLoadData = "cuModuleLoadData" @ 2000 (module: *mut CUmodule, image: *const c_void);
+    cuModuleLoadFatBinary = "cuModuleLoadFatBinary" @ 2000 (module: *mut CUmodule, fatCubin: *const c_void);
+    cuModuleUnload = "cuModuleUnload" @ 2000 (hmod: CUmodule);
+    cuModuleGetFunction = "cuModuleGetFunction" @ 2000 (hfunc: *mut CUfunction, hmod: CUmodule, name: *const c_char);
+    cuModuleGetGlobal = "cuModuleGetGlobal" @ 3020 (dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const c_char);
+    cuLaunchKernel = "cuLaunchKernel" @ 7000 (f: CUfunction, gridDimX: c_uint, gridDimY: c_uint, gridDimZ: c_uint, blockDimX: c_uint, blockDimY: c_uint, blockDimZ: c_uint, sharedMemBytes: c_uint, hStream: CUstream, kernelParams: *mut *mut c_void, extra: *mut *mut c_void);
+    cuLaunchKernelEx = "cuLaunchKernelEx" @ 11060 (config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut c_void, extra: *mut *mut c_void);
+    cuFuncGetAttribute = "cuFuncGetAttribute" @ 2020 (pi: *mut c_int, attrib: CUfunction_attribute, hfunc: CUfunction);
+    cuFuncSetAttribute = "cuFuncSetAttribute" @ 9000 (hfunc: CUfunction, attrib: CUfunction_attribute, value: c_int);
+    cuFuncSetCacheConfig = "cuFuncSetCacheConfig" @ 3000 (hfunc: CUfunction, config: CUfunc_cache);
+    cuOccupancyMaxActiveBlocksPerMultiprocessor = "cuOccupancyMaxActiveBlocksPerMultiprocessor" @ 6050 (numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize);
+}
+
+/// The loaded driver: both tables and the library that backs them.
+pub struct Driver {
+    /// Entry points with legacy default-stream semantics.
+    pub legacy: Fns,
+    /// The per-thread default-stream variants (`_ptds`, `_ptsz`).
+    pub ptds: Fns,
+    /// `cuDriverGetVersion`.
+    pub version: c_int,
+    _lib: libloading::Library,
+}
+
+type GetProcAddressV2 =
+    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
+type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> CUresult;
+
+static DRIVER: OnceLock<Result<Driver, cudaError>> = OnceLock::new();
+
+/// The driver, loaded and resolved on first use. Fails with
+/// `cudaErrorInsufficientDriver` when there is no driver or it is older than this ABI needs.
+#[inline]
+pub fn get() -> Result<&'static Driver, cudaError> {
+    match DRIVER.get_or_init(load) {
+        Ok(d) => Ok(d),
+        Err(e) => Err(*e),
+    }
+}
+
+/// The driver version, or 0 when no driver can be loaded.
+pub fn version_or_zero() -> c_int {
+    get().map_or(0, |d| d.version)
+}
+
+fn load() -> Result<Driver, cudaError> {
+    crate::trace::init();
+    let path = std::env::var_os(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into());
+    // SAFETY: loading the CUDA driver runs its initialisers, which is what it is for.
+    let lib = match unsafe { libloading::Library::new(&path) } {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::warn!("cannot load the CUDA driver {:?}: {e}", path);
+            return Err(cudaError::cudaErrorInsufficientDriver);
+        }
+    };
+    // SAFETY: symbols of the driver's documented C API, with their documented signatures.
+    let (get_proc, get_version) = unsafe {
+        let gp = lib.get::<GetProcAddressV2>(b"cuGetProcAddress_v2\0").map(|s| *s);
+        let gv = lib.get::<DriverGetVersion>(b"cuDriverGetVersion\0").map(|s| *s);
+        match (gp, gv) {
+            (Ok(gp), Ok(gv)) => (gp, gv),
+            _ => return Err(cudaError::cudaErrorInsufficientDriver),
+        }
+    };
+    let mut version = 0;
+    // SAFETY: valid out pointer.
+    if unsafe { get_version(&mut version) } != CUDA_SUCCESS || version < MIN_DRIVER_VERSION {
+        tracing::warn!("CUDA driver version {version} is older than {MIN_DRIVER_VERSION}");
+        return Err(cudaError::cudaErrorInsufficientDriver);
+    }
+    let resolver = |flags: u64| {
+        move |sym: &str, ver: c_int| -> *mut c_void {
+            let name = CString::new(sym).expect("entry point names have no NUL");
+            let mut p: *mut c_void = std::ptr::null_mut();
+            let mut status: c_int = 0;
+            // SAFETY: valid C string and out pointers.
+            let r = unsafe { get_proc(name.as_ptr(), &mut p, ver, flags, &mut status) };
+            if r != CUDA_SUCCESS {
+                tracing::debug!("driver has no {sym} for CUDA {ver} (flags {flags}): {r}");
+                return std::ptr::null_mut();
+            }
+            p
+        }
+    };
+    let legacy = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_LEGACY_STREAM));
+    let ptds = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
+    Ok(Driver { legacy, ptds, version, _lib: lib })
+}

@@ -1,0 +1,192 @@
+//! Runtime state: lazy driver initialisation, primary contexts, the per-thread current
+//! device and default-stream mode.
+//!
+//! Hot path: [`ctx`] is an atomic load (driver and init already done), one
+//! `cuCtxGetCurrent` and a thread-local read. No lock, no allocation, no environment.
+
+use std::cell::Cell;
+use std::ffi::c_int;
+use std::ptr::null_mut;
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::OnceLock;
+
+use parking_lot::Mutex;
+
+use crate::boundary::{cu, Res};
+use crate::driver::{self, types::*, Driver, Fns};
+use crate::error::cudaError;
+
+/// Devices beyond this ordinal are not supported.
+pub(crate) const MAX_DEVICES: usize = 64;
+
+thread_local! {
+    /// The device `cudaSetDevice` chose for this thread (0 until then).
+    static DEVICE: Cell<c_int> = const { Cell::new(0) };
+    /// True while a `_ptds`/`_ptsz` export runs: the null stream is the per-thread stream.
+    static PER_THREAD_STREAM: Cell<bool> = const { Cell::new(false) };
+}
+
+static INIT: OnceLock<Result<c_int, cudaError>> = OnceLock::new();
+static PRIMARY: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
+    [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
+static RETAIN: Mutex<()> = Mutex::new(());
+
+/// The driver, loaded and `cuInit`-ed. Errors are NVIDIA's: no driver or an old one gives
+/// `cudaErrorInsufficientDriver`, no device `cudaErrorNoDevice`.
+#[inline]
+pub fn driver() -> Res<&'static Driver> {
+    let d = driver::get()?;
+    match INIT.get_or_init(|| init(d)) {
+        Ok(_) => Ok(d),
+        Err(e) => Err(*e),
+    }
+}
+
+fn init(d: &Driver) -> Result<c_int, cudaError> {
+    // SAFETY: plain driver calls with valid out pointers.
+    unsafe {
+        cu(d.legacy.cuInit(0))?;
+        let mut n = 0;
+        cu(d.legacy.cuDeviceGetCount(&mut n))?;
+        if n <= 0 {
+            return Err(cudaError::cudaErrorNoDevice);
+        }
+        Ok(n.min(MAX_DEVICES as c_int))
+    }
+}
+
+/// Number of devices (after initialisation).
+#[inline]
+pub fn device_count() -> Res<c_int> {
+    driver()?;
+    Ok(*INIT.get().and_then(|r| r.as_ref().ok()).unwrap_or(&0))
+}
+
+/// Checks a device ordinal: `cudaErrorInvalidDevice` if out of range.
+#[inline]
+pub fn check_device(dev: c_int) -> Res<CUdevice> {
+    if dev < 0 || dev >= device_count()? {
+        return Err(cudaError::cudaErrorInvalidDevice);
+    }
+    Ok(dev)
+}
+
+/// The table to call for this thread's default-stream mode (legacy or per-thread).
+#[inline(always)]
+pub fn fns_of(d: &'static Driver) -> &'static Fns {
+    if PER_THREAD_STREAM.with(Cell::get) {
+        &d.ptds
+    } else {
+        &d.legacy
+    }
+}
+
+/// The driver table, initialised, without requiring a current context.
+#[inline]
+pub fn fns() -> Res<&'static Fns> {
+    Ok(fns_of(driver()?))
+}
+
+/// The driver table with a context current on this thread: the caller's own driver context
+/// if it made one current, else the primary context of this thread's device.
+#[inline]
+pub fn ctx() -> Res<&'static Fns> {
+    let f = fns()?;
+    let mut cur: CUcontext = null_mut();
+    // SAFETY: valid out pointer.
+    cu(unsafe { f.cuCtxGetCurrent(&mut cur) })?;
+    if cur.is_null() {
+        let c = primary(DEVICE.with(Cell::get))?;
+        // SAFETY: a retained primary context.
+        cu(unsafe { f.cuCtxSetCurrent(c) })?;
+    }
+    Ok(f)
+}
+
+/// The primary context of `dev`, retained once for the life of the process (or until
+/// `cudaDeviceReset`).
+pub fn primary(dev: c_int) -> Res<CUcontext> {
+    let dev = check_device(dev)?;
+    let slot = &PRIMARY[dev as usize];
+    let p = slot.load(Ordering::Acquire);
+    if !p.is_null() {
+        return Ok(p);
+    }
+    let _g = RETAIN.lock();
+    let p = slot.load(Ordering::Acquire);
+    if !p.is_null() {
+        return Ok(p);
+    }
+    let d = driver()?;
+    let mut c: CUcontext = null_mut();
+    // SAFETY: valid out pointer, checked ordinal.
+    cu(unsafe { d.legacy.cuDevicePrimaryCtxRetain(&mut c, dev) })?;
+    slot.store(c, Ordering::Release);
+    Ok(c)
+}
+
+/// Releases and resets the primary context of `dev` (`cudaDeviceReset`). The next call that
+/// needs it retains a fresh one.
+pub fn reset_primary(dev: c_int) -> Res {
+    let dev = check_device(dev)?;
+    let d = driver()?;
+    let _g = RETAIN.lock();
+    let p = PRIMARY[dev as usize].swap(null_mut(), Ordering::AcqRel);
+    // SAFETY: plain driver calls; `p` was retained by us.
+    unsafe {
+        let mut cur: CUcontext = null_mut();
+        d.legacy.cuCtxGetCurrent(&mut cur);
+        if !p.is_null() {
+            if cur == p {
+                d.legacy.cuCtxSetCurrent(null_mut());
+            }
+            d.legacy.cuDevicePrimaryCtxRelease(dev);
+        }
+        cu(d.legacy.cuDevicePrimaryCtxReset(dev))
+    }
+}
+
+/// `cudaSetDevice`: chooses the thread's device and makes its primary context current.
+pub fn set_device(dev: c_int) -> Res {
+    let c = primary(dev)?;
+    DEVICE.with(|d| d.set(dev));
+    let f = fns()?;
+    // SAFETY: a retained primary context.
+    cu(unsafe { f.cuCtxSetCurrent(c) })
+}
+
+/// The device of the current context, or the thread's chosen device if none is current.
+pub fn current_device() -> Res<c_int> {
+    let f = fns()?;
+    let mut cur: CUcontext = null_mut();
+    // SAFETY: valid out pointers.
+    unsafe {
+        cu(f.cuCtxGetCurrent(&mut cur))?;
+        if !cur.is_null() {
+            let mut dev = 0;
+            cu(f.cuCtxGetDevice(&mut dev))?;
+            return Ok(dev);
+        }
+    }
+    Ok(DEVICE.with(Cell::get))
+}
+
+/// Runs `f` with the per-thread default stream as this thread's null stream: the body of
+/// every generated `_ptds`/`_ptsz` export.
+#[inline(always)]
+pub fn per_thread_stream<R>(f: impl FnOnce() -> R) -> R {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            PER_THREAD_STREAM.with(|c| c.set(self.0));
+        }
+    }
+    let _reset = Reset(PER_THREAD_STREAM.with(|c| c.replace(true)));
+    f()
+}
+
+/// Whether the null stream currently means the per-thread stream.
+#[inline(always)]
+pub fn null_stream_is_per_thread() -> bool {
+    PER_THREAD_STREAM.with(Cell::get)
+}

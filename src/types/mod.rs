@@ -1,0 +1,129 @@
+//! The runtime's C types, declared as NVIDIA's headers declare them (`driver_types.h`,
+//! `vector_types.h`). cbindgen writes `include/cuda_runtime_api.h` from these and from the
+//! exports' signatures; the layout check compares every one with NVIDIA's header.
+//!
+//! Enums are Rust enums here, so the header gets real C enums. A parameter of an enum
+//! type is declared with the integer view of the same name from [`raw`], because C may
+//! pass any value and a Rust enum holding an undeclared one is undefined behaviour.
+#![allow(non_camel_case_types, non_snake_case)]
+
+use std::ffi::c_uint;
+
+pub use crate::error::{cudaError, cudaError_t};
+
+mod array;
+mod copy;
+mod device;
+mod launch;
+mod memory;
+pub use array::*;
+pub use copy::*;
+pub use device::*;
+pub use launch::*;
+pub use memory::*;
+
+/// Opaque driver stream (`CUstream`): runtime streams are driver streams.
+pub struct CUstream_st {
+    _private: [u8; 0],
+}
+/// Opaque driver event (`CUevent`).
+pub struct CUevent_st {
+    _private: [u8; 0],
+}
+/// Opaque driver function (`CUfunction`).
+pub struct CUfunc_st {
+    _private: [u8; 0],
+}
+/// Opaque CUDA array: a driver `CUarray`.
+pub struct cudaArray {
+    _private: [u8; 0],
+}
+/// Opaque mipmapped CUDA array: a driver `CUmipmappedArray`.
+pub struct cudaMipmappedArray {
+    _private: [u8; 0],
+}
+
+/// CUDA stream.
+pub type cudaStream_t = *mut CUstream_st;
+/// CUDA event.
+pub type cudaEvent_t = *mut CUevent_st;
+/// CUDA function.
+pub type cudaFunction_t = *mut CUfunc_st;
+/// CUDA array.
+pub type cudaArray_t = *mut cudaArray;
+/// CUDA array (as source copy argument).
+pub type cudaArray_const_t = *const cudaArray;
+/// CUDA mipmapped array.
+pub type cudaMipmappedArray_t = *mut cudaMipmappedArray;
+/// CUDA mipmapped array (as source argument).
+pub type cudaMipmappedArray_const_t = *const cudaMipmappedArray;
+
+/// Default stream flag.
+pub const cudaStreamDefault: c_uint = 0x00;
+/// Stream does not synchronize with stream 0 (the NULL stream).
+pub const cudaStreamNonBlocking: c_uint = 0x01;
+/// Legacy stream handle: implicitly synchronizes with all other blocking streams.
+pub const cudaStreamLegacy: cudaStream_t = 0x1 as cudaStream_t;
+/// Per-thread stream handle: the thread's own default stream.
+pub const cudaStreamPerThread: cudaStream_t = 0x2 as cudaStream_t;
+
+/// Default event flag.
+pub const cudaEventDefault: c_uint = 0x00;
+/// Event uses blocking synchronization.
+pub const cudaEventBlockingSync: c_uint = 0x01;
+/// Event will not record timing data.
+pub const cudaEventDisableTiming: c_uint = 0x02;
+/// Event is suitable for interprocess use. cudaEventDisableTiming must be set.
+pub const cudaEventInterprocess: c_uint = 0x04;
+
+/// Device flag: automatic scheduling.
+pub const cudaDeviceScheduleAuto: c_uint = 0x00;
+/// Device flag: spin default scheduling.
+pub const cudaDeviceScheduleSpin: c_uint = 0x01;
+/// Device flag: yield default scheduling.
+pub const cudaDeviceScheduleYield: c_uint = 0x02;
+/// Device flag: use blocking synchronization.
+pub const cudaDeviceScheduleBlockingSync: c_uint = 0x04;
+/// Device flag: use blocking synchronization (deprecated name).
+pub const cudaDeviceBlockingSync: c_uint = 0x04;
+/// Device schedule flags mask.
+pub const cudaDeviceScheduleMask: c_uint = 0x07;
+/// Device flag: support mapped pinned allocations.
+pub const cudaDeviceMapHost: c_uint = 0x08;
+/// Device flag: keep local memory allocation after launch.
+pub const cudaDeviceLmemResizeToMax: c_uint = 0x10;
+/// Device flag: ensure synchronous memory operations on this context will synchronize.
+pub const cudaDeviceSyncMemops: c_uint = 0x80;
+/// Device flags mask.
+pub const cudaDeviceMask: c_uint = 0xff;
+
+/// Makes integer views of enums (see the module documentation): `raw_enum!(A, B)` inside a
+/// `pub mod raw` of the module that declares enums `A` and `B`.
+macro_rules! raw_enum {
+    ($($name:ident),* $(,)?) => {$(
+        #[repr(transparent)]
+        #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+        pub struct $name(pub std::ffi::c_int);
+
+        impl PartialEq<super::$name> for $name {
+            #[inline(always)]
+            fn eq(&self, o: &super::$name) -> bool {
+                self.0 == *o as std::ffi::c_int
+            }
+        }
+    )*};
+}
+pub(crate) use raw_enum;
+
+/// Integer views of the header's enums, for parameters (see the module documentation).
+/// Made by a macro, so that cbindgen sees only the enums of the same names.
+pub mod raw {
+    pub use super::array::raw::*;
+    pub use super::copy::raw::*;
+    pub use super::device::raw::*;
+    pub use super::launch::raw::*;
+    pub use super::memory::raw::*;
+
+    super::raw_enum!(cudaError);
+    pub type cudaError_t = cudaError;
+}
