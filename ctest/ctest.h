@@ -12,7 +12,7 @@
  *
  * Markers, in a comment at the top of the file, read by scripts/ctest.sh:
  *   ctest: gpu      needs a real GPU (kernels, peers, ...): "skipped: no GPU" on the stand-in
- *   ctest: cu       a CUDA source built with nvcc only (ctest/*.cu)
+ *   ctest: cu       a CUDA source built with nvcc only (the .cu files in ctest/)
  *
  * Compiled with gcc against include/cuda_runtime_api.h (ours, -DCUDART_RS_ABI12 for the 12
  * ABI) and with nvcc against NVIDIA's cuda_runtime_api.h. Use `CUDART_VERSION >= 13000` to

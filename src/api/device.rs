@@ -95,7 +95,89 @@ pub unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
     run("cudaSetDeviceFlags", || {
-        let _ = flags;
-        Err(cudaError::cudaErrorNotYetImplemented)
+        let sched = flags & cudaDeviceScheduleMask;
+        if flags & !cudaDeviceMask != 0 || sched.count_ones() > 1 {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let dev = rt::current_device()?;
+        cu(rt::fns()?.cuDevicePrimaryCtxSetFlags(dev, flags & !cudaDeviceMapHost))?;
+        rt::set_device(dev)
     })
+}
+
+/// Gets the flags for the current device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> cudaError_t {
+    run("cudaGetDeviceFlags", || {
+        let flags = out(flags)?;
+        let f = rt::fns()?;
+        let dev = rt::current_device()?;
+        let (mut fl, mut active) = (0, 0);
+        cu(f.cuDevicePrimaryCtxGetState(dev, &mut fl, &mut active))?;
+        *flags = fl | cudaDeviceMapHost;
+        Ok(())
+    })
+}
+
+/// Returns information about the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetAttribute(
+    value: *mut c_int,
+    attr: raw::cudaDeviceAttr,
+    device: c_int,
+) -> cudaError_t {
+    run("cudaDeviceGetAttribute", || {
+        let value = out(value)?;
+        let dev = rt::check_device(device)?;
+        cu(rt::fns()?.cuDeviceGetAttribute(value, attr.0, dev))
+    })
+}
+
+/// Queries if a device may directly access a peer device's memory.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceCanAccessPeer(
+    canAccessPeer: *mut c_int,
+    device: c_int,
+    peerDevice: c_int,
+) -> cudaError_t {
+    run("cudaDeviceCanAccessPeer", || {
+        let can = out(canAccessPeer)?;
+        let dev = rt::check_device(device)?;
+        let peer = rt::check_device(peerDevice)?;
+        if dev == peer {
+            *can = 0;
+            return Ok(());
+        }
+        cu(rt::fns()?.cuDeviceCanAccessPeer(can, dev, peer))
+    })
+}
+
+/// Enables direct access to memory allocations on a peer device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceEnablePeerAccess(peerDevice: c_int, flags: c_uint) -> cudaError_t {
+    run("cudaDeviceEnablePeerAccess", || {
+        let peer = peer_context(peerDevice)?;
+        if flags != 0 {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        cu(rt::ctx()?.cuCtxEnablePeerAccess(peer, 0))
+    })
+}
+
+/// Disables direct access to memory allocations on a peer device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceDisablePeerAccess(peerDevice: c_int) -> cudaError_t {
+    run("cudaDeviceDisablePeerAccess", || {
+        let peer = peer_context(peerDevice)?;
+        cu(rt::ctx()?.cuCtxDisablePeerAccess(peer))
+    })
+}
+
+/// The primary context of a peer device, which must differ from the current one.
+fn peer_context(peer: c_int) -> boundary::Res<crate::driver::types::CUcontext> {
+    let peer = rt::check_device(peer)?;
+    if peer == rt::current_device()? {
+        return Err(cudaError::cudaErrorInvalidDevice);
+    }
+    rt::primary(peer)
 }

@@ -1,2 +1,69 @@
-//! event exports.
+//! Event management exports. `cudaEvent_t` is the driver's `CUevent`.
 #![allow(non_snake_case)]
+
+use std::ffi::c_uint;
+use std::ptr::null_mut;
+
+use crate::boundary::{cu, out, run, Res};
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+fn create(event: *mut cudaEvent_t, flags: c_uint) -> Res {
+    let e = out(event)?;
+    let known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
+    if flags & !known != 0
+        || (flags & cudaEventInterprocess != 0 && flags & cudaEventDisableTiming == 0)
+    {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    let f = rt::ctx()?;
+    let mut h = null_mut();
+    // SAFETY: valid out pointer.
+    cu(unsafe { f.cuEventCreate(&mut h, flags) })?;
+    *e = h;
+    Ok(())
+}
+
+/// Creates an event object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t {
+    run("cudaEventCreate", || create(event, cudaEventDefault))
+}
+
+/// Creates an event object with the specified flags.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_uint) -> cudaError_t {
+    run("cudaEventCreateWithFlags", || create(event, flags))
+}
+
+/// Records an event.
+// also: cudaEventRecord_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+    run("cudaEventRecord", || cu(rt::ctx()?.cuEventRecord(event, stream)))
+}
+
+/// Queries an event's status.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
+    run("cudaEventQuery", || cu(rt::ctx()?.cuEventQuery(event)))
+}
+
+/// Waits for an event to complete.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
+    run("cudaEventSynchronize", || cu(rt::ctx()?.cuEventSynchronize(event)))
+}
+
+/// Destroys an event object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
+    run("cudaEventDestroy", || cu(rt::ctx()?.cuEventDestroy(event)))
+}
+
+/// Computes the elapsed time between events.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    run("cudaEventElapsedTime", || cu(rt::ctx()?.cuEventElapsedTime(out(ms)?, start, end)))
+}

@@ -1,2 +1,130 @@
-//! stream exports.
+//! Stream management exports. Runtime streams are driver streams (`cudaStream_t` is
+//! `CUstream`); 0 is the legacy default stream, or the per-thread one in `_ptsz` exports.
 #![allow(non_snake_case)]
+
+use std::ffi::{c_int, c_uint, c_void};
+use std::ptr::null_mut;
+
+use crate::boundary::{cu, out, run, Res};
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+fn create(pStream: *mut cudaStream_t, flags: c_uint, priority: Option<c_int>) -> Res {
+    let s = out(pStream)?;
+    if flags & !cudaStreamNonBlocking != 0 {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    let f = rt::ctx()?;
+    let mut h = null_mut();
+    // SAFETY: valid out pointer.
+    cu(unsafe {
+        match priority {
+            None => f.cuStreamCreate(&mut h, flags),
+            Some(p) => f.cuStreamCreateWithPriority(&mut h, flags, p),
+        }
+    })?;
+    *s = h;
+    Ok(())
+}
+
+/// Create an asynchronous stream.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaError_t {
+    run("cudaStreamCreate", || create(pStream, cudaStreamDefault, None))
+}
+
+/// Create an asynchronous stream.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: c_uint) -> cudaError_t {
+    run("cudaStreamCreateWithFlags", || create(pStream, flags, None))
+}
+
+/// Create an asynchronous stream with the specified priority.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreateWithPriority(
+    pStream: *mut cudaStream_t,
+    flags: c_uint,
+    priority: c_int,
+) -> cudaError_t {
+    run("cudaStreamCreateWithPriority", || create(pStream, flags, Some(priority)))
+}
+
+/// Destroys and cleans up an asynchronous stream.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
+    run("cudaStreamDestroy", || {
+        if stream.is_null() || stream == cudaStreamLegacy || stream == cudaStreamPerThread {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
+        cu(rt::ctx()?.cuStreamDestroy(stream))
+    })
+}
+
+/// Waits for stream tasks to complete.
+// also: cudaStreamSynchronize_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
+    run("cudaStreamSynchronize", || cu(rt::ctx()?.cuStreamSynchronize(stream)))
+}
+
+/// Queries an asynchronous stream for completion status.
+// also: cudaStreamQuery_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
+    run("cudaStreamQuery", || cu(rt::ctx()?.cuStreamQuery(stream)))
+}
+
+/// Query the flags of a stream.
+// also: cudaStreamGetFlags_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
+    run("cudaStreamGetFlags", || cu(rt::ctx()?.cuStreamGetFlags(hStream, out(flags)?)))
+}
+
+/// Query the priority of a stream.
+// also: cudaStreamGetPriority_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
+    run("cudaStreamGetPriority", || cu(rt::ctx()?.cuStreamGetPriority(hStream, out(priority)?)))
+}
+
+/// Make a compute stream wait on an event.
+// also: cudaStreamWaitEvent_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) -> cudaError_t {
+    run("cudaStreamWaitEvent", || cu(rt::ctx()?.cuStreamWaitEvent(stream, event, flags)))
+}
+
+/// Attach memory to a stream asynchronously.
+// also: cudaStreamAttachMemAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamAttachMemAsync(
+    stream: cudaStream_t,
+    devPtr: *mut c_void,
+    length: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaStreamAttachMemAsync", || {
+        cu(rt::ctx()?.cuStreamAttachMemAsync(stream, devPtr as u64, length, flags))
+    })
+}
+
+/// Returns numerical values that correspond to the least and greatest stream priorities.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(
+    leastPriority: *mut c_int,
+    greatestPriority: *mut c_int,
+) -> cudaError_t {
+    run("cudaDeviceGetStreamPriorityRange", || {
+        let (mut l, mut g) = (0, 0);
+        cu(rt::ctx()?.cuCtxGetStreamPriorityRange(&mut l, &mut g))?;
+        if let Some(p) = leastPriority.as_mut() {
+            *p = l;
+        }
+        if let Some(p) = greatestPriority.as_mut() {
+            *p = g;
+        }
+        Ok(())
+    })
+}
