@@ -156,7 +156,7 @@ pub unsafe extern "C" fn cudaDeviceCanAccessPeer(
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceEnablePeerAccess(peerDevice: c_int, flags: c_uint) -> cudaError_t {
     run("cudaDeviceEnablePeerAccess", || {
-        let peer = peer_context(peerDevice)?;
+        let peer = peer_context(peerDevice, cudaError::cudaErrorPeerAccessUnsupported)?;
         if flags != 0 {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -168,16 +168,16 @@ pub unsafe extern "C" fn cudaDeviceEnablePeerAccess(peerDevice: c_int, flags: c_
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceDisablePeerAccess(peerDevice: c_int) -> cudaError_t {
     run("cudaDeviceDisablePeerAccess", || {
-        let peer = peer_context(peerDevice)?;
+        let peer = peer_context(peerDevice, cudaError::cudaErrorPeerAccessNotEnabled)?;
         cu(rt::ctx()?.cuCtxDisablePeerAccess(peer))
     })
 }
 
-/// The primary context of a peer device, which must differ from the current one.
-fn peer_context(peer: c_int) -> boundary::Res<crate::driver::types::CUcontext> {
+/// The primary context of a peer device; `same` is NVIDIA's error when it is the current one.
+fn peer_context(peer: c_int, same: cudaError) -> boundary::Res<crate::driver::types::CUcontext> {
     let peer = rt::check_device(peer)?;
     if peer == rt::current_device()? {
-        return Err(cudaError::cudaErrorInvalidDevice);
+        return Err(same);
     }
     rt::primary(peer)
 }
