@@ -1,2 +1,652 @@
-//! array exports.
+//! CUDA arrays and mipmapped arrays: allocation, queries and the 2D copies to, from and
+//! between arrays. Runtime array handles are driver handles (`cudaArray_t` is a `CUarray`,
+//! `cudaMipmappedArray_t` a `CUmipmappedArray`).
 #![allow(non_snake_case)]
+
+use std::ffi::{c_int, c_uint, c_void};
+use std::ptr::null_mut;
+
+use crate::boundary::{cu, out, run, Res};
+use crate::driver::types::*;
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+// ---- channel descriptors <-> driver formats ----------------------------------------------
+
+const SIGNED: c_int = cudaChannelFormatKind::cudaChannelFormatKindSigned as c_int;
+const UNSIGNED: c_int = cudaChannelFormatKind::cudaChannelFormatKindUnsigned as c_int;
+const FLOAT: c_int = cudaChannelFormatKind::cudaChannelFormatKindFloat as c_int;
+const NONE: c_int = cudaChannelFormatKind::cudaChannelFormatKindNone as c_int;
+const NV12: c_int = cudaChannelFormatKind::cudaChannelFormatKindNV12 as c_int;
+
+/// Kinds whose channels are given by x, y, z, w: (kind, bits per channel, driver format).
+const PER_CHANNEL: &[(c_int, c_int, CUarray_format)] = &[
+    (SIGNED, 8, 0x08),    // CU_AD_FORMAT_SIGNED_INT8
+    (SIGNED, 16, 0x09),   // CU_AD_FORMAT_SIGNED_INT16
+    (SIGNED, 32, 0x0a),   // CU_AD_FORMAT_SIGNED_INT32
+    (UNSIGNED, 8, 0x01),  // CU_AD_FORMAT_UNSIGNED_INT8
+    (UNSIGNED, 16, 0x02), // CU_AD_FORMAT_UNSIGNED_INT16
+    (UNSIGNED, 32, 0x03), // CU_AD_FORMAT_UNSIGNED_INT32
+    (FLOAT, 16, 0x10),    // CU_AD_FORMAT_HALF
+    (FLOAT, 32, 0x20),    // CU_AD_FORMAT_FLOAT
+];
+
+/// Kinds with one fixed shape (as `channel_descriptor.h` makes them): (kind, x y z w, driver
+/// format). The driver's channel count is the number of non-zero sizes.
+const FIXED: &[(c_int, [c_int; 4], CUarray_format)] = &[
+    (NV12, [8, 8, 8, 0], 0xb0),
+    (5, [8, 0, 0, 0], 0xc0),    // UnsignedNormalized8X1: CU_AD_FORMAT_UNORM_INT8X1
+    (6, [8, 8, 0, 0], 0xc1),    // UnsignedNormalized8X2
+    (7, [8, 8, 8, 8], 0xc2),    // UnsignedNormalized8X4
+    (8, [16, 0, 0, 0], 0xc3),   // UnsignedNormalized16X1
+    (9, [16, 16, 0, 0], 0xc4),  // UnsignedNormalized16X2
+    (10, [16, 16, 16, 16], 0xc5), // UnsignedNormalized16X4
+    (11, [8, 0, 0, 0], 0xc6),   // SignedNormalized8X1: CU_AD_FORMAT_SNORM_INT8X1
+    (12, [8, 8, 0, 0], 0xc7),   // SignedNormalized8X2
+    (13, [8, 8, 8, 8], 0xc8),   // SignedNormalized8X4
+    (14, [16, 0, 0, 0], 0xc9),  // SignedNormalized16X1
+    (15, [16, 16, 0, 0], 0xca), // SignedNormalized16X2
+    (16, [16, 16, 16, 16], 0xcb), // SignedNormalized16X4
+    (17, [8, 8, 8, 8], 0x91),   // UnsignedBlockCompressed1: CU_AD_FORMAT_BC1_UNORM
+    (18, [8, 8, 8, 8], 0x92),   // UnsignedBlockCompressed1SRGB
+    (19, [8, 8, 8, 8], 0x93),   // UnsignedBlockCompressed2
+    (20, [8, 8, 8, 8], 0x94),   // UnsignedBlockCompressed2SRGB
+    (21, [8, 8, 8, 8], 0x95),   // UnsignedBlockCompressed3
+    (22, [8, 8, 8, 8], 0x96),   // UnsignedBlockCompressed3SRGB
+    (23, [8, 0, 0, 0], 0x97),   // UnsignedBlockCompressed4: CU_AD_FORMAT_BC4_UNORM
+    (24, [8, 0, 0, 0], 0x98),   // SignedBlockCompressed4
+    (25, [8, 8, 0, 0], 0x99),   // UnsignedBlockCompressed5
+    (26, [8, 8, 0, 0], 0x9a),   // SignedBlockCompressed5
+    (27, [16, 16, 16, 0], 0x9b), // UnsignedBlockCompressed6H: CU_AD_FORMAT_BC6H_UF16
+    (28, [16, 16, 16, 0], 0x9c), // SignedBlockCompressed6H
+    (29, [8, 8, 8, 8], 0x9d),   // UnsignedBlockCompressed7
+    (30, [8, 8, 8, 8], 0x9e),   // UnsignedBlockCompressed7SRGB
+    (31, [10, 10, 10, 2], 0x50), // UnsignedNormalized1010102: CU_AD_FORMAT_UNORM_INT_101010_2
+];
+
+/// The driver formats of block-compressed kinds (elements are 4x4 blocks).
+const BLOCK_COMPRESSED: std::ops::RangeInclusive<CUarray_format> = 0x91..=0x9e;
+
+fn channels(xyzw: &[c_int; 4]) -> c_uint {
+    xyzw.iter().filter(|&&c| c != 0).count() as c_uint
+}
+
+/// A channel descriptor as the driver's (format, number of channels), or
+/// `cudaErrorInvalidChannelDescriptor`.
+fn to_cu_format(d: &cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)> {
+    let bad = cudaError::cudaErrorInvalidChannelDescriptor;
+    let (x, y, z, w, f) = (d.x, d.y, d.z, d.w, d.f.0);
+    if let Some(&(_, _, fmt)) = PER_CHANNEL.iter().find(|e| e.0 == f && e.1 == x) {
+        let n = match (y, z, w) {
+            (0, 0, 0) => 1,
+            (y, 0, 0) if y == x => 2,
+            (y, z, w) if y == x && z == x && w == x => 4,
+            _ => return Err(bad),
+        };
+        return Ok((fmt, n));
+    }
+    match FIXED.iter().find(|e| e.0 == f) {
+        Some(&(_, xyzw, fmt)) if xyzw == [x, y, z, w] => Ok((fmt, channels(&xyzw))),
+        _ => Err(bad),
+    }
+}
+
+/// The channel descriptor of a driver (format, number of channels).
+fn from_cu_format(fmt: CUarray_format, n: c_uint) -> cudaChannelFormatDesc {
+    let desc = |c: [c_int; 4], f: c_int| cudaChannelFormatDesc {
+        x: c[0],
+        y: c[1],
+        z: c[2],
+        w: c[3],
+        f: raw::cudaChannelFormatKind(f),
+    };
+    if let Some(&(kind, bits, _)) = PER_CHANNEL.iter().find(|e| e.2 == fmt) {
+        let b = |i: c_uint| if n > i { bits } else { 0 };
+        return desc([b(0), b(1), b(2), b(3)], kind);
+    }
+    match FIXED.iter().find(|e| e.2 == fmt) {
+        Some(&(kind, xyzw, _)) => desc(xyzw, kind),
+        None => desc([0; 4], NONE),
+    }
+}
+
+/// Bytes per element of a driver format, for the copies that count bytes along a row.
+fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
+    if let Some(&(_, bits, _)) = PER_CHANNEL.iter().find(|e| e.2 == fmt) {
+        return Some(bits as usize / 8 * n as usize);
+    }
+    if fmt == 0xb0 || BLOCK_COMPRESSED.contains(&fmt) {
+        return None;
+    }
+    let (_, xyzw, _) = FIXED.iter().find(|e| e.2 == fmt)?;
+    Some(xyzw.iter().sum::<c_int>() as usize / 8)
+}
+
+/// Reads the caller's channel descriptor (null: `cudaErrorInvalidValue`).
+fn read_desc(desc: *const cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)> {
+    // SAFETY: the caller's pointer; null is rejected. The kind is read as an integer.
+    let d = unsafe { desc.as_ref() }.ok_or(cudaError::cudaErrorInvalidValue)?;
+    to_cu_format(d)
+}
+
+fn array_handle(a: *const cudaArray) -> Res<CUarray> {
+    if a.is_null() {
+        return Err(cudaError::cudaErrorInvalidResourceHandle);
+    }
+    Ok(a as CUarray)
+}
+
+fn descriptor(a: CUarray) -> Res<CUDA_ARRAY3D_DESCRIPTOR> {
+    let f = rt::ctx()?;
+    let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
+    // SAFETY: valid out pointer; the handle is the caller's.
+    cu(unsafe { f.cuArray3DGetDescriptor(&mut d, a) })?;
+    Ok(d)
+}
+
+// ---- allocation -------------------------------------------------------------------------
+
+fn create_array(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, w: usize, h: usize, d: usize, flags: c_uint) -> Res {
+    let array = out(array)?;
+    let (Format, NumChannels) = read_desc(desc)?;
+    let f = rt::ctx()?;
+    let ad = CUDA_ARRAY3D_DESCRIPTOR { Width: w, Height: h, Depth: d, Format, NumChannels, Flags: flags };
+    let mut a: CUarray = null_mut();
+    // SAFETY: valid descriptor and out pointer.
+    cu(unsafe { f.cuArray3DCreate(&mut a, &ad) })?;
+    *array = a as cudaArray_t;
+    Ok(())
+}
+
+/// Allocate an array on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: c_uint) -> cudaError_t {
+    run("cudaMallocArray", || create_array(array, desc, width, height, 0, flags))
+}
+
+/// Allocate an array on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> cudaError_t {
+    run("cudaMalloc3DArray", || create_array(array, desc, extent.width, extent.height, extent.depth, flags))
+}
+
+/// Allocate a mipmapped array on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: c_uint, flags: c_uint) -> cudaError_t {
+    run("cudaMallocMipmappedArray", || {
+        let m = out(mipmappedArray)?;
+        let (Format, NumChannels) = read_desc(desc)?;
+        let f = rt::ctx()?;
+        let ad = CUDA_ARRAY3D_DESCRIPTOR {
+            Width: extent.width,
+            Height: extent.height,
+            Depth: extent.depth,
+            Format,
+            NumChannels,
+            Flags: flags,
+        };
+        let mut h: CUmipmappedArray = null_mut();
+        // SAFETY: valid descriptor and out pointer; the driver clamps the level count.
+        cu(unsafe { f.cuMipmappedArrayCreate(&mut h, &ad, numLevels) })?;
+        *m = h as cudaMipmappedArray_t;
+        Ok(())
+    })
+}
+
+/// Frees an array on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFreeArray(array: cudaArray_t) -> cudaError_t {
+    run("cudaFreeArray", || {
+        let f = rt::ctx()?;
+        if array.is_null() {
+            return Ok(());
+        }
+        // SAFETY: the caller's handle.
+        cu(unsafe { f.cuArrayDestroy(array as CUarray) })
+    })
+}
+
+/// Frees a mipmapped array on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t) -> cudaError_t {
+    run("cudaFreeMipmappedArray", || {
+        let f = rt::ctx()?;
+        if mipmappedArray.is_null() {
+            return Ok(());
+        }
+        // SAFETY: the caller's handle.
+        cu(unsafe { f.cuMipmappedArrayDestroy(mipmappedArray as CUmipmappedArray) })
+    })
+}
+
+/// Gets a mipmap level of a CUDA mipmapped array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t, mipmappedArray: cudaMipmappedArray_const_t, level: c_uint) -> cudaError_t {
+    run("cudaGetMipmappedArrayLevel", || {
+        let la = out(levelArray)?;
+        if mipmappedArray.is_null() {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
+        let f = rt::ctx()?;
+        let mut a: CUarray = null_mut();
+        // SAFETY: valid out pointer; the caller's handle.
+        cu(unsafe { f.cuMipmappedArrayGetLevel(&mut a, mipmappedArray as CUmipmappedArray, level) })?;
+        *la = a as cudaArray_t;
+        Ok(())
+    })
+}
+
+// ---- queries ----------------------------------------------------------------------------
+
+/// Gets info about the specified cudaArray.
+#[no_mangle]
+pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, array: cudaArray_t) -> cudaError_t {
+    run("cudaArrayGetInfo", || {
+        let d = descriptor(array_handle(array)?)?;
+        // SAFETY: the caller's out pointers; each may be null.
+        unsafe {
+            if let Some(desc) = desc.as_mut() {
+                *desc = from_cu_format(d.Format, d.NumChannels);
+            }
+            if let Some(e) = extent.as_mut() {
+                *e = cudaExtent { width: d.Width, height: d.Height, depth: d.Depth };
+            }
+            if let Some(fl) = flags.as_mut() {
+                *fl = d.Flags;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Get the channel descriptor of an array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t {
+    run("cudaGetChannelDesc", || {
+        let desc = out(desc)?;
+        let d = descriptor(array_handle(array)?)?;
+        *desc = from_cu_format(d.Format, d.NumChannels);
+        Ok(())
+    })
+}
+
+/// Returns a channel descriptor using the specified format.
+#[no_mangle]
+pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: raw::cudaChannelFormatKind) -> cudaChannelFormatDesc {
+    cudaChannelFormatDesc { x, y, z, w, f }
+}
+
+/// Gets a CUDA array plane from a CUDA array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: c_uint) -> cudaError_t {
+    run("cudaArrayGetPlane", || {
+        let p = out(pPlaneArray)?;
+        let a = array_handle(hArray)?;
+        let f = rt::ctx()?;
+        let mut plane: CUarray = null_mut();
+        // SAFETY: valid out pointer; the caller's handle.
+        cu(unsafe { f.cuArrayGetPlane(&mut plane, a, planeIdx) })?;
+        *p = plane as cudaArray_t;
+        Ok(())
+    })
+}
+
+fn sparse_out(s: &CUDA_ARRAY_SPARSE_PROPERTIES) -> cudaArraySparseProperties {
+    cudaArraySparseProperties {
+        tileExtent: cudaArraySparsePropertiesTileExtent {
+            width: s.tileExtent_width,
+            height: s.tileExtent_height,
+            depth: s.tileExtent_depth,
+        },
+        miptailFirstLevel: s.miptailFirstLevel,
+        miptailSize: s.miptailSize,
+        flags: s.flags,
+        reserved: [0; 4],
+    }
+}
+
+fn requirements_out(r: &CUDA_ARRAY_MEMORY_REQUIREMENTS) -> cudaArrayMemoryRequirements {
+    cudaArrayMemoryRequirements { size: r.size, alignment: r.alignment, reserved: [0; 4] }
+}
+
+/// Returns the layout properties of a sparse CUDA array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t {
+    run("cudaArrayGetSparseProperties", || {
+        let o = out(sparseProperties)?;
+        let a = array_handle(array)?;
+        let f = rt::ctx()?;
+        let mut s = CUDA_ARRAY_SPARSE_PROPERTIES::default();
+        // SAFETY: valid out pointer; the caller's handle.
+        cu(unsafe { f.cuArrayGetSparseProperties(&mut s, a) })?;
+        *o = sparse_out(&s);
+        Ok(())
+    })
+}
+
+/// Returns the layout properties of a sparse CUDA mipmapped array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, mipmap: cudaMipmappedArray_t) -> cudaError_t {
+    run("cudaMipmappedArrayGetSparseProperties", || {
+        let o = out(sparseProperties)?;
+        if mipmap.is_null() {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
+        let f = rt::ctx()?;
+        let mut s = CUDA_ARRAY_SPARSE_PROPERTIES::default();
+        // SAFETY: valid out pointer; the caller's handle.
+        cu(unsafe { f.cuMipmappedArrayGetSparseProperties(&mut s, mipmap as CUmipmappedArray) })?;
+        *o = sparse_out(&s);
+        Ok(())
+    })
+}
+
+/// Returns the memory requirements of a CUDA array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: c_int) -> cudaError_t {
+    run("cudaArrayGetMemoryRequirements", || {
+        let o = out(memoryRequirements)?;
+        let dev = rt::check_device(device)?;
+        let a = array_handle(array)?;
+        let f = rt::ctx()?;
+        let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
+        // SAFETY: valid out pointer; the caller's handle; a checked device.
+        cu(unsafe { f.cuArrayGetMemoryRequirements(&mut r, a, dev) })?;
+        *o = requirements_out(&r);
+        Ok(())
+    })
+}
+
+/// Returns the memory requirements of a CUDA mipmapped array.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t {
+    run("cudaMipmappedArrayGetMemoryRequirements", || {
+        let o = out(memoryRequirements)?;
+        let dev = rt::check_device(device)?;
+        if mipmap.is_null() {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
+        let f = rt::ctx()?;
+        let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
+        // SAFETY: valid out pointer; the caller's handle; a checked device.
+        cu(unsafe { f.cuMipmappedArrayGetMemoryRequirements(&mut r, mipmap as CUmipmappedArray, dev) })?;
+        *o = requirements_out(&r);
+        Ok(())
+    })
+}
+
+// ---- 2D copies to, from and between arrays ----------------------------------------------
+
+/// One end of a 2D copy.
+#[derive(Copy, Clone)]
+enum End {
+    /// Linear memory: pointer, pitch, and the driver memory type the copy kind gives it.
+    Mem(*const c_void, usize, CUmemorytype),
+    /// A CUDA array.
+    Array(CUarray),
+}
+
+/// The driver memory types of the (source, destination) of a copy kind, or
+/// `cudaErrorInvalidMemcpyDirection`.
+fn kind_sides(kind: raw::cudaMemcpyKind) -> Res<(CUmemorytype, CUmemorytype)> {
+    const H: CUmemorytype = CU_MEMORYTYPE_HOST;
+    const D: CUmemorytype = CU_MEMORYTYPE_DEVICE;
+    const U: CUmemorytype = CU_MEMORYTYPE_UNIFIED;
+    const SIDES: [(CUmemorytype, CUmemorytype); 5] = [(H, H), (H, D), (D, H), (D, D), (U, U)];
+    usize::try_from(kind.0)
+        .ok()
+        .and_then(|k| SIDES.get(k).copied())
+        .ok_or(cudaError::cudaErrorInvalidMemcpyDirection)
+}
+
+/// Copies `height` rows of `width` bytes from (`sx` bytes, `sy` rows) of `src` to (`dx`, `dy`)
+/// of `dst`, on `stream` or synchronously.
+#[allow(clippy::too_many_arguments)]
+fn copy2d(dst: End, dx: usize, dy: usize, src: End, sx: usize, sy: usize, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
+    let mut p = CUDA_MEMCPY2D {
+        srcXInBytes: sx,
+        srcY: sy,
+        dstXInBytes: dx,
+        dstY: dy,
+        WidthInBytes: width,
+        Height: height,
+        ..Default::default()
+    };
+    match src {
+        End::Array(a) => {
+            p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+            p.srcArray = a;
+        }
+        End::Mem(ptr, pitch, t) => {
+            p.srcMemoryType = t;
+            p.srcPitch = pitch;
+            if t == CU_MEMORYTYPE_HOST {
+                p.srcHost = ptr;
+            } else {
+                p.srcDevice = ptr as CUdeviceptr;
+            }
+        }
+    }
+    match dst {
+        End::Array(a) => {
+            p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+            p.dstArray = a;
+        }
+        End::Mem(ptr, pitch, t) => {
+            p.dstMemoryType = t;
+            p.dstPitch = pitch;
+            if t == CU_MEMORYTYPE_HOST {
+                p.dstHost = ptr as *mut c_void;
+            } else {
+                p.dstDevice = ptr as CUdeviceptr;
+            }
+        }
+    }
+    let f = rt::ctx()?;
+    // SAFETY: a fully initialised copy descriptor; pointers and handles are the caller's.
+    cu(unsafe {
+        match stream {
+            Some(s) => f.cuMemcpy2DAsync(&p, s),
+            None => f.cuMemcpy2D(&p),
+        }
+    })
+}
+
+/// Checks what every 2D array copy checks before it reaches the driver: the direction and
+/// the pitch. `Ok(false)` when there is nothing to copy.
+fn check2d(kind: raw::cudaMemcpyKind, pitch: Option<usize>, width: usize, height: usize) -> Res<(CUmemorytype, CUmemorytype, bool)> {
+    let (s, d) = kind_sides(kind)?;
+    if pitch.is_some_and(|p| width > p) {
+        return Err(cudaError::cudaErrorInvalidPitchValue);
+    }
+    Ok((s, d, width != 0 && height != 0))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn to_array(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+    let (s, _, any) = check2d(kind, Some(spitch), width, height)?;
+    let a = array_handle(dst)?;
+    if !any {
+        return Ok(());
+    }
+    copy2d(End::Array(a), wOffset, hOffset, End::Mem(src, spitch, s), 0, 0, width, height, stream)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn from_array(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+    let (_, d, any) = check2d(kind, Some(dpitch), width, height)?;
+    let a = array_handle(src)?;
+    if !any {
+        return Ok(());
+    }
+    copy2d(End::Mem(dst, dpitch, d), 0, 0, End::Array(a), wOffset, hOffset, width, height, stream)
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpy2DToArray_ptds
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+    run("cudaMemcpy2DToArray", || to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, None))
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpy2DToArrayAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+    run("cudaMemcpy2DToArrayAsync", || to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, Some(stream)))
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpy2DFromArray_ptds
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+    run("cudaMemcpy2DFromArray", || from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind, None))
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpy2DFromArrayAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+    run("cudaMemcpy2DFromArrayAsync", || from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind, Some(stream)))
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpy2DArrayToArray_ptds
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+    run("cudaMemcpy2DArrayToArray", || {
+        let (_, _, any) = check2d(kind, None, width, height)?;
+        let (d, s) = (array_handle(dst)?, array_handle(src)?);
+        if !any {
+            return Ok(());
+        }
+        copy2d(End::Array(d), wOffsetDst, hOffsetDst, End::Array(s), wOffsetSrc, hOffsetSrc, width, height, None)
+    })
+}
+
+// ---- the deprecated linear copies to and from arrays ------------------------------------
+
+/// Width in bytes of one row of an array.
+fn row_bytes(a: CUarray) -> Res<usize> {
+    let d = descriptor(a)?;
+    element_bytes(d.Format, d.NumChannels)
+        .and_then(|e| e.checked_mul(d.Width))
+        .ok_or(cudaError::cudaErrorInvalidValue)
+}
+
+/// Copies `count` bytes between linear memory and an array, filling the array's rows from
+/// (`x` bytes, `y` rows) on: the rest of the first row, then whole rows, then the start of one
+/// more row. `to` tells the direction.
+#[allow(clippy::too_many_arguments)]
+fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, count: usize, stream: Option<cudaStream_t>) -> Res {
+    let row = row_bytes(a)?;
+    if x > row {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    let step = |off: usize, ax: usize, ay: usize, w: usize, h: usize| -> Res {
+        let m = End::Mem((mem as *const u8).wrapping_add(off) as *const c_void, w.max(row), t);
+        if to {
+            copy2d(End::Array(a), ax, ay, m, 0, 0, w, h, stream)
+        } else {
+            copy2d(m, 0, 0, End::Array(a), ax, ay, w, h, stream)
+        }
+    };
+    let first = count.min(row - x);
+    if first > 0 {
+        step(0, x, y, first, 1)?;
+    }
+    let mut done = first;
+    let mut ay = y.checked_add(1).ok_or(cudaError::cudaErrorInvalidValue)?;
+    if count > done && row > 0 {
+        let rows = (count - done) / row;
+        if rows > 0 {
+            step(done, 0, ay, row, rows)?;
+            done += rows * row;
+            ay += rows;
+        }
+        if count > done {
+            step(done, 0, ay, count - done, 1)?;
+        }
+    } else if count > done {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    Ok(())
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpyToArray_ptds
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+    run("cudaMemcpyToArray", || {
+        let (s, _) = kind_sides(kind)?;
+        let a = array_handle(dst)?;
+        linear(true, a, wOffset, hOffset, src, s, count, None)
+    })
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpyToArrayAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+    run("cudaMemcpyToArrayAsync", || {
+        let (s, _) = kind_sides(kind)?;
+        let a = array_handle(dst)?;
+        linear(true, a, wOffset, hOffset, src, s, count, Some(stream))
+    })
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpyFromArray_ptds
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+    run("cudaMemcpyFromArray", || {
+        let (_, d) = kind_sides(kind)?;
+        let a = array_handle(src)?;
+        linear(false, a, wOffset, hOffset, dst, d, count, None)
+    })
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpyFromArrayAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+    run("cudaMemcpyFromArrayAsync", || {
+        let (_, d) = kind_sides(kind)?;
+        let a = array_handle(src)?;
+        linear(false, a, wOffset, hOffset, dst, d, count, Some(stream))
+    })
+}
+
+/// Copies data between host and device.
+// also: cudaMemcpyArrayToArray_ptds
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+    run("cudaMemcpyArrayToArray", || {
+        kind_sides(kind)?;
+        let (d, s) = (array_handle(dst)?, array_handle(src)?);
+        let (drow, srow) = (row_bytes(d)?, row_bytes(s)?);
+        let (mut dx, mut dy, mut sx, mut sy) = (wOffsetDst, hOffsetDst, wOffsetSrc, hOffsetSrc);
+        if dx > drow || sx > srow {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let mut left = count;
+        while left > 0 {
+            if dx == drow {
+                (dx, dy) = (0, dy + 1);
+            }
+            if sx == srow {
+                (sx, sy) = (0, sy + 1);
+            }
+            let n = left.min(drow - dx).min(srow - sx);
+            if n == 0 {
+                return Err(cudaError::cudaErrorInvalidValue);
+            }
+            copy2d(End::Array(d), dx, dy, End::Array(s), sx, sy, n, 1, None)?;
+            dx += n;
+            sx += n;
+            left -= n;
+        }
+        Ok(())
+    })
+}
