@@ -102,6 +102,51 @@
 #define cudaDeviceMask 255
 
 /**
+ * Default CUDA array allocation flag
+ */
+#define cudaArrayDefault 0
+
+/**
+ * Must be set in cudaMalloc3DArray to create a layered CUDA array
+ */
+#define cudaArrayLayered 1
+
+/**
+ * Must be set in cudaMallocArray or cudaMalloc3DArray in order to bind surfaces to the CUDA array
+ */
+#define cudaArraySurfaceLoadStore 2
+
+/**
+ * Must be set in cudaMalloc3DArray to create a cubemap CUDA array
+ */
+#define cudaArrayCubemap 4
+
+/**
+ * Must be set in cudaMallocArray or cudaMalloc3DArray in order to perform texture gather operations on the CUDA array
+ */
+#define cudaArrayTextureGather 8
+
+/**
+ * Must be set in cudaExternalMemoryGetMappedMipmappedArray if the mipmapped array is used as a color target in a graphics API
+ */
+#define cudaArrayColorAttachment 32
+
+/**
+ * Must be set in cudaMallocArray, cudaMalloc3DArray or cudaMallocMipmappedArray in order to create a sparse CUDA array or CUDA mipmapped array
+ */
+#define cudaArraySparse 64
+
+/**
+ * Must be set in cudaMallocArray, cudaMalloc3DArray or cudaMallocMipmappedArray in order to create a deferred mapping CUDA array or CUDA mipmapped array
+ */
+#define cudaArrayDeferredMapping 128
+
+/**
+ * Indicates that the layered sparse CUDA array or CUDA mipmapped array has a single mip tail region for all layers
+ */
+#define cudaArraySparsePropertiesSingleMipTail 1
+
+/**
  * CUDA error types.
  */
 typedef enum cudaError {
@@ -644,9 +689,820 @@ typedef enum cudaError {
 } cudaError;
 
 /**
+ * Channel format kind
+ */
+typedef enum cudaChannelFormatKind {
+    /**
+     * Signed channel format
+     */
+    cudaChannelFormatKindSigned = 0,
+    /**
+     * Unsigned channel format
+     */
+    cudaChannelFormatKindUnsigned = 1,
+    /**
+     * Float channel format
+     */
+    cudaChannelFormatKindFloat = 2,
+    /**
+     * No channel format
+     */
+    cudaChannelFormatKindNone = 3,
+    /**
+     * Unsigned 8-bit integers, planar 4:2:0 YUV format
+     */
+    cudaChannelFormatKindNV12 = 4,
+    /**
+     * 1 channel unsigned 8-bit normalized integer
+     */
+    cudaChannelFormatKindUnsignedNormalized8X1 = 5,
+    /**
+     * 2 channel unsigned 8-bit normalized integer
+     */
+    cudaChannelFormatKindUnsignedNormalized8X2 = 6,
+    /**
+     * 4 channel unsigned 8-bit normalized integer
+     */
+    cudaChannelFormatKindUnsignedNormalized8X4 = 7,
+    /**
+     * 1 channel unsigned 16-bit normalized integer
+     */
+    cudaChannelFormatKindUnsignedNormalized16X1 = 8,
+    /**
+     * 2 channel unsigned 16-bit normalized integer
+     */
+    cudaChannelFormatKindUnsignedNormalized16X2 = 9,
+    /**
+     * 4 channel unsigned 16-bit normalized integer
+     */
+    cudaChannelFormatKindUnsignedNormalized16X4 = 10,
+    /**
+     * 1 channel signed 8-bit normalized integer
+     */
+    cudaChannelFormatKindSignedNormalized8X1 = 11,
+    /**
+     * 2 channel signed 8-bit normalized integer
+     */
+    cudaChannelFormatKindSignedNormalized8X2 = 12,
+    /**
+     * 4 channel signed 8-bit normalized integer
+     */
+    cudaChannelFormatKindSignedNormalized8X4 = 13,
+    /**
+     * 1 channel signed 16-bit normalized integer
+     */
+    cudaChannelFormatKindSignedNormalized16X1 = 14,
+    /**
+     * 2 channel signed 16-bit normalized integer
+     */
+    cudaChannelFormatKindSignedNormalized16X2 = 15,
+    /**
+     * 4 channel signed 16-bit normalized integer
+     */
+    cudaChannelFormatKindSignedNormalized16X4 = 16,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC1 compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed1 = 17,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC1 compression) format with sRGB encoding
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed1SRGB = 18,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC2 compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed2 = 19,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC2 compression) format with sRGB encoding
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed2SRGB = 20,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC3 compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed3 = 21,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC3 compression) format with sRGB encoding
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed3SRGB = 22,
+    /**
+     * 1 channel unsigned normalized block-compressed (BC4 compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed4 = 23,
+    /**
+     * 1 channel signed normalized block-compressed (BC4 compression) format
+     */
+    cudaChannelFormatKindSignedBlockCompressed4 = 24,
+    /**
+     * 2 channel unsigned normalized block-compressed (BC5 compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed5 = 25,
+    /**
+     * 2 channel signed normalized block-compressed (BC5 compression) format
+     */
+    cudaChannelFormatKindSignedBlockCompressed5 = 26,
+    /**
+     * 3 channel unsigned half-float block-compressed (BC6H compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed6H = 27,
+    /**
+     * 3 channel signed half-float block-compressed (BC6H compression) format
+     */
+    cudaChannelFormatKindSignedBlockCompressed6H = 28,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC7 compression) format
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed7 = 29,
+    /**
+     * 4 channel unsigned normalized block-compressed (BC7 compression) format with sRGB encoding
+     */
+    cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
+    /**
+     * 4 channel unsigned normalized (10-bit, 10-bit, 10-bit, 2-bit) format
+     */
+    cudaChannelFormatKindUnsignedNormalized1010102 = 31,
+} cudaChannelFormatKind;
+
+/**
+ * CUDA memory copy types.
+ */
+typedef enum cudaMemcpyKind {
+    /**
+     * Host -> Host
+     */
+    cudaMemcpyHostToHost = 0,
+    /**
+     * Host -> Device
+     */
+    cudaMemcpyHostToDevice = 1,
+    /**
+     * Device -> Host
+     */
+    cudaMemcpyDeviceToHost = 2,
+    /**
+     * Device -> Device
+     */
+    cudaMemcpyDeviceToDevice = 3,
+    /**
+     * Direction of the transfer is inferred from the pointer values. Requires unified
+     * virtual addressing
+     */
+    cudaMemcpyDefault = 4,
+} cudaMemcpyKind;
+
+/**
+ * CUDA device attributes.
+ */
+typedef enum cudaDeviceAttr {
+    /**
+     * Maximum number of threads per block
+     */
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    /**
+     * Maximum block dimension X
+     */
+    cudaDevAttrMaxBlockDimX = 2,
+    /**
+     * Maximum block dimension Y
+     */
+    cudaDevAttrMaxBlockDimY = 3,
+    /**
+     * Maximum block dimension Z
+     */
+    cudaDevAttrMaxBlockDimZ = 4,
+    /**
+     * Maximum grid dimension X
+     */
+    cudaDevAttrMaxGridDimX = 5,
+    /**
+     * Maximum grid dimension Y
+     */
+    cudaDevAttrMaxGridDimY = 6,
+    /**
+     * Maximum grid dimension Z
+     */
+    cudaDevAttrMaxGridDimZ = 7,
+    /**
+     * Maximum shared memory available per block in bytes
+     */
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    /**
+     * Memory available on device for __constant__ variables in a CUDA C kernel in bytes
+     */
+    cudaDevAttrTotalConstantMemory = 9,
+    /**
+     * Warp size in threads
+     */
+    cudaDevAttrWarpSize = 10,
+    /**
+     * Maximum pitch in bytes allowed by memory copies
+     */
+    cudaDevAttrMaxPitch = 11,
+    /**
+     * Maximum number of 32-bit registers available per block
+     */
+    cudaDevAttrMaxRegistersPerBlock = 12,
+    /**
+     * Peak clock frequency in kilohertz
+     */
+    cudaDevAttrClockRate = 13,
+    /**
+     * Alignment requirement for textures
+     */
+    cudaDevAttrTextureAlignment = 14,
+    /**
+     * Device can possibly copy memory and execute a kernel concurrently
+     */
+    cudaDevAttrGpuOverlap = 15,
+    /**
+     * Number of multiprocessors on device
+     */
+    cudaDevAttrMultiProcessorCount = 16,
+    /**
+     * Specifies whether there is a run time limit on kernels
+     */
+    cudaDevAttrKernelExecTimeout = 17,
+    /**
+     * Device is integrated with host memory
+     */
+    cudaDevAttrIntegrated = 18,
+    /**
+     * Device can map host memory into CUDA address space
+     */
+    cudaDevAttrCanMapHostMemory = 19,
+    /**
+     * Compute mode (See ::cudaComputeMode for details)
+     */
+    cudaDevAttrComputeMode = 20,
+    /**
+     * Maximum 1D texture width
+     */
+    cudaDevAttrMaxTexture1DWidth = 21,
+    /**
+     * Maximum 2D texture width
+     */
+    cudaDevAttrMaxTexture2DWidth = 22,
+    /**
+     * Maximum 2D texture height
+     */
+    cudaDevAttrMaxTexture2DHeight = 23,
+    /**
+     * Maximum 3D texture width
+     */
+    cudaDevAttrMaxTexture3DWidth = 24,
+    /**
+     * Maximum 3D texture height
+     */
+    cudaDevAttrMaxTexture3DHeight = 25,
+    /**
+     * Maximum 3D texture depth
+     */
+    cudaDevAttrMaxTexture3DDepth = 26,
+    /**
+     * Maximum 2D layered texture width
+     */
+    cudaDevAttrMaxTexture2DLayeredWidth = 27,
+    /**
+     * Maximum 2D layered texture height
+     */
+    cudaDevAttrMaxTexture2DLayeredHeight = 28,
+    /**
+     * Maximum layers in a 2D layered texture
+     */
+    cudaDevAttrMaxTexture2DLayeredLayers = 29,
+    /**
+     * Alignment requirement for surfaces
+     */
+    cudaDevAttrSurfaceAlignment = 30,
+    /**
+     * Device can possibly execute multiple kernels concurrently
+     */
+    cudaDevAttrConcurrentKernels = 31,
+    /**
+     * Device has ECC support enabled
+     */
+    cudaDevAttrEccEnabled = 32,
+    /**
+     * PCI bus ID of the device
+     */
+    cudaDevAttrPciBusId = 33,
+    /**
+     * PCI device ID of the device
+     */
+    cudaDevAttrPciDeviceId = 34,
+    /**
+     * Device is using TCC driver model
+     */
+    cudaDevAttrTccDriver = 35,
+    /**
+     * Peak memory clock frequency in kilohertz
+     */
+    cudaDevAttrMemoryClockRate = 36,
+    /**
+     * Global memory bus width in bits
+     */
+    cudaDevAttrGlobalMemoryBusWidth = 37,
+    /**
+     * Size of L2 cache in bytes
+     */
+    cudaDevAttrL2CacheSize = 38,
+    /**
+     * Maximum resident threads per multiprocessor
+     */
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    /**
+     * Number of asynchronous engines
+     */
+    cudaDevAttrAsyncEngineCount = 40,
+    /**
+     * Device shares a unified address space with the host
+     */
+    cudaDevAttrUnifiedAddressing = 41,
+    /**
+     * Maximum 1D layered texture width
+     */
+    cudaDevAttrMaxTexture1DLayeredWidth = 42,
+    /**
+     * Maximum layers in a 1D layered texture
+     */
+    cudaDevAttrMaxTexture1DLayeredLayers = 43,
+    /**
+     * Maximum 2D texture width if cudaArrayTextureGather is set
+     */
+    cudaDevAttrMaxTexture2DGatherWidth = 45,
+    /**
+     * Maximum 2D texture height if cudaArrayTextureGather is set
+     */
+    cudaDevAttrMaxTexture2DGatherHeight = 46,
+    /**
+     * Alternate maximum 3D texture width
+     */
+    cudaDevAttrMaxTexture3DWidthAlt = 47,
+    /**
+     * Alternate maximum 3D texture height
+     */
+    cudaDevAttrMaxTexture3DHeightAlt = 48,
+    /**
+     * Alternate maximum 3D texture depth
+     */
+    cudaDevAttrMaxTexture3DDepthAlt = 49,
+    /**
+     * PCI domain ID of the device
+     */
+    cudaDevAttrPciDomainId = 50,
+    /**
+     * Pitch alignment requirement for textures
+     */
+    cudaDevAttrTexturePitchAlignment = 51,
+    /**
+     * Maximum cubemap texture width/height
+     */
+    cudaDevAttrMaxTextureCubemapWidth = 52,
+    /**
+     * Maximum cubemap layered texture width/height
+     */
+    cudaDevAttrMaxTextureCubemapLayeredWidth = 53,
+    /**
+     * Maximum layers in a cubemap layered texture
+     */
+    cudaDevAttrMaxTextureCubemapLayeredLayers = 54,
+    /**
+     * Maximum 1D surface width
+     */
+    cudaDevAttrMaxSurface1DWidth = 55,
+    /**
+     * Maximum 2D surface width
+     */
+    cudaDevAttrMaxSurface2DWidth = 56,
+    /**
+     * Maximum 2D surface height
+     */
+    cudaDevAttrMaxSurface2DHeight = 57,
+    /**
+     * Maximum 3D surface width
+     */
+    cudaDevAttrMaxSurface3DWidth = 58,
+    /**
+     * Maximum 3D surface height
+     */
+    cudaDevAttrMaxSurface3DHeight = 59,
+    /**
+     * Maximum 3D surface depth
+     */
+    cudaDevAttrMaxSurface3DDepth = 60,
+    /**
+     * Maximum 1D layered surface width
+     */
+    cudaDevAttrMaxSurface1DLayeredWidth = 61,
+    /**
+     * Maximum layers in a 1D layered surface
+     */
+    cudaDevAttrMaxSurface1DLayeredLayers = 62,
+    /**
+     * Maximum 2D layered surface width
+     */
+    cudaDevAttrMaxSurface2DLayeredWidth = 63,
+    /**
+     * Maximum 2D layered surface height
+     */
+    cudaDevAttrMaxSurface2DLayeredHeight = 64,
+    /**
+     * Maximum layers in a 2D layered surface
+     */
+    cudaDevAttrMaxSurface2DLayeredLayers = 65,
+    /**
+     * Maximum cubemap surface width
+     */
+    cudaDevAttrMaxSurfaceCubemapWidth = 66,
+    /**
+     * Maximum cubemap layered surface width
+     */
+    cudaDevAttrMaxSurfaceCubemapLayeredWidth = 67,
+    /**
+     * Maximum layers in a cubemap layered surface
+     */
+    cudaDevAttrMaxSurfaceCubemapLayeredLayers = 68,
+    /**
+     * Maximum 1D linear texture width
+     */
+    cudaDevAttrMaxTexture1DLinearWidth = 69,
+    /**
+     * Maximum 2D linear texture width
+     */
+    cudaDevAttrMaxTexture2DLinearWidth = 70,
+    /**
+     * Maximum 2D linear texture height
+     */
+    cudaDevAttrMaxTexture2DLinearHeight = 71,
+    /**
+     * Maximum 2D linear texture pitch in bytes
+     */
+    cudaDevAttrMaxTexture2DLinearPitch = 72,
+    /**
+     * Maximum mipmapped 2D texture width
+     */
+    cudaDevAttrMaxTexture2DMipmappedWidth = 73,
+    /**
+     * Maximum mipmapped 2D texture height
+     */
+    cudaDevAttrMaxTexture2DMipmappedHeight = 74,
+    /**
+     * Major compute capability version number
+     */
+    cudaDevAttrComputeCapabilityMajor = 75,
+    /**
+     * Minor compute capability version number
+     */
+    cudaDevAttrComputeCapabilityMinor = 76,
+    /**
+     * Maximum mipmapped 1D texture width
+     */
+    cudaDevAttrMaxTexture1DMipmappedWidth = 77,
+    /**
+     * Device supports stream priorities
+     */
+    cudaDevAttrStreamPrioritiesSupported = 78,
+    /**
+     * Device supports caching globals in L1
+     */
+    cudaDevAttrGlobalL1CacheSupported = 79,
+    /**
+     * Device supports caching locals in L1
+     */
+    cudaDevAttrLocalL1CacheSupported = 80,
+    /**
+     * Maximum shared memory available per multiprocessor in bytes
+     */
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    /**
+     * Maximum number of 32-bit registers available per multiprocessor
+     */
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+    /**
+     * Device can allocate managed memory on this system
+     */
+    cudaDevAttrManagedMemory = 83,
+    /**
+     * Device is on a multi-GPU board
+     */
+    cudaDevAttrIsMultiGpuBoard = 84,
+    /**
+     * Unique identifier for a group of devices on the same multi-GPU board
+     */
+    cudaDevAttrMultiGpuBoardGroupID = 85,
+    /**
+     * Link between the device and the host supports native atomic operations
+     */
+    cudaDevAttrHostNativeAtomicSupported = 86,
+    /**
+     * Ratio of single precision performance (in floating-point operations per second) to double precision performance
+     */
+    cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+    /**
+     * Device supports coherently accessing pageable memory without calling cudaHostRegister on it
+     */
+    cudaDevAttrPageableMemoryAccess = 88,
+    /**
+     * Device can coherently access managed memory concurrently with the CPU
+     */
+    cudaDevAttrConcurrentManagedAccess = 89,
+    /**
+     * Device supports Compute Preemption
+     */
+    cudaDevAttrComputePreemptionSupported = 90,
+    /**
+     * Device can access host registered memory at the same virtual address as the CPU
+     */
+    cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+    /**
+     * cudaDevAttrReserved92
+     */
+    cudaDevAttrReserved92 = 92,
+    /**
+     * cudaDevAttrReserved93
+     */
+    cudaDevAttrReserved93 = 93,
+    /**
+     * cudaDevAttrReserved94
+     */
+    cudaDevAttrReserved94 = 94,
+    /**
+     * Device supports launching cooperative kernels via ::cudaLaunchCooperativeKernel
+     */
+    cudaDevAttrCooperativeLaunch = 95,
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Deprecated, cudaLaunchCooperativeKernelMultiDevice is deprecated.
+     */
+    cudaDevAttrCooperativeMultiDeviceLaunch = 96,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * cudaDevAttrReserved96
+     */
+    cudaDevAttrReserved96 = 96,
+#endif
+    /**
+     * The maximum optin shared memory per block. This value may vary by chip. See ::cudaFuncSetAttribute
+     */
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    /**
+     * Device supports flushing of outstanding remote writes.
+     */
+    cudaDevAttrCanFlushRemoteWrites = 98,
+    /**
+     * Device supports host memory registration via ::cudaHostRegister.
+     */
+    cudaDevAttrHostRegisterSupported = 99,
+    /**
+     * Device accesses pageable memory via the host's page tables.
+     */
+    cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+    /**
+     * Host can directly access managed memory on the device without migration.
+     */
+    cudaDevAttrDirectManagedMemAccessFromHost = 101,
+    /**
+     * Maximum number of blocks per multiprocessor
+     */
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    /**
+     * Maximum L2 persisting lines capacity setting in bytes.
+     */
+    cudaDevAttrMaxPersistingL2CacheSize = 108,
+    /**
+     * Maximum value of cudaAccessPolicyWindow::num_bytes.
+     */
+    cudaDevAttrMaxAccessPolicyWindowSize = 109,
+    /**
+     * Shared memory reserved by CUDA driver per block in bytes
+     */
+    cudaDevAttrReservedSharedMemoryPerBlock = 111,
+    /**
+     * Device supports sparse CUDA arrays and sparse CUDA mipmapped arrays
+     */
+    cudaDevAttrSparseCudaArraySupported = 112,
+    /**
+     * Device supports using the ::cudaHostRegister flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
+     */
+    cudaDevAttrHostRegisterReadOnlySupported = 113,
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Deprecated, External timeline semaphore interop is supported on the device
+     */
+    cudaDevAttrMaxTimelineSemaphoreInteropSupported = 114,
+#endif
+    /**
+     * External timeline semaphore interop is supported on the device
+     */
+    cudaDevAttrTimelineSemaphoreInteropSupported = 114,
+    /**
+     * Device supports using the ::cudaMallocAsync and ::cudaMemPool family of APIs
+     */
+    cudaDevAttrMemoryPoolsSupported = 115,
+    /**
+     * Device supports GPUDirect RDMA APIs, like nvidia_p2p_get_pages (see https://docs.nvidia.com/cuda/gpudirect-rdma for more information)
+     */
+    cudaDevAttrGPUDirectRDMASupported = 116,
+    /**
+     * The returned attribute shall be interpreted as a bitmask, where the individual bits are listed in the ::cudaFlushGPUDirectRDMAWritesOptions enum
+     */
+    cudaDevAttrGPUDirectRDMAFlushWritesOptions = 117,
+    /**
+     * GPUDirect RDMA writes to the device do not need to be flushed for consumers within the scope indicated by the returned attribute. See ::cudaGPUDirectRDMAWritesOrdering for the numerical values returned here.
+     */
+    cudaDevAttrGPUDirectRDMAWritesOrdering = 118,
+    /**
+     * Handle types supported with mempool based IPC
+     */
+    cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
+    /**
+     * Indicates device supports cluster launch
+     */
+    cudaDevAttrClusterLaunch = 120,
+    /**
+     * Device supports deferred mapping CUDA arrays and CUDA mipmapped arrays
+     */
+    cudaDevAttrDeferredMappingCudaArraySupported = 121,
+    /**
+     * cudaDevAttrReserved122
+     */
+    cudaDevAttrReserved122 = 122,
+    /**
+     * cudaDevAttrReserved123
+     */
+    cudaDevAttrReserved123 = 123,
+    /**
+     * cudaDevAttrReserved124
+     */
+    cudaDevAttrReserved124 = 124,
+    /**
+     * Device supports IPC Events.
+     */
+    cudaDevAttrIpcEventSupport = 125,
+    /**
+     * Number of memory synchronization domains the device supports.
+     */
+    cudaDevAttrMemSyncDomainCount = 126,
+    /**
+     * cudaDevAttrReserved127
+     */
+    cudaDevAttrReserved127 = 127,
+    /**
+     * cudaDevAttrReserved128
+     */
+    cudaDevAttrReserved128 = 128,
+    /**
+     * cudaDevAttrReserved129
+     */
+    cudaDevAttrReserved129 = 129,
+    /**
+     * NUMA configuration of a device: value is of type ::cudaDeviceNumaConfig enum
+     */
+    cudaDevAttrNumaConfig = 130,
+    /**
+     * NUMA node ID of the GPU memory
+     */
+    cudaDevAttrNumaId = 131,
+    /**
+     * cudaDevAttrReserved132
+     */
+    cudaDevAttrReserved132 = 132,
+    /**
+     * Contexts created on this device will be shared via MPS
+     */
+    cudaDevAttrMpsEnabled = 133,
+    /**
+     * NUMA ID of the host node closest to the device or -1 when system does not support NUMA
+     */
+    cudaDevAttrHostNumaId = 134,
+    /**
+     * Device supports CIG with D3D12.
+     */
+    cudaDevAttrD3D12CigSupported = 135,
+    /**
+     * Device supports CIG with Vulkan.
+     */
+    cudaDevAttrVulkanCigSupported = 138,
+    /**
+     * The combined 16-bit PCI device ID and 16-bit PCI vendor ID.
+     */
+    cudaDevAttrGpuPciDeviceId = 139,
+    /**
+     * The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID.
+     */
+    cudaDevAttrGpuPciSubsystemId = 140,
+    /**
+     * cudaDevAttrReserved141
+     */
+    cudaDevAttrReserved141 = 141,
+    /**
+     * Device supports HOST_NUMA location with the ::cudaMallocAsync and ::cudaMemPool family of APIs
+     */
+    cudaDevAttrHostNumaMemoryPoolsSupported = 142,
+    /**
+     * Device supports HostNuma location IPC between nodes in a multi-node system.
+     */
+    cudaDevAttrHostNumaMultinodeIpcSupported = 143,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Device suports HOST location with the ::cuMemAllocAsync and ::cuMemPool family of APIs
+     */
+    cudaDevAttrHostMemoryPoolsSupported = 144,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * cudaDevAttrReserved145
+     */
+    cudaDevAttrReserved145 = 145,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Link between the device and the host supports only some native atomic operations
+     */
+    cudaDevAttrOnlyPartialHostNativeAtomicSupported = 147,
+#endif
+#if defined(CUDART_RS_ABI12)
+    /**
+     * One past the last attribute.
+     */
+    cudaDevAttrMax = 144,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * One past the last attribute.
+     */
+    cudaDevAttrMax = 148,
+#endif
+} cudaDeviceAttr;
+
+/**
+ * CUDA function attributes that can be set using cudaFuncSetAttribute.
+ */
+typedef enum cudaFuncAttribute {
+    /**
+     * Maximum dynamic shared memory size
+     */
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    /**
+     * Preferred shared memory-L1 cache split
+     */
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    /**
+     * Indicator to enforce valid cluster dimension specification on kernel launch
+     */
+    cudaFuncAttributeClusterDimMustBeSet = 10,
+    /**
+     * Required cluster width
+     */
+    cudaFuncAttributeRequiredClusterWidth = 11,
+    /**
+     * Required cluster height
+     */
+    cudaFuncAttributeRequiredClusterHeight = 12,
+    /**
+     * Required cluster depth
+     */
+    cudaFuncAttributeRequiredClusterDepth = 13,
+    /**
+     * Whether non-portable cluster scheduling policy is supported
+     */
+    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+    /**
+     * Required cluster scheduling policy preference
+     */
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    cudaFuncAttributeMax = 16,
+} cudaFuncAttribute;
+
+/**
+ * Opaque driver event (`CUevent`).
+ */
+typedef struct CUevent_st CUevent_st;
+
+/**
+ * Opaque driver function (`CUfunction`).
+ */
+typedef struct CUfunc_st CUfunc_st;
+
+/**
+ * Opaque kernel: a driver `CUkernel`.
+ */
+typedef struct CUkern_st CUkern_st;
+
+/**
  * Opaque driver stream (`CUstream`): runtime streams are driver streams.
  */
 typedef struct CUstream_st CUstream_st;
+
+/**
+ * Opaque CUDA array: a driver `CUarray`.
+ */
+typedef struct cudaArray cudaArray;
+
+/**
+ * Opaque mipmapped CUDA array: a driver `CUmipmappedArray`.
+ */
+typedef struct cudaMipmappedArray cudaMipmappedArray;
 
 /**
  * CUDA error types.
@@ -654,9 +1510,240 @@ typedef struct CUstream_st CUstream_st;
 typedef enum cudaError cudaError_t;
 
 /**
+ * CUDA array.
+ */
+typedef struct cudaArray *cudaArray_t;
+
+/**
+ * CUDA Channel format descriptor
+ */
+typedef struct cudaChannelFormatDesc {
+    /**
+     * x
+     */
+    int x;
+    /**
+     * y
+     */
+    int y;
+    /**
+     * z
+     */
+    int z;
+    /**
+     * w
+     */
+    int w;
+    /**
+     * Channel format kind
+     */
+    enum cudaChannelFormatKind f;
+} cudaChannelFormatDesc;
+
+/**
+ * CUDA extent
+ */
+typedef struct cudaExtent {
+    /**
+     * Width in elements when referring to array memory, in bytes when referring to linear memory
+     */
+    size_t width;
+    /**
+     * Height in elements
+     */
+    size_t height;
+    /**
+     * Depth in elements
+     */
+    size_t depth;
+} cudaExtent;
+
+/**
+ * CUDA mipmapped array.
+ */
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+
+/**
+ * CUDA mipmapped array (as source argument).
+ */
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+
+/**
+ * CUDA array (as source copy argument).
+ */
+typedef const struct cudaArray *cudaArray_const_t;
+
+/**
+ * The tile extent of a sparse CUDA array (the anonymous `tileExtent` member of
+ * `cudaArraySparseProperties`).
+ */
+typedef struct cudaArraySparsePropertiesTileExtent {
+    /**
+     * Tile width in elements
+     */
+    unsigned int width;
+    /**
+     * Tile height in elements
+     */
+    unsigned int height;
+    /**
+     * Tile depth in elements
+     */
+    unsigned int depth;
+} cudaArraySparsePropertiesTileExtent;
+
+/**
+ * Sparse CUDA array and CUDA mipmapped array properties
+ */
+typedef struct cudaArraySparseProperties {
+    /**
+     * Tile extent
+     */
+    struct cudaArraySparsePropertiesTileExtent tileExtent;
+    /**
+     * First mip level at which the mip tail begins
+     */
+    unsigned int miptailFirstLevel;
+    /**
+     * Total size of the mip tail.
+     */
+    uint64_t miptailSize;
+    /**
+     * Flags will either be zero or ::cudaArraySparsePropertiesSingleMipTail
+     */
+    unsigned int flags;
+    /**
+     * Reserved
+     */
+    unsigned int reserved[4];
+} cudaArraySparseProperties;
+
+/**
+ * CUDA array and CUDA mipmapped array memory requirements
+ */
+typedef struct cudaArrayMemoryRequirements {
+    /**
+     * Total size of the array.
+     */
+    size_t size;
+    /**
+     * Alignment necessary for mapping the array.
+     */
+    size_t alignment;
+    /**
+     * Reserved
+     */
+    unsigned int reserved[4];
+} cudaArrayMemoryRequirements;
+
+/**
  * CUDA stream.
  */
 typedef struct CUstream_st *cudaStream_t;
+
+/**
+ * CUDA event.
+ */
+typedef struct CUevent_st *cudaEvent_t;
+
+/**
+ * Grid and block dimensions of a launch (`vector_types.h`).
+ */
+typedef struct dim3 {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+} dim3;
+
+/**
+ * CUDA kernel.
+ */
+typedef struct CUkern_st *cudaKernel_t;
+
+/**
+ * CUDA function.
+ */
+typedef struct CUfunc_st *cudaFunction_t;
+
+/**
+ * CUDA function attributes.
+ */
+typedef struct cudaFuncAttributes {
+    /**
+     * The size in bytes of statically-allocated shared memory per block required by this
+     * function. This does not include dynamically-allocated shared memory requested by the
+     * user at runtime.
+     */
+    size_t sharedSizeBytes;
+    /**
+     * The size in bytes of user-allocated constant memory required by this function.
+     */
+    size_t constSizeBytes;
+    /**
+     * The size in bytes of local memory used by each thread of this function.
+     */
+    size_t localSizeBytes;
+    /**
+     * The maximum number of threads per block, beyond which a launch of the function would
+     * fail.
+     */
+    int maxThreadsPerBlock;
+    /**
+     * The number of registers used by each thread of this function.
+     */
+    int numRegs;
+    /**
+     * The PTX virtual architecture version for which the function was compiled.
+     */
+    int ptxVersion;
+    /**
+     * The binary architecture version for which the function was compiled.
+     */
+    int binaryVersion;
+    /**
+     * The attribute to indicate whether the function has been compiled with user specified
+     * option "-Xptxas --dlcm=ca" set.
+     */
+    int cacheModeCA;
+    /**
+     * The maximum size in bytes of dynamic shared memory per block for this function.
+     */
+    int maxDynamicSharedSizeBytes;
+    /**
+     * On devices where the L1 cache and shared memory use the same hardware resources, this
+     * sets the shared memory carveout preference, in percent of the maximum shared memory.
+     */
+    int preferredShmemCarveout;
+    /**
+     * If this attribute is set, the kernel must launch with a valid cluster dimension
+     * specified.
+     */
+    int clusterDimMustBeSet;
+    /**
+     * The required cluster width in blocks.
+     */
+    int requiredClusterWidth;
+    /**
+     * The required cluster height in blocks.
+     */
+    int requiredClusterHeight;
+    /**
+     * The required cluster depth in blocks.
+     */
+    int requiredClusterDepth;
+    /**
+     * The block scheduling policy of a function.
+     */
+    int clusterSchedulingPolicyPreference;
+    /**
+     * Whether the function can be launched with non-portable cluster size.
+     */
+    int nonPortableClusterSizeAllowed;
+    /**
+     * Reserved for future use.
+     */
+    int reserved[16];
+} cudaFuncAttributes;
 
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
@@ -671,6 +1758,219 @@ typedef struct CUstream_st *cudaStream_t;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Allocate an array on the device.
+ */
+cudaError_t cudaMallocArray(cudaArray_t *array,
+                            const struct cudaChannelFormatDesc *desc,
+                            size_t width,
+                            size_t height,
+                            unsigned int flags);
+
+/**
+ * Allocate an array on the device.
+ */
+cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                              const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent,
+                              unsigned int flags);
+
+/**
+ * Allocate a mipmapped array on the device.
+ */
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                     const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent,
+                                     unsigned int numLevels,
+                                     unsigned int flags);
+
+/**
+ * Frees an array on the device.
+ */
+cudaError_t cudaFreeArray(cudaArray_t array);
+
+/**
+ * Frees a mipmapped array on the device.
+ */
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
+
+/**
+ * Gets a mipmap level of a CUDA mipmapped array.
+ */
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                                       cudaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level);
+
+/**
+ * Gets info about the specified cudaArray.
+ */
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
+                             struct cudaExtent *extent,
+                             unsigned int *flags,
+                             cudaArray_t array);
+
+/**
+ * Get the channel descriptor of an array.
+ */
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+
+/**
+ * Returns a channel descriptor using the specified format.
+ */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x,
+                                                   int y,
+                                                   int z,
+                                                   int w,
+                                                   enum cudaChannelFormatKind f);
+
+/**
+ * Gets a CUDA array plane from a CUDA array.
+ */
+cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx);
+
+/**
+ * Returns the layout properties of a sparse CUDA array.
+ */
+cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                         cudaArray_t array);
+
+/**
+ * Returns the layout properties of a sparse CUDA mipmapped array.
+ */
+cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                                  cudaMipmappedArray_t mipmap);
+
+/**
+ * Returns the memory requirements of a CUDA array.
+ */
+cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                           cudaArray_t array,
+                                           int device);
+
+/**
+ * Returns the memory requirements of a CUDA mipmapped array.
+ */
+cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                    cudaMipmappedArray_t mipmap,
+                                                    int device);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst,
+                                size_t wOffset,
+                                size_t hOffset,
+                                const void *src,
+                                size_t spitch,
+                                size_t width,
+                                size_t height,
+                                enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst,
+                                     size_t wOffset,
+                                     size_t hOffset,
+                                     const void *src,
+                                     size_t spitch,
+                                     size_t width,
+                                     size_t height,
+                                     enum cudaMemcpyKind kind,
+                                     cudaStream_t stream);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2DFromArray(void *dst,
+                                  size_t dpitch,
+                                  cudaArray_const_t src,
+                                  size_t wOffset,
+                                  size_t hOffset,
+                                  size_t width,
+                                  size_t height,
+                                  enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst,
+                                       size_t dpitch,
+                                       cudaArray_const_t src,
+                                       size_t wOffset,
+                                       size_t hOffset,
+                                       size_t width,
+                                       size_t height,
+                                       enum cudaMemcpyKind kind,
+                                       cudaStream_t stream);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst,
+                                     size_t wOffsetDst,
+                                     size_t hOffsetDst,
+                                     cudaArray_const_t src,
+                                     size_t wOffsetSrc,
+                                     size_t hOffsetSrc,
+                                     size_t width,
+                                     size_t height,
+                                     enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpyToArray(cudaArray_t dst,
+                              size_t wOffset,
+                              size_t hOffset,
+                              const void *src,
+                              size_t count,
+                              enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst,
+                                   size_t wOffset,
+                                   size_t hOffset,
+                                   const void *src,
+                                   size_t count,
+                                   enum cudaMemcpyKind kind,
+                                   cudaStream_t stream);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpyFromArray(void *dst,
+                                cudaArray_const_t src,
+                                size_t wOffset,
+                                size_t hOffset,
+                                size_t count,
+                                enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpyFromArrayAsync(void *dst,
+                                     cudaArray_const_t src,
+                                     size_t wOffset,
+                                     size_t hOffset,
+                                     size_t count,
+                                     enum cudaMemcpyKind kind,
+                                     cudaStream_t stream);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst,
+                                   size_t wOffsetDst,
+                                   size_t hOffsetDst,
+                                   cudaArray_const_t src,
+                                   size_t wOffsetSrc,
+                                   size_t hOffsetSrc,
+                                   size_t count,
+                                   enum cudaMemcpyKind kind);
 
 /**
  * Returns the CUDA Runtime version.
@@ -731,6 +2031,207 @@ cudaError_t cudaDeviceReset(void);
  * Sets flags to be used for device executions.
  */
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
+
+/**
+ * Gets the flags for the current device.
+ */
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+
+/**
+ * Returns information about the device.
+ */
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+
+/**
+ * Queries if a device may directly access a peer device's memory.
+ */
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+
+/**
+ * Enables direct access to memory allocations on a peer device.
+ */
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+
+/**
+ * Disables direct access to memory allocations on a peer device.
+ */
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+
+/**
+ * Creates an event object.
+ */
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+
+/**
+ * Creates an event object with the specified flags.
+ */
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+
+/**
+ * Records an event.
+ */
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+
+/**
+ * Queries an event's status.
+ */
+cudaError_t cudaEventQuery(cudaEvent_t event);
+
+/**
+ * Waits for an event to complete.
+ */
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+
+/**
+ * Destroys an event object.
+ */
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+/**
+ * Computes the elapsed time between events.
+ */
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/**
+ * Launches a device function.
+ */
+cudaError_t cudaLaunchKernel(const void *func,
+                             struct dim3 gridDim,
+                             struct dim3 blockDim,
+                             void **args,
+                             size_t sharedMem,
+                             cudaStream_t stream);
+
+/**
+ * Get pointer to device kernel that matches entry function `entryFuncAddr`.
+ */
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+
+/**
+ * Get pointer to device entry function that matches entry function `symbolPtr`.
+ */
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
+
+/**
+ * Returns the device name of a kernel.
+ */
+cudaError_t cudaFuncGetName(const char **name, const void *func);
+
+/**
+ * Find out attributes for a given function.
+ */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+
+/**
+ * Set attributes for a given function.
+ */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+
+/**
+ * Finds the address associated with a CUDA symbol.
+ */
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+
+/**
+ * Finds the size of the object associated with a CUDA symbol.
+ */
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+
+/**
+ * Copies data to the given symbol on the device.
+ */
+cudaError_t cudaMemcpyToSymbol(const void *symbol,
+                               const void *src,
+                               size_t count,
+                               size_t offset,
+                               enum cudaMemcpyKind kind);
+
+/**
+ * Copies data from the given symbol on the device.
+ */
+cudaError_t cudaMemcpyFromSymbol(void *dst,
+                                 const void *symbol,
+                                 size_t count,
+                                 size_t offset,
+                                 enum cudaMemcpyKind kind);
+
+/**
+ * Copies data to the given symbol on the device.
+ */
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
+                                    const void *src,
+                                    size_t count,
+                                    size_t offset,
+                                    enum cudaMemcpyKind kind,
+                                    cudaStream_t stream);
+
+/**
+ * Copies data from the given symbol on the device.
+ */
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst,
+                                      const void *symbol,
+                                      size_t count,
+                                      size_t offset,
+                                      enum cudaMemcpyKind kind,
+                                      cudaStream_t stream);
+
+/**
+ * Create an asynchronous stream.
+ */
+cudaError_t cudaStreamCreate(cudaStream_t *pStream);
+
+/**
+ * Create an asynchronous stream.
+ */
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+
+/**
+ * Create an asynchronous stream with the specified priority.
+ */
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
+
+/**
+ * Destroys and cleans up an asynchronous stream.
+ */
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+
+/**
+ * Waits for stream tasks to complete.
+ */
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+/**
+ * Queries an asynchronous stream for completion status.
+ */
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+
+/**
+ * Query the flags of a stream.
+ */
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+
+/**
+ * Query the priority of a stream.
+ */
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+
+/**
+ * Make a compute stream wait on an event.
+ */
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+
+/**
+ * Attach memory to a stream asynchronously.
+ */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream,
+                                     void *devPtr,
+                                     size_t length,
+                                     unsigned int flags);
+
+/**
+ * Returns numerical values that correspond to the least and greatest stream priorities.
+ */
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 
 #ifdef __cplusplus
 }  // extern "C"
