@@ -1,0 +1,746 @@
+#!/usr/bin/env python3
+"""ABI checks of cudart-rs against NVIDIA's CUDA runtime (see scripts/abi-check.sh).
+
+Every check is driven by what our generated header declares and what our library
+exports; nothing here lists individual API items.
+
+  layout     sizeof/_Alignof/offsetof/field types of every struct and union, sizeof and
+             constants of every enum, value and type of every #define, identity of every
+             typedef: a probe compiled against our header and against NVIDIA's, as C (gcc)
+             and as C++ (nvcc for 13, g++ for 12), whose outputs are compared.
+  signatures every prototype of our header, redeclared after NVIDIA's header in C++:
+             a different parameter or return type is a conflicting extern "C" declaration.
+  symbols    SONAME, version definitions, version node of every export, no export NVIDIA's
+             library lacks, exports.txt == the library's exports; coverage report.
+  nvcc-link  a CUDA program (kernel, __device__, __managed__, symbol copies) built with
+             nvcc -cudart shared must link against our library alone.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE = os.environ.get("CUDART_RS_NVIDIA", os.path.join(ROOT, ".cache", "nvidia"))
+NVCC = os.path.join(CACHE, "cu13/nvidia/cu13/bin/nvcc")
+
+
+def nvidia(abi):
+    if abi == "13":
+        inc = [os.path.join(CACHE, "cu13/nvidia/cu13/include")]
+        lib = os.path.join(CACHE, "cu13/nvidia/cu13/lib/libcudart.so.13")
+        cxx = [NVCC, "-x", "c++", "-cudart", "none", "-std=c++17", "-w"]
+    else:
+        inc = [os.path.join(CACHE, "cu12/nvidia/cuda_runtime/include"),
+               os.path.join(CACHE, "cu12/nvidia/cuda_nvcc/include")]
+        lib = os.path.join(CACHE, "cu12/nvidia/cuda_runtime/lib/libcudart.so.12")
+        cxx = ["g++", "-std=c++17", "-w"]
+    return inc, lib, cxx
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+# ----------------------------------------------------------------------------------------
+# Parsing (our header, preprocessed for one ABI; NVIDIA's, preprocessed, for completeness)
+# ----------------------------------------------------------------------------------------
+
+def preprocess_ours(header, abi, work):
+    """Our header through the preprocessor: the #if for the ABI resolved, comments gone,
+    #defines kept; only the lines that come from the header itself."""
+    fake = os.path.join(work, "fakeinc")
+    os.makedirs(fake, exist_ok=True)
+    for h in ("stddef.h", "stdint.h", "stdbool.h"):
+        open(os.path.join(fake, h), "w").close()
+    cmd = ["gcc", "-E", "-dD", "-nostdinc", "-undef", "-I", fake, "-x", "c", header]
+    if abi == "12":
+        cmd.insert(2, "-DCUDART_RS_ABI12")
+    r = sh(cmd)
+    if r.returncode:
+        raise SystemExit("preprocessing our header failed:\n" + r.stderr)
+    keep, cur = [], None
+    real = os.path.realpath(header)
+    for line in r.stdout.splitlines():
+        m = re.match(r'#\s+\d+\s+"([^"]*)"', line)
+        if m:
+            cur = os.path.realpath(m.group(1)) if not m.group(1).startswith("<") else None
+            continue
+        if cur == real:
+            keep.append(line)
+    return keep
+
+
+def split_top(text, sep):
+    """Splits at `sep` outside (), [], {}."""
+    out, depth, cur = [], 0, []
+    for c in text:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+    out.append("".join(cur))
+    return [s.strip() for s in out if s.strip()]
+
+
+def declarator_name(decl):
+    """The declared identifier of a C declaration (`T *x[3]`, `R (*f)(A)`, `T x`)."""
+    m = re.search(r"\(\s*\*\s*(?:const\s+)?(\w+)\s*\)\s*\(", decl)
+    if m:
+        return m.group(1)
+    d = re.sub(r"(\s*\[[^\]]*\])+\s*$", "", decl.strip())
+    m = re.search(r"(\w+)\s*$", d)
+    return m.group(1) if m else None
+
+
+def field_type(decl, name):
+    """Type text of a field declaration without its name and array bounds, or None for
+    a function pointer."""
+    if re.search(r"\(\s*\*", decl):
+        return None
+    d = re.sub(r"(\s*\[[^\]]*\])+\s*$", "", decl.strip())
+    return d[: d.rfind(name)].strip()
+
+
+class Header:
+    def __init__(self):
+        self.defines = []      # (name, value text)
+        self.aggs = {}         # key -> dict(kind, tag, name, fields=[(name, decl)])
+        self.agg_order = []
+        self.enums = {}        # key -> dict(tag, name, consts=[names])
+        self.enum_order = []
+        self.tags = []         # (kind, tag) declared opaque / self-named
+        self.typedefs = []     # (name, text)
+        self.funcs = []        # (name, prototype text)
+        self.by_name = {}      # type name/tag -> agg key
+
+
+def parse_ours(lines, guard_hint="_H"):
+    h = Header()
+    code = []
+    for line in lines:
+        s = line.strip()
+        if s.startswith("#"):
+            m = re.match(r"#\s*define\s+(\w+)(\(?)\s*(.*)$", s)
+            if m and not m.group(2) and m.group(3).strip():
+                h.defines.append((m.group(1), m.group(3).strip()))
+            continue
+        code.append(line)
+    text = " ".join(code)
+    text = re.sub(r'extern\s+"C"\s*\{', " ", text)
+    for decl in split_top(text, ";"):
+        decl = re.sub(r"\s+", " ", decl).strip()
+        td = decl.startswith("typedef ")
+        body = decl[8:] if td else decl
+        m = re.match(r"(struct|union|enum)\s*(\w+)?\s*\{(.*)\}\s*(\w+)?\s*$", body, re.S)
+        if m:
+            kind, tag, inner, name = m.group(1), m.group(2), m.group(3), m.group(4)
+            if not td:
+                name = None
+            key = tag or name
+            if kind == "enum":
+                consts = [c.split("=")[0].strip() for c in split_top(inner, ",")]
+                h.enums[key] = dict(tag=tag, name=name, consts=consts)
+                h.enum_order.append(key)
+            else:
+                fields = []
+                for f in split_top(inner, ";"):
+                    n = declarator_name(f)
+                    if n:
+                        fields.append((n, f))
+                h.aggs[key] = dict(kind=kind, tag=tag, name=name, fields=fields)
+                h.agg_order.append(key)
+                if tag:
+                    h.by_name[tag] = key
+                if name:
+                    h.by_name[name] = key
+            continue
+        m = re.match(r"(struct|union|enum) (\w+)(?: (\w+))?$", body)
+        if m and (not td and m.group(3) is None or td and m.group(3) == m.group(2)):
+            h.tags.append((m.group(1), m.group(2)))
+            continue
+        if td:
+            n = declarator_name(body)
+            h.typedefs.append((n, decl))
+            continue
+        if "(" in decl:
+            m = re.search(r"(\w+)\s*\(", decl)
+            h.funcs.append((m.group(1), decl))
+    for name, decl in h.typedefs:  # `typedef struct X Y;`: Y names the aggregate X too
+        m = re.match(r"typedef (?:const )?(?:struct |union )?(\w+) (\w+)$", decl)
+        if m and m.group(1) in h.by_name:
+            h.by_name.setdefault(m.group(2), h.by_name[m.group(1)])
+    return h
+
+
+def parse_nvidia_bodies(inc, abi, work):
+    """Constant names of every enum and top-level field names of every struct/union NVIDIA's
+    header defines (C view), by tag."""
+    src = os.path.join(work, "nv_pp.c")
+    with open(src, "w") as f:
+        f.write("#include <cuda_runtime_api.h>\n")
+    r = sh(["gcc", "-E", "-P"] + sum((["-I", i] for i in inc), []) + [src])
+    text = r.stdout
+    enums, aggs = {}, {}
+    attr = r"(?:__attribute__\s*\(\(.*?\)\)\s*)*"
+    for m in re.finditer(r"\b(enum|struct|union)\s+" + attr + r"(\w+)\s*" + attr + r"\{", text):
+        kind, tag = m.group(1), m.group(2)
+        i, depth = m.end(), 1
+        while depth and i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        inner = text[m.end(): i - 1]
+        if kind == "enum":
+            enums[tag] = [c.split("=")[0].strip() for c in split_top(inner, ",")]
+        else:
+            names = []
+            for f in split_top(inner, ";"):
+                f = re.sub(r"\{.*\}", " ", f, flags=re.S)
+                if re.search(r"\(\s*\*", f) or "(" in f:
+                    parts = [f] if re.search(r"\(\s*\*", f) else []  # skip member functions
+                else:
+                    parts = split_top(f, ",")  # `unsigned int x, y, z`
+                names += [n for n in map(declarator_name, parts) if n]
+            aggs[tag] = names
+    return enums, aggs
+
+
+# ----------------------------------------------------------------------------------------
+# Probe compilation with per-item error attribution
+# ----------------------------------------------------------------------------------------
+
+class Probe:
+    """A program made of items, each a block of lines; compile errors are mapped back to
+    the items whose lines they point at, those items are dropped, and it is compiled again."""
+
+    def __init__(self, prelude, items, epilogue=""):
+        self.prelude, self.items, self.epilogue = prelude, items, epilogue
+
+    def render(self, keep):
+        out = [self.prelude]
+        spans = []
+        line = self.prelude.count("\n") + 2
+        for key in keep:
+            body = self.items[key]
+            n = body.count("\n") + 1
+            spans.append((line, line + n - 1, key))
+            out.append(body)
+            line += n
+        out.append(self.epilogue)
+        return "\n".join(out) + "\n", spans
+
+    def build(self, path, compile_cmd, link=True, max_rounds=40):
+        """Returns (errors {key: message}, kept keys, binary path or None)."""
+        keep = list(self.items)
+        errors = {}
+        exe = path + ".bin"
+        for _ in range(max_rounds):
+            text, spans = self.render(keep)
+            with open(path, "w") as f:
+                f.write(text)
+            cmd = compile_cmd + [path] + ["-o", exe if link else path + ".o"] + ([] if link else ["-c"])
+            r = sh(cmd)
+            if r.returncode == 0:
+                return errors, keep, exe if link else None
+            base = os.path.basename(path)
+            bad = {}
+            for em in re.finditer(re.escape(base) + r":(\d+):(?:\d+:)? (?:fatal )?error:? (.*)",
+                                  r.stderr + r.stdout):
+                ln = int(em.group(1))
+                for a, b, key in spans:
+                    if a <= ln <= b:
+                        bad.setdefault(key, em.group(2).strip())
+            if not bad:
+                raise SystemExit("probe %s does not compile (%s):\n%s" %
+                                 (path, " ".join(compile_cmd), (r.stderr + r.stdout)[-3000:]))
+            errors.update(bad)
+            keep = [k for k in keep if k not in bad]
+        raise SystemExit("probe %s: too many rounds of errors" % path)
+
+
+def run_probe(exe):
+    r = sh([exe])
+    if r.returncode:
+        raise SystemExit("probe %s failed: %s" % (exe, r.stderr))
+    out = {}
+    for line in r.stdout.splitlines():
+        k, _, v = line.partition("\t")
+        out[k] = v
+    return out
+
+
+def demangle(t):
+    r = sh(["c++filt", "-t", t])
+    return "%s (%s)" % (r.stdout.strip(), t) if r.returncode == 0 and r.stdout.strip() else t
+
+
+def type_expr(h, key):
+    a = h.aggs.get(key)
+    if a is not None:
+        return "%s %s" % (a["kind"], a["tag"]) if a["tag"] else a["name"]
+    e = h.enums[key]
+    return "enum %s" % e["tag"] if e["tag"] else e["name"]
+
+
+def agg_of_type(h, t):
+    """The aggregate key a field type names (by value), if any."""
+    if t is None or "*" in t:
+        return None
+    t = re.sub(r"\b(const|volatile|struct|union)\b", " ", t).strip()
+    return h.by_name.get(t)
+
+
+def layout_items(h, cxx):
+    """{key: C/C++ source block}; each block prints `key\\tvalue` lines."""
+    items = {}
+
+    def P(label, fmt, expr):
+        return 'printf("%%s\\t" %s "\\n", "%s", %s);' % (fmt, label, expr)
+
+    def T(label, typ):  # C++ only: the type as typeid spells it
+        return 'printf("%%s\\t%%s\\n", "%s", typeid(%s).name());' % (label, typ)
+
+    for name, val in h.defines:
+        lines = []
+        if re.match(r'^(u8|L|u|U)?"', val):
+            lines.append(P("#%s value" % name, '"%s"', name))
+        elif re.match(r"^\(?\s*-?[\d.]+([eE][-+]?\d+)?[fFlL]?\s*\)?$", val) and re.search(r"[.eE]", val):
+            lines.append(P("#%s value" % name, '"%.17g"', "(double)(%s)" % name))
+        else:
+            lines.append(P("#%s value" % name, '"%llu"', "(unsigned long long)(uintptr_t)(%s)" % name))
+        lines.append(P("#%s sizeof" % name, '"%zu"', "sizeof(%s)" % name))
+        lines.append(T("#%s type" % name, "%s" % name) if cxx else
+                     P("#%s ctype" % name, '"%s"', "ABI_TY(%s)" % name))
+        items["define " + name] = " ".join(lines)
+
+    for key in h.enum_order:
+        e = h.enums[key]
+        t = type_expr(h, key)
+        lines = [P("%s sizeof" % t, '"%zu"', "sizeof(%s)" % t),
+                 P("%s alignof" % t, '"%zu"', "ABI_ALIGNOF(%s)" % t)]
+        items["enum " + key] = " ".join(lines)
+        for c in e["consts"]:
+            lines = [P("%s::%s value" % (key, c), '"%lld"', "(long long)(%s)" % c)]
+            if cxx:
+                lines.append(T("%s::%s type" % (key, c), c))
+            items["enum %s::%s" % (key, c)] = " ".join(lines)
+
+    for key in h.agg_order:
+        a = h.aggs[key]
+        t = type_expr(h, key)
+        lines = [P("%s sizeof" % t, '"%zu"', "sizeof(%s)" % t),
+                 P("%s alignof" % t, '"%zu"', "ABI_ALIGNOF(%s)" % t)]
+        if cxx:
+            lines.append(T("%s type" % t, t))
+        items["struct " + key] = " ".join(lines)
+
+        def fields(agg, path, depth):
+            for fname, decl in agg["fields"]:
+                p = path + [fname]
+                d = ".".join(p)
+                lines = [P("%s.%s offsetof" % (t, d), '"%zu"', "offsetof(%s, %s)" % (t, d)),
+                         P("%s.%s sizeof" % (t, d), '"%zu"', "sizeof(((%s *)0)->%s)" % (t, d))]
+                if cxx:
+                    lines.append(T("%s.%s type" % (t, d), "((%s *)0)->%s" % (t, d)))
+                items["field %s.%s" % (key, d)] = " ".join(lines)
+                sub = agg_of_type(h, field_type(decl, fname))
+                if sub and depth < 8 and not re.search(r"\]\s*$", decl):
+                    fields(h.aggs[sub], p, depth + 1)
+
+        fields(a, [], 0)
+
+    for kind, tag in h.tags:
+        if cxx:
+            items["tag %s %s" % (kind, tag)] = T("%s %s tag" % (kind, tag), "%s %s *" % (kind, tag))
+        else:
+            items["tag %s %s" % (kind, tag)] = "{ %s %s *abi_p = 0; (void)abi_p; }" % (kind, tag)
+
+    for name, decl in h.typedefs:
+        if not name:
+            continue
+        lines = []
+        if cxx:
+            lines.append(T("typedef %s" % name, "%s *" % name))
+        lines.append(P("typedef %s sizeof" % name, '"%zu"', "sizeof(%s)" % name))
+        items["typedef " + name] = " ".join(lines)
+    return items
+
+
+C_PRELUDE = r"""#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include %s
+#ifdef __cplusplus
+#include <typeinfo>
+#define ABI_ALIGNOF(t) alignof(t)
+#else
+#define ABI_ALIGNOF(t) _Alignof(t)
+#define ABI_TY(x) _Generic((x), char: "char", signed char: "schar", unsigned char: "uchar", \
+    short: "short", unsigned short: "ushort", int: "int", unsigned int: "uint", long: "long", \
+    unsigned long: "ulong", long long: "llong", unsigned long long: "ullong", float: "float", \
+    double: "double", default: "other")
+#endif
+int main(void) {"""
+
+
+def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails):
+    ours_inc = ["-I", os.path.dirname(header)]
+    nv_incs = sum((["-I", i] for i in nv_inc), [])
+    defs = ["-DCUDART_RS_ABI12"] if abi == "12" else []
+    hname = os.path.basename(header)
+    results = []
+    nv_bodies = parse_nvidia_bodies(nv_inc, abi, work)
+    # Our named types used only as field types, which NVIDIA's header does not name (its
+    # field has an anonymous struct/union type): reported, compared through the parent.
+    used = set()
+    for key in h.agg_order:
+        for fname, decl in h.aggs[key]["fields"]:
+            sub = agg_of_type(h, field_type(decl, fname))
+            if sub:
+                used.add(sub)
+    standins = set(k for k in used if (h.aggs[k]["tag"] or h.aggs[k]["name"]) not in nv_bodies[1])
+    for lang, cmd, ext in (("C", ["gcc", "-std=gnu11", "-w", "-fmax-errors=0"], "c"),
+                           ("C++", cxx_cmd, "cpp")):
+        cxx = lang == "C++"
+        items = layout_items(h, cxx)
+        ours_p = Probe(C_PRELUDE % ('"%s"' % hname), items, "return 0; }")
+        nv_p = Probe(C_PRELUDE % "<cuda_runtime_api.h>", items, "return 0; }")
+        oerr, okeep, oexe = ours_p.build(os.path.join(work, "layout_ours.%s" % ext),
+                                         cmd + defs + ours_inc)
+        nerr, nkeep, nexe = nv_p.build(os.path.join(work, "layout_nv.%s" % ext), cmd + nv_incs)
+        o, n = run_probe(oexe), run_probe(nexe)
+        problems = []
+        for k, msg in oerr.items():
+            problems.append("%s: does not compile against our header: %s" % (k, msg))
+        for k, msg in nerr.items():
+            if k in oerr:
+                continue
+            m = re.match(r"(?:struct|field) (\w+)", k)
+            if m and m.group(1) in standins:
+                continue  # a named stand-in for one of NVIDIA's anonymous nested types
+            problems.append("%s: not in NVIDIA's header (%s)" % (k, msg))
+        for k in o:
+            if k in n and o[k] != n[k]:
+                if k.endswith(" type") and re.search(r"Ut\d*_", n[k]):
+                    continue  # NVIDIA's field has an unnamed type; its fields are compared
+                if k.endswith(" type"):
+                    problems.append("%s: ours %s, NVIDIA %s" % (k, demangle(o[k]), demangle(n[k])))
+                else:
+                    problems.append("%s: ours %s, NVIDIA %s" % (k, o[k], n[k]))
+        results.append((lang, len(o), problems))
+    # Completeness against NVIDIA's definitions of the same tags.
+    nv_enums, nv_aggs = nv_bodies
+    missing = []
+    for key in h.enum_order:
+        e = h.enums[key]
+        tag = e["tag"] or e["name"]
+        if tag in nv_enums:
+            lack = [c for c in nv_enums[tag] if c not in e["consts"]]
+            if lack:
+                missing.append("enum %s lacks %d constant(s) NVIDIA declares: %s" %
+                               (tag, len(lack), " ".join(lack[:20]) + (" ..." if len(lack) > 20 else "")))
+    for key in h.agg_order:
+        a = h.aggs[key]
+        tag = a["tag"] or a["name"]
+        if tag in nv_aggs:
+            ours_f = [f for f, _ in a["fields"]]
+            if ours_f != nv_aggs[tag]:
+                lack = [f for f in nv_aggs[tag] if f not in ours_f]
+                extra = [f for f in ours_f if f not in nv_aggs[tag]]
+                missing.append("%s %s fields differ from NVIDIA's: missing [%s] extra [%s]%s" %
+                               (a["kind"], tag, " ".join(lack), " ".join(extra),
+                                " order differs" if not lack and not extra else ""))
+    nitems = len(h.defines) + sum(1 + len(h.enums[k]["consts"]) for k in h.enum_order) + \
+        len(h.agg_order) + len(h.tags) + len([t for t in h.typedefs if t[0]])
+    ok = True
+    if standins:
+        print("INFO layout [%s]: named stand-ins for NVIDIA's anonymous nested types (checked "
+              "through their parents): %s" % (abi, " ".join(sorted(standins))))
+    for lang, nvals, problems in results:
+        pr = problems + (missing if lang == "C" else [])
+        status = "PASS" if not pr else "FAIL"
+        ok &= not pr
+        print("%s layout-%s [%s]: %d items (%d defines, %d enums, %d structs/unions, %d typedefs, "
+              "%d tags), %d values compared%s" %
+              (status, lang, abi, nitems, len(h.defines), len(h.enum_order), len(h.agg_order),
+               len([t for t in h.typedefs if t[0]]), len(h.tags), nvals,
+               "" if not pr else ", %d difference(s)" % len(pr)))
+        for p in pr:
+            print("    " + p)
+    if not ok:
+        fails.append("layout")
+
+
+# ----------------------------------------------------------------------------------------
+# Signatures
+# ----------------------------------------------------------------------------------------
+
+SIG_MODES = [
+    ("api", "#include <cuda_runtime_api.h>", []),
+    ("ptds", "#include <cuda_runtime_api.h>", ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]),
+    ("host_runtime", "#include <cuda_runtime_api.h>\n#include <crt/host_runtime.h>", []),
+]
+
+
+def check_signatures(abi, h, nv_inc, cxx_cmd, work, fails, allow):
+    nv_incs = sum((["-I", i] for i in nv_inc), [])
+    # Per function: presence (decltype of ::name) then our prototype as an extern "C"
+    # redeclaration. Both errors land on the function's own lines.
+    items = {}
+    for name, proto in h.funcs:
+        items[name] = "#undef %s\ntypedef decltype(&::%s) abi_probe_%s;\nextern \"C\" %s;" % (
+            name, name, name, proto)
+    status = {n: {} for n, _ in h.funcs}
+    for mode, inc, flags in SIG_MODES:
+        # A later mode only looks for what the earlier ones did not find.
+        todo = {n: b for n, b in items.items()
+                if not any(s == "ok" or s.startswith("conflict") for s in status[n].values())}
+        if not todo:
+            break
+        p = Probe(inc + "\n", todo)
+        errs, keep, _ = p.build(os.path.join(work, "sig_%s.cpp" % mode),
+                                cxx_cmd + flags + nv_incs,
+                                link=False)
+        for n in todo:
+            if n in keep:
+                status[n][mode] = "ok"
+            else:
+                msg = errs.get(n, "")
+                absent = "has not been declared" in msg or "was not declared" in msg
+                status[n][mode] = "absent" if absent else "conflict: " + msg
+    problems, undeclared, allowed = [], [], []
+    for n, st in status.items():
+        conflicts = [(m, s) for m, s in st.items() if s.startswith("conflict")]
+        if conflicts:
+            problems.append("%s: differs from NVIDIA's declaration (%s): %s" %
+                            (n, conflicts[0][0], conflicts[0][1][10:]))
+        elif not any(s == "ok" for s in st.values()):
+            (allowed if n in allow else undeclared).append(n)
+    for n in undeclared:
+        problems.append("%s: not declared by NVIDIA's headers (add to scripts/abi/extra-exports.txt "
+                        "if intended)" % n)
+    st = "PASS" if not problems else "FAIL"
+    print("%s signatures [%s]: %d functions, %d match NVIDIA's declarations, %d allow-listed%s" %
+          (st, abi, len(status), len(status) - len(undeclared) - len(allowed) - len(
+              [p for p in problems if "differs" in p]), len(allowed),
+           "" if not problems else ", %d problem(s)" % len(problems)))
+    for p in problems:
+        print("    " + p)
+    if problems:
+        fails.append("signatures")
+
+
+# ----------------------------------------------------------------------------------------
+# Symbols
+# ----------------------------------------------------------------------------------------
+
+def dyn_syms(lib):
+    """{name: (type, version or '', default?)} of the defined dynamic symbols."""
+    r = sh(["readelf", "--dyn-syms", "-W", lib])
+    syms = {}
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) < 8 or not f[0][:-1].isdigit() or f[6] == "UND" or f[4] == "LOCAL":
+            continue
+        if f[3] in ("SECTION", "FILE"):
+            continue
+        name = f[7]
+        m = re.match(r"([^@]+)(@@?)(.*)$", name)
+        if m:
+            syms[m.group(1)] = (f[3], m.group(3), m.group(2) == "@@")
+        else:
+            syms[name] = (f[3], "", False)
+    return syms
+
+
+def soname(lib):
+    m = re.search(r"\(SONAME\)\s+Library soname: \[(.*)\]", sh(["readelf", "-d", lib]).stdout)
+    return m.group(1) if m else None
+
+
+def verdefs(lib):
+    out = sh(["readelf", "-V", "-W", lib]).stdout
+    sec = out.split("Version definition section")
+    if len(sec) < 2:
+        return []
+    body = sec[1].split("Version needs section")[0]
+    return [(m.group(1), m.group(2)) for m in re.finditer(r"Flags: (\S+)\s+Index: \d+\s+Cnt: \d+\s+Name: (\S+)", body)]
+
+
+def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
+    node = "libcudart.so.%s" % abi
+    problems = []
+    so, nso = soname(lib), soname(nv_lib)
+    if so != nso:
+        problems.append("SONAME %s, NVIDIA's %s" % (so, nso))
+    vd, nvd = verdefs(lib), verdefs(nv_lib)
+    if vd != nvd:
+        problems.append("version definitions %s, NVIDIA's %s" % (vd, nvd))
+    ours, nv = dyn_syms(lib), dyn_syms(nv_lib)
+    for n, (typ, ver, dflt) in sorted(ours.items()):
+        if not n.startswith(("cuda", "__cuda")) or n.startswith(("_ZN", "_R", "rust_", "__rust")):
+            problems.append("%s: internal symbol exported (%s)" % (n, typ))
+        elif n not in nv:
+            problems.append("%s: exported, but NVIDIA's %s does not export it" % (n, os.path.basename(nv_lib)))
+        if ver != node or not dflt:
+            problems.append("%s: version %r, want %s@@%s" % (n, ver or "(none)", n, node))
+        elif n in nv and (nv[n][0] != typ):
+            problems.append("%s: symbol type %s, NVIDIA's %s" % (n, typ, nv[n][0]))
+    if exports is not None:
+        listed = set(l.strip() for l in open(exports) if l.strip())
+        for n in sorted(listed - set(ours)):
+            problems.append("%s: in %s but not exported" % (n, os.path.relpath(exports, ROOT)))
+        for n in sorted(set(ours) - listed):
+            problems.append("%s: exported but not in %s" % (n, os.path.relpath(exports, ROOT)))
+    for n, _ in h.funcs:
+        if n not in ours:
+            problems.append("%s: declared by our header but not exported" % n)
+    st = "PASS" if not problems else "FAIL"
+    print("%s symbols [%s]: %s, SONAME %s, %d exports all at %s, all exported by NVIDIA's too%s%s" %
+          (st, abi, os.path.relpath(lib, ROOT), so, len(ours), node,
+           "" if exports is None else ", == %s" % os.path.relpath(exports, ROOT),
+           "" if not problems else " -- %d problem(s)" % len(problems)))
+    for p in problems:
+        print("    " + p)
+    if problems:
+        fails.append("symbols")
+    nv_funcs = sorted(n for n, v in nv.items() if v[0] == "FUNC")
+    lack = [n for n in nv_funcs if n not in ours]
+    have = len(nv_funcs) - len(lack)
+    pct = 100.0 * have / len(nv_funcs) if nv_funcs else 0.0
+    os.makedirs(dist, exist_ok=True)
+    path = os.path.join(dist, "coverage-%s.txt" % abi)
+    with open(path, "w") as f:
+        f.write("# %s: %d of NVIDIA's %d exported functions (%.1f%%); %d missing:\n" %
+                (node, have, len(nv_funcs), pct, len(lack)))
+        f.write("".join(n + "\n" for n in lack))
+    print("INFO coverage [%s]: %d/%d of NVIDIA's exported functions (%.1f%%), %d missing -> %s" %
+          (abi, have, len(nv_funcs), pct, len(lack), os.path.relpath(path, ROOT)))
+
+
+# ----------------------------------------------------------------------------------------
+# nvcc link
+# ----------------------------------------------------------------------------------------
+
+def check_nvcc_link(lib, work, fails):
+    src = os.path.join(HERE, "link_probe.cu")
+    libdir = os.path.join(work, "linklib")
+    os.makedirs(libdir, exist_ok=True)
+    # Only our library and NVIDIA's static device runtime (nvcc links -lcudadevrt).
+    links = {"libcudart.so": os.path.abspath(lib), "libcudart.so.13": os.path.abspath(lib),
+             "libcudadevrt.a": os.path.join(CACHE, "cu13/nvidia/cu13/lib/libcudadevrt.a")}
+    for n, target in links.items():
+        p = os.path.join(libdir, n)
+        if os.path.lexists(p):
+            os.unlink(p)
+        os.symlink(target, p)
+    obj = os.path.join(work, "link_probe.o")
+    exe = os.path.join(work, "link_probe")
+    r = sh([NVCC, "-cudart", "shared", "-arch=sm_90", "-c", src, "-o", obj])
+    if r.returncode:
+        print("FAIL nvcc-link [13]: nvcc could not compile %s:\n%s" % (src, r.stderr[-2000:]))
+        fails.append("nvcc-link")
+        return
+    need = sorted(set(l.split()[-1] for l in sh(["nm", "-u", obj]).stdout.splitlines()
+                      if re.match(r"\s*U\s+_*cuda", l)))
+    ours = dyn_syms(lib)
+    lack = [n for n in need if n not in ours]
+    r = sh([NVCC, "-cudart", "shared", "-arch=sm_90", obj, "-o", exe, "-L" + libdir,
+            "-Xlinker", "--no-undefined", "-Xlinker", "-rpath-link=" + libdir])
+    problems = []
+    reg = [n for n in lack if n.startswith("__cuda")]
+    api = [n for n in lack if not n.startswith("__cuda")]
+    if reg:
+        problems.append("lacks %d registration/launch symbol(s) nvcc-generated code calls: %s" %
+                        (len(reg), " ".join(reg)))
+    if api:
+        problems.append("lacks %d runtime API function(s) the program calls: %s" %
+                        (len(api), " ".join(api)))
+    if r.returncode:
+        undefined = sorted(set(re.findall(r"undefined reference to `([^']+)'", r.stderr)))
+        problems.append("link failed%s" % (": undefined " + " ".join(undefined) if undefined
+                                           else ":\n" + r.stderr[-1500:]))
+    else:
+        dyn = sh(["readelf", "--dyn-syms", "-W", exe]).stdout
+        bound = re.findall(r"UND (_*cuda\w*)@(\S+)", dyn)
+        wrong = ["%s@%s" % b for b in bound if b[1].split()[0] != "libcudart.so.13"]
+        if wrong:
+            problems.append("bound to the wrong version: " + " ".join(wrong))
+    if problems:
+        print("FAIL nvcc-link [13]: program with kernel/__device__/__managed__ linked against our "
+              "libcudart.so.13")
+        for p in problems:
+            print("    " + p)
+        fails.append("nvcc-link")
+    else:
+        print("PASS nvcc-link [13]: nvcc -cudart shared program links against our library alone; "
+              "%d libcudart symbols, all at libcudart.so.13" % len(need))
+
+
+def main():
+    sys.stdout.reconfigure(line_buffering=True)
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--abi", required=True, choices=["12", "13"])
+    ap.add_argument("--lib", default="")
+    ap.add_argument("--exports")
+    ap.add_argument("--header", default=os.path.join(ROOT, "include", "cuda_runtime_api.h"))
+    ap.add_argument("--dist", default=os.path.join(ROOT, "dist"))
+    ap.add_argument("--no-nvcc-link", action="store_true")
+    ap.add_argument("--only", default="layout,signatures,symbols,nvcc-link")
+    ap.add_argument("--keep", action="store_true", help="keep the probes' work folder")
+    a = ap.parse_args()
+    only = set(a.only.split(","))
+    inc, nv_lib, cxx = nvidia(a.abi)
+    for p in inc + [nv_lib]:
+        if not os.path.exists(p):
+            raise SystemExit("missing %s (run scripts/fetch-nvidia.sh)" % p)
+    allow_path = os.path.join(HERE, "extra-exports.txt")
+    allow = set()
+    if os.path.exists(allow_path):
+        allow = set(l.split("#")[0].strip() for l in open(allow_path)) - {""}
+    work = tempfile.mkdtemp(prefix="abi%s-" % a.abi)
+    fails = []
+    try:
+        committed = os.path.join(ROOT, "include", "cuda_runtime_api.h")
+        if os.path.realpath(a.header) != os.path.realpath(committed):
+            same = os.path.exists(committed) and open(committed).read() == open(a.header).read()
+            print("%s header [%s]: include/cuda_runtime_api.h %s %s" %
+                  ("PASS" if same else "FAIL", a.abi, "==" if same else "differs from (stale?)",
+                   os.path.relpath(a.header, ROOT)))
+            if not same:
+                fails.append("header")
+        h = parse_ours(preprocess_ours(a.header, a.abi, work))
+        if "layout" in only:
+            check_layout(a.abi, h, inc, cxx, a.header, work, fails)
+        if "signatures" in only:
+            check_signatures(a.abi, h, inc, cxx, work, fails, allow)
+        if not a.lib and only & {"symbols", "nvcc-link"}:
+            print("FAIL symbols [%s]: no library to check" % a.abi)
+            fails.append("symbols")
+            only -= {"symbols", "nvcc-link"}
+        if "symbols" in only:
+            check_symbols(a.abi, a.lib, a.exports, nv_lib, h, a.dist, fails)
+        if "nvcc-link" in only and a.abi == "13":
+            if a.no_nvcc_link:
+                print("SKIP nvcc-link [13]: skipped (--no-nvcc-link)")
+            else:
+                check_nvcc_link(a.lib, work, fails)
+    finally:
+        if a.keep:
+            print("work folder: " + work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()
