@@ -147,6 +147,81 @@
 #define cudaArraySparsePropertiesSingleMipTail 1
 
 /**
+ * Default page-locked allocation flag
+ */
+#define cudaHostAllocDefault 0
+
+/**
+ * Pinned memory accessible by all CUDA contexts
+ */
+#define cudaHostAllocPortable 1
+
+/**
+ * Map allocation into device space
+ */
+#define cudaHostAllocMapped 2
+
+/**
+ * Write-combined memory
+ */
+#define cudaHostAllocWriteCombined 4
+
+/**
+ * Default host memory registration flag
+ */
+#define cudaHostRegisterDefault 0
+
+/**
+ * Pinned memory accessible by all CUDA contexts
+ */
+#define cudaHostRegisterPortable 1
+
+/**
+ * Map registered memory into device space
+ */
+#define cudaHostRegisterMapped 2
+
+/**
+ * Memory-mapped I/O space
+ */
+#define cudaHostRegisterIoMemory 4
+
+/**
+ * Memory-mapped read-only
+ */
+#define cudaHostRegisterReadOnly 8
+
+/**
+ * Memory can be accessed by any stream on any device
+ */
+#define cudaMemAttachGlobal 1
+
+/**
+ * Memory cannot be accessed by any stream on any device
+ */
+#define cudaMemAttachHost 2
+
+/**
+ * Memory can only be accessed by a single stream on the associated device
+ */
+#define cudaMemAttachSingle 4
+
+/**
+ * Device id that represents the CPU
+ */
+#define cudaCpuDeviceId -1
+
+/**
+ * Device id that represents an invalid device
+ */
+#define cudaInvalidDeviceId -2
+
+/**
+ * Tell the CUDA runtime that DeviceFlags is being set in cudaInitDevice call
+ */
+#define cudaInitDeviceFlagsAreValid 1
+
+/**
  * CUDA error types.
  */
 typedef enum cudaError {
@@ -1475,6 +1550,32 @@ typedef enum cudaFuncAttribute {
 } cudaFuncAttribute;
 
 /**
+ * Specifies the type of location.
+ */
+typedef enum cudaMemLocationType {
+    /**
+     * Invalid location
+     */
+    cudaMemLocationTypeInvalid = 0,
+    /**
+     * Location is a device location, thus id is a device ordinal
+     */
+    cudaMemLocationTypeDevice = 1,
+    /**
+     * Location is host, id is ignored
+     */
+    cudaMemLocationTypeHost = 2,
+    /**
+     * Location is a host NUMA node, thus id is a host NUMA node id
+     */
+    cudaMemLocationTypeHostNuma = 3,
+    /**
+     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
+     */
+    cudaMemLocationTypeHostNumaCurrent = 4,
+} cudaMemLocationType;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -1642,6 +1743,126 @@ typedef struct cudaArrayMemoryRequirements {
 typedef struct CUstream_st *cudaStream_t;
 
 /**
+ * CUDA 3D position
+ */
+typedef struct cudaPos {
+    /**
+     * x
+     */
+    size_t x;
+    /**
+     * y
+     */
+    size_t y;
+    /**
+     * z
+     */
+    size_t z;
+} cudaPos;
+
+/**
+ * CUDA Pitched memory pointer
+ */
+typedef struct cudaPitchedPtr {
+    /**
+     * Pointer to allocated memory
+     */
+    void *ptr;
+    /**
+     * Pitch of allocated memory in bytes
+     */
+    size_t pitch;
+    /**
+     * Logical width of allocation in elements
+     */
+    size_t xsize;
+    /**
+     * Logical height of allocation in elements
+     */
+    size_t ysize;
+} cudaPitchedPtr;
+
+/**
+ * CUDA 3D memory copying parameters
+ */
+typedef struct cudaMemcpy3DParms {
+    /**
+     * Source memory address
+     */
+    cudaArray_t srcArray;
+    /**
+     * Source position offset
+     */
+    struct cudaPos srcPos;
+    /**
+     * Pitched source memory address
+     */
+    struct cudaPitchedPtr srcPtr;
+    /**
+     * Destination memory address
+     */
+    cudaArray_t dstArray;
+    /**
+     * Destination position offset
+     */
+    struct cudaPos dstPos;
+    /**
+     * Pitched destination memory address
+     */
+    struct cudaPitchedPtr dstPtr;
+    /**
+     * Requested memory copy size
+     */
+    struct cudaExtent extent;
+    /**
+     * Type of transfer
+     */
+    enum cudaMemcpyKind kind;
+} cudaMemcpy3DParms;
+
+/**
+ * CUDA 3D cross-device memory copying parameters
+ */
+typedef struct cudaMemcpy3DPeerParms {
+    /**
+     * Source memory address
+     */
+    cudaArray_t srcArray;
+    /**
+     * Source position offset
+     */
+    struct cudaPos srcPos;
+    /**
+     * Pitched source memory address
+     */
+    struct cudaPitchedPtr srcPtr;
+    /**
+     * Source device
+     */
+    int srcDevice;
+    /**
+     * Destination memory address
+     */
+    cudaArray_t dstArray;
+    /**
+     * Destination position offset
+     */
+    struct cudaPos dstPos;
+    /**
+     * Pitched destination memory address
+     */
+    struct cudaPitchedPtr dstPtr;
+    /**
+     * Destination device
+     */
+    int dstDevice;
+    /**
+     * Requested memory copy size
+     */
+    struct cudaExtent extent;
+} cudaMemcpy3DPeerParms;
+
+/**
  * CUDA event.
  */
 typedef struct CUevent_st *cudaEvent_t;
@@ -1754,6 +1975,14 @@ typedef struct cudaFuncAttributes {
  * Per-thread stream handle: the thread's own default stream.
  */
 #define cudaStreamPerThread (cudaStream_t)2
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Location is unspecified. This is used when creating a managed memory pool to indicate no
+ * preferred location for the pool
+ */
+#define cudaMemLocationTypeNone cudaMemLocationTypeInvalid
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -1971,6 +2200,121 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst,
                                    size_t hOffsetSrc,
                                    size_t count,
                                    enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpyAsync(void *dst,
+                            const void *src,
+                            size_t count,
+                            enum cudaMemcpyKind kind,
+                            cudaStream_t stream);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2D(void *dst,
+                         size_t dpitch,
+                         const void *src,
+                         size_t spitch,
+                         size_t width,
+                         size_t height,
+                         enum cudaMemcpyKind kind);
+
+/**
+ * Copies data between host and device.
+ */
+cudaError_t cudaMemcpy2DAsync(void *dst,
+                              size_t dpitch,
+                              const void *src,
+                              size_t spitch,
+                              size_t width,
+                              size_t height,
+                              enum cudaMemcpyKind kind,
+                              cudaStream_t stream);
+
+/**
+ * Copies data between 3D objects.
+ */
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+
+/**
+ * Copies data between 3D objects.
+ */
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+
+/**
+ * Copies memory between two devices.
+ */
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
+
+/**
+ * Copies memory between two devices asynchronously.
+ */
+cudaError_t cudaMemcpyPeerAsync(void *dst,
+                                int dstDevice,
+                                const void *src,
+                                int srcDevice,
+                                size_t count,
+                                cudaStream_t stream);
+
+/**
+ * Copies memory between devices.
+ */
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p);
+
+/**
+ * Copies memory between devices asynchronously.
+ */
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream);
+
+/**
+ * Initializes or sets device memory to a value.
+ */
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+
+/**
+ * Initializes or sets device memory to a value.
+ */
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+
+/**
+ * Initializes or sets device memory to a value.
+ */
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+
+/**
+ * Initializes or sets device memory to a value.
+ */
+cudaError_t cudaMemset2DAsync(void *devPtr,
+                              size_t pitch,
+                              int value,
+                              size_t width,
+                              size_t height,
+                              cudaStream_t stream);
+
+/**
+ * Initializes or sets device memory to a value.
+ */
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+
+/**
+ * Initializes or sets device memory to a value.
+ */
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr,
+                              int value,
+                              struct cudaExtent extent,
+                              cudaStream_t stream);
+
+/**
+ * Allocates logical 1D, 2D, or 3D memory objects on the device.
+ */
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
 
 /**
  * Returns the CUDA Runtime version.
