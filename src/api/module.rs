@@ -384,7 +384,8 @@ fn get_kernel(kernel: *mut cudaKernel_t, func: *const c_void) -> Res {
     if func.is_null() {
         return Err(cudaError::cudaErrorInvalidDeviceFunction);
     }
-    let f = rt::fns()?;
+    // With a context current, so that loading can give managed variables their memory.
+    let f = rt::ctx()?;
     let (k, _) = resolve(func, f)?;
     *kernel = k as cudaKernel_t;
     Ok(())
