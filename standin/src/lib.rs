@@ -1,1 +1,860 @@
-pub fn _placeholder() {}
+//! `cuda-standin`: a host-memory stand-in for NVIDIA's driver library `libcuda.so.1`.
+//!
+//! This is a test double. It lets the cudart-rs runtime and its C test suite run on machines
+//! without a GPU: point `CUDART_RS_DRIVER` at `libcuda_standin.so` and the runtime loads it
+//! instead of the real driver. It is never shipped and never used for timing.
+//!
+//! What it models:
+//! - `cuGetProcAddress_v2`/`cuGetProcAddress`, `cuDriverGetVersion` (13000, or
+//!   `CUDART_STANDIN_DRIVER_VERSION`), `cuInit`, error names and strings;
+//! - 1 to 4 devices (`CUDART_STANDIN_DEVICES`, read once by `cuInit`), each reporting the
+//!   attributes of an H100 (compute capability 9.0, 132 SMs), 16 GiB of memory;
+//! - primary contexts (retain/release/reset/flags/state) and a thread-local context stack;
+//! - "device" memory that is ordinary host memory: device pointers are real host addresses,
+//!   kept in a registry of allocations (device, pinned host, registered host, managed) that
+//!   every call checks before it touches memory, so a bad pointer gives an error, not a crash;
+//! - synchronous copies and memsets (1D, 2D, 3D, peer, to and from arrays), done at call time;
+//! - streams and events as validated handles; work is never pending, so queries succeed and
+//!   host functions run at once; events record the host clock;
+//! - unified-memory advice and prefetch locations per 4 KiB page, range and pointer attributes;
+//! - CUDA arrays (1D/2D/3D, layered, cubemap, NV12 planes, sparse and deferred-mapping
+//!   properties) and mipmapped arrays, with contents in row-major host memory.
+//!
+//! What it does not model: kernels and modules (loads report `CUDA_ERROR_NO_BINARY_FOR_GPU`,
+//! everything else about them `CUDA_ERROR_INVALID_HANDLE`), asynchrony, stream ordering,
+//! real timing, memory pools, graphs, IPC, peer topology beyond "every pair can", and any
+//! error the real driver reports only from the hardware. Where the real driver's choice of
+//! error code is undocumented the stand-in makes a reasoned guess; tests that pin down such
+//! codes belong on a real GPU.
+//!
+//! Every export catches panics (they become `CUDA_ERROR_UNKNOWN`) and all shared state sits
+//! behind one mutex, so it is safe to call from many threads at once.
+
+#![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+pub mod types;
+mod state;
+mod mem;
+mod array;
+mod attrs;
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::time::Instant;
+
+use state::*;
+use types::*;
+
+/// Defines C exports whose bodies evaluate to `Res`; panics become `CUDA_ERROR_UNKNOWN`.
+macro_rules! export {
+    ($( fn $name:ident ( $($a:ident : $t:ty),* $(,)? ) $body:block )*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($a: $t),*) -> CUresult {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> crate::state::Res { $body }));
+            match r {
+                Ok(Ok(())) => CUDA_SUCCESS,
+                Ok(Err(e)) => e,
+                Err(_) => CUDA_ERROR_UNKNOWN,
+            }
+        }
+    )*};
+}
+pub(crate) use export;
+
+pub const CUDA_ERROR_INVALID_IMAGE: CUresult = 200;
+pub const CUDA_ERROR_NO_BINARY_FOR_GPU: CUresult = 209;
+pub const CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: CUresult = 217;
+pub const CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: CUresult = 704;
+pub const CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: CUresult = 705;
+pub const CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: CUresult = 712;
+pub const CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: CUresult = 713;
+
+/// Writes `v` through `p`, or fails with `CUDA_ERROR_INVALID_VALUE` if `p` is null.
+pub(crate) unsafe fn put<T>(p: *mut T, v: T) -> Res {
+    if p.is_null() {
+        return Err(CUDA_ERROR_INVALID_VALUE);
+    }
+    p.write_unaligned(v);
+    Ok(())
+}
+
+pub(crate) fn nonnull<T>(p: *const T) -> Res {
+    if p.is_null() {
+        Err(CUDA_ERROR_INVALID_VALUE)
+    } else {
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point lookup
+// ---------------------------------------------------------------------------------------------
+
+const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
+const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
+
+macro_rules! table {
+    ($($sym:literal => $f:expr,)*) => {
+        fn lookup(name: &str, version: c_int) -> Option<*mut c_void> {
+            Some(match name {
+                "cuMemAdvise" if version >= 12020 => mem::cuMemAdvise_v2 as *mut c_void,
+                "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
+                "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
+                "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
+                $( $sym => $f as *mut c_void, )*
+                _ => return None,
+            })
+        }
+        /// Every symbol `cuGetProcAddress` knows (besides the versioned pairs above).
+        #[cfg(test)]
+        pub(crate) const SYMBOLS: &[&str] = &[$($sym,)* "cuMemAdvise", "cuMemPrefetchAsync"];
+    };
+}
+
+table! {
+    "cuGetProcAddress" => cuGetProcAddress_v2,
+    "cuInit" => cuInit,
+    "cuDriverGetVersion" => cuDriverGetVersion,
+    "cuGetErrorName" => cuGetErrorName,
+    "cuGetErrorString" => cuGetErrorString,
+    "cuDeviceGet" => cuDeviceGet,
+    "cuDeviceGetCount" => cuDeviceGetCount,
+    "cuDeviceGetAttribute" => attrs::cuDeviceGetAttribute,
+    "cuDeviceGetName" => cuDeviceGetName,
+    "cuDeviceTotalMem" => cuDeviceTotalMem,
+    "cuDeviceGetUuid" => cuDeviceGetUuid,
+    "cuDeviceCanAccessPeer" => cuDeviceCanAccessPeer,
+    "cuDevicePrimaryCtxRetain" => cuDevicePrimaryCtxRetain,
+    "cuDevicePrimaryCtxRelease" => cuDevicePrimaryCtxRelease,
+    "cuDevicePrimaryCtxReset" => cuDevicePrimaryCtxReset,
+    "cuDevicePrimaryCtxSetFlags" => cuDevicePrimaryCtxSetFlags,
+    "cuDevicePrimaryCtxGetState" => cuDevicePrimaryCtxGetState,
+    "cuCtxGetCurrent" => cuCtxGetCurrent,
+    "cuCtxSetCurrent" => cuCtxSetCurrent,
+    "cuCtxGetDevice" => cuCtxGetDevice,
+    "cuCtxSynchronize" => cuCtxSynchronize,
+    "cuCtxGetFlags" => cuCtxGetFlags,
+    "cuCtxPushCurrent" => cuCtxPushCurrent,
+    "cuCtxPopCurrent" => cuCtxPopCurrent,
+    "cuCtxEnablePeerAccess" => cuCtxEnablePeerAccess,
+    "cuCtxDisablePeerAccess" => cuCtxDisablePeerAccess,
+    "cuCtxGetStreamPriorityRange" => cuCtxGetStreamPriorityRange,
+    "cuStreamCreate" => cuStreamCreate,
+    "cuStreamCreateWithPriority" => cuStreamCreateWithPriority,
+    "cuStreamDestroy" => cuStreamDestroy,
+    "cuStreamSynchronize" => cuStreamSynchronize,
+    "cuStreamQuery" => cuStreamQuery,
+    "cuStreamAttachMemAsync" => mem::cuStreamAttachMemAsync,
+    "cuStreamGetFlags" => cuStreamGetFlags,
+    "cuStreamGetPriority" => cuStreamGetPriority,
+    "cuStreamWaitEvent" => cuStreamWaitEvent,
+    "cuLaunchHostFunc" => cuLaunchHostFunc,
+    "cuEventCreate" => cuEventCreate,
+    "cuEventRecord" => cuEventRecord,
+    "cuEventRecordWithFlags" => cuEventRecordWithFlags,
+    "cuEventQuery" => cuEventQuery,
+    "cuEventSynchronize" => cuEventSynchronize,
+    "cuEventElapsedTime" => cuEventElapsedTime,
+    "cuEventDestroy" => cuEventDestroy,
+    "cuMemAlloc" => mem::cuMemAlloc,
+    "cuMemFree" => mem::cuMemFree,
+    "cuMemAllocPitch" => mem::cuMemAllocPitch,
+    "cuMemAllocManaged" => mem::cuMemAllocManaged,
+    "cuMemAllocHost" => mem::cuMemAllocHost,
+    "cuMemHostAlloc" => mem::cuMemHostAlloc,
+    "cuMemFreeHost" => mem::cuMemFreeHost,
+    "cuMemHostRegister" => mem::cuMemHostRegister,
+    "cuMemHostUnregister" => mem::cuMemHostUnregister,
+    "cuMemHostGetDevicePointer" => mem::cuMemHostGetDevicePointer,
+    "cuMemHostGetFlags" => mem::cuMemHostGetFlags,
+    "cuMemGetInfo" => mem::cuMemGetInfo,
+    "cuMemGetAddressRange" => mem::cuMemGetAddressRange,
+    "cuMemcpy" => mem::cuMemcpy,
+    "cuMemcpyAsync" => mem::cuMemcpyAsync,
+    "cuMemcpyHtoD" => mem::cuMemcpyHtoD,
+    "cuMemcpyDtoH" => mem::cuMemcpyDtoH,
+    "cuMemcpyDtoD" => mem::cuMemcpyDtoD,
+    "cuMemcpyHtoDAsync" => mem::cuMemcpyHtoDAsync,
+    "cuMemcpyDtoHAsync" => mem::cuMemcpyDtoHAsync,
+    "cuMemcpyDtoDAsync" => mem::cuMemcpyDtoDAsync,
+    "cuMemcpy2D" => mem::cuMemcpy2D,
+    "cuMemcpy2DUnaligned" => mem::cuMemcpy2DUnaligned,
+    "cuMemcpy2DAsync" => mem::cuMemcpy2DAsync,
+    "cuMemcpy3D" => mem::cuMemcpy3D,
+    "cuMemcpy3DAsync" => mem::cuMemcpy3DAsync,
+    "cuMemcpyPeer" => mem::cuMemcpyPeer,
+    "cuMemcpyPeerAsync" => mem::cuMemcpyPeerAsync,
+    "cuMemcpy3DPeer" => mem::cuMemcpy3DPeer,
+    "cuMemcpy3DPeerAsync" => mem::cuMemcpy3DPeerAsync,
+    "cuMemsetD8" => mem::cuMemsetD8,
+    "cuMemsetD8Async" => mem::cuMemsetD8Async,
+    "cuMemsetD2D8" => mem::cuMemsetD2D8,
+    "cuMemsetD2D8Async" => mem::cuMemsetD2D8Async,
+    "cuMemRangeGetAttribute" => mem::cuMemRangeGetAttribute,
+    "cuMemRangeGetAttributes" => mem::cuMemRangeGetAttributes,
+    "cuPointerGetAttribute" => mem::cuPointerGetAttribute,
+    "cuPointerGetAttributes" => mem::cuPointerGetAttributes,
+    "cuPointerSetAttribute" => mem::cuPointerSetAttribute,
+    "cuArrayCreate" => array::cuArrayCreate,
+    "cuArray3DCreate" => array::cuArray3DCreate,
+    "cuArrayDestroy" => array::cuArrayDestroy,
+    "cuArrayGetDescriptor" => array::cuArrayGetDescriptor,
+    "cuArray3DGetDescriptor" => array::cuArray3DGetDescriptor,
+    "cuArrayGetPlane" => array::cuArrayGetPlane,
+    "cuArrayGetSparseProperties" => array::cuArrayGetSparseProperties,
+    "cuArrayGetMemoryRequirements" => array::cuArrayGetMemoryRequirements,
+    "cuMipmappedArrayCreate" => array::cuMipmappedArrayCreate,
+    "cuMipmappedArrayDestroy" => array::cuMipmappedArrayDestroy,
+    "cuMipmappedArrayGetLevel" => array::cuMipmappedArrayGetLevel,
+    "cuMipmappedArrayGetSparseProperties" => array::cuMipmappedArrayGetSparseProperties,
+    "cuMipmappedArrayGetMemoryRequirements" => array::cuMipmappedArrayGetMemoryRequirements,
+    "cuLibraryLoadData" => cuLibraryLoadData,
+    "cuLibraryUnload" => cuLibraryUnload,
+    "cuLibraryGetKernel" => cuLibraryGetKernel,
+    "cuLibraryGetGlobal" => cuLibraryGetGlobal,
+    "cuLibraryGetManaged" => cuLibraryGetManaged,
+    "cuKernelGetFunction" => cuKernelGetFunction,
+    "cuModuleLoadData" => cuModuleLoadData,
+    "cuModuleLoadFatBinary" => cuModuleLoadFatBinary,
+    "cuModuleUnload" => cuModuleUnload,
+    "cuModuleGetFunction" => cuModuleGetFunction,
+    "cuModuleGetGlobal" => cuModuleGetGlobal,
+    "cuLaunchKernel" => cuLaunchKernel,
+    "cuLaunchKernelEx" => cuLaunchKernelEx,
+    "cuFuncGetAttribute" => cuFuncGetAttribute,
+    "cuFuncSetAttribute" => cuFuncSetAttribute,
+    "cuFuncSetCacheConfig" => cuFuncSetCacheConfig,
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor" => cuOccupancyMaxActiveBlocksPerMultiprocessor,
+}
+
+export! {
+    fn cuGetProcAddress_v2(symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64, symbolStatus: *mut c_int) {
+        nonnull(pfn)?;
+        *pfn = std::ptr::null_mut();
+        nonnull(symbol)?;
+        if flags > 2 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let name = CStr::from_ptr(symbol).to_str().unwrap_or("");
+        match lookup(name, cudaVersion) {
+            Some(f) => {
+                *pfn = f;
+                if !symbolStatus.is_null() {
+                    *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
+                }
+                Ok(())
+            }
+            None => {
+                if !symbolStatus.is_null() {
+                    *symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+                }
+                Err(CUDA_ERROR_NOT_FOUND)
+            }
+        }
+    }
+
+    fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64) {
+        match cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, std::ptr::null_mut()) {
+            CUDA_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    }
+
+    fn cuDriverGetVersion(driverVersion: *mut c_int) {
+        let v = std::env::var("CUDART_STANDIN_DRIVER_VERSION")
+            .ok()
+            .and_then(|v| v.trim().parse::<c_int>().ok())
+            .unwrap_or(13000);
+        put(driverVersion, v)
+    }
+
+    fn cuInit(flags: c_uint) {
+        if flags != 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        state::init();
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error names and strings
+// ---------------------------------------------------------------------------------------------
+
+/// Every `CUresult` of CUDA 13's `cuda.h`, with its name.
+static ERROR_NAMES: &[(CUresult, &str)] = &include!("errnames.rs");
+
+fn error_string(e: CUresult) -> Option<&'static str> {
+    Some(match e {
+        0 => "no error\0",
+        1 => "invalid argument\0",
+        2 => "out of memory\0",
+        3 => "initialization error\0",
+        4 => "driver shutting down\0",
+        34 => "CUDA driver is a stub library\0",
+        100 => "no CUDA-capable device is detected\0",
+        101 => "invalid device ordinal\0",
+        200 => "device kernel image is invalid\0",
+        201 => "invalid device context\0",
+        209 => "no kernel image is available for execution on the device\0",
+        217 => "peer access is not supported between these two devices\0",
+        400 => "invalid resource handle\0",
+        500 => "named symbol not found\0",
+        600 => "device not ready\0",
+        700 => "an illegal memory access was encountered\0",
+        704 => "peer access is already enabled\0",
+        705 => "peer access has not been enabled\0",
+        708 => "cannot set while device is active in this process\0",
+        709 => "context is destroyed\0",
+        712 => "part or all of the requested memory range is already mapped\0",
+        713 => "pointer does not correspond to a registered memory region\0",
+        801 => "operation not supported\0",
+        999 => "unknown error\0",
+        _ => {
+            return ERROR_NAMES.iter().find(|(c, _)| *c == e).map(|(_, n)| *n);
+        }
+    })
+}
+
+export! {
+    fn cuGetErrorName(error: CUresult, pStr: *mut *const c_char) {
+        nonnull(pStr)?;
+        match ERROR_NAMES.iter().find(|(c, _)| *c == error) {
+            Some((_, n)) => {
+                *pStr = n.as_ptr() as *const c_char;
+                Ok(())
+            }
+            None => {
+                *pStr = std::ptr::null();
+                Err(CUDA_ERROR_INVALID_VALUE)
+            }
+        }
+    }
+
+    fn cuGetErrorString(error: CUresult, pStr: *mut *const c_char) {
+        nonnull(pStr)?;
+        match error_string(error) {
+            Some(s) => {
+                *pStr = s.as_ptr() as *const c_char;
+                Ok(())
+            }
+            None => {
+                *pStr = std::ptr::null();
+                Err(CUDA_ERROR_INVALID_VALUE)
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Devices
+// ---------------------------------------------------------------------------------------------
+
+pub const DEVICE_NAME: &str = "cudart-rs host stand-in";
+
+export! {
+    fn cuDeviceGet(device: *mut CUdevice, ordinal: c_int) {
+        nonnull(device)?;
+        with(|s| {
+            s.check_dev(ordinal)?;
+            *device = ordinal;
+            Ok(())
+        })
+    }
+
+    fn cuDeviceGetCount(count: *mut c_int) {
+        nonnull(count)?;
+        with(|s| {
+            *count = s.ndev;
+            Ok(())
+        })
+    }
+
+    fn cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice) {
+        if name.is_null() || len <= 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        with(|s| {
+            s.check_dev(dev)?;
+            let bytes = DEVICE_NAME.as_bytes();
+            let n = bytes.len().min(len as usize - 1);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), name as *mut u8, n);
+            *name.add(n) = 0;
+            Ok(())
+        })
+    }
+
+    fn cuDeviceTotalMem(bytes: *mut usize, dev: CUdevice) {
+        nonnull(bytes)?;
+        with(|s| {
+            s.check_dev(dev)?;
+            *bytes = TOTAL_MEM;
+            Ok(())
+        })
+    }
+
+    fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) {
+        nonnull(uuid)?;
+        with(|s| {
+            s.check_dev(dev)?;
+            let mut b = *b"cudart-rs-stand0";
+            b[15] = b'0' + dev as u8;
+            (*uuid).bytes = b;
+            Ok(())
+        })
+    }
+
+    fn cuDeviceCanAccessPeer(canAccessPeer: *mut c_int, dev: CUdevice, peerDev: CUdevice) {
+        nonnull(canAccessPeer)?;
+        with(|s| {
+            s.check_dev(dev)?;
+            s.check_dev(peerDev)?;
+            *canAccessPeer = (dev != peerDev) as c_int;
+            Ok(())
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contexts
+// ---------------------------------------------------------------------------------------------
+
+/// Valid context flags: scheduling (one of 1, 2, 4), MAP_HOST 8, LMEM_RESIZE_TO_MAX 0x10,
+/// COREDUMP 0x20, USER_COREDUMP 0x40, SYNC_MEMOPS 0x80.
+fn check_ctx_flags(flags: c_uint) -> Res {
+    if flags & !0xff != 0 || !matches!(flags & 7, 0 | 1 | 2 | 4) {
+        return Err(CUDA_ERROR_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+export! {
+    fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) {
+        nonnull(pctx)?;
+        with(|s| {
+            s.check_dev(dev)?;
+            let c = &mut s.ctxs[dev as usize];
+            c.refcount += 1;
+            c.active = true;
+            *pctx = c.handle as CUcontext;
+            Ok(())
+        })
+    }
+
+    fn cuDevicePrimaryCtxRelease(dev: CUdevice) {
+        with(|s| {
+            s.check_dev(dev)?;
+            let c = &mut s.ctxs[dev as usize];
+            if c.refcount == 0 {
+                return Err(CUDA_ERROR_INVALID_CONTEXT);
+            }
+            c.refcount -= 1;
+            if c.refcount == 0 {
+                c.active = false;
+                s.destroy_ctx_resources(dev);
+            }
+            Ok(())
+        })
+    }
+
+    fn cuDevicePrimaryCtxReset(dev: CUdevice) {
+        with(|s| {
+            s.check_dev(dev)?;
+            let c = &mut s.ctxs[dev as usize];
+            c.refcount = 0;
+            c.active = false;
+            c.flags = 0;
+            s.destroy_ctx_resources(dev);
+            Ok(())
+        })
+    }
+
+    fn cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: c_uint) {
+        with(|s| {
+            s.check_dev(dev)?;
+            check_ctx_flags(flags)?;
+            s.ctxs[dev as usize].flags = flags;
+            Ok(())
+        })
+    }
+
+    fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut c_uint, active: *mut c_int) {
+        nonnull(flags)?;
+        nonnull(active)?;
+        with(|s| {
+            s.check_dev(dev)?;
+            let c = &s.ctxs[dev as usize];
+            *flags = c.flags;
+            *active = c.active as c_int;
+            Ok(())
+        })
+    }
+
+    fn cuCtxGetCurrent(pctx: *mut CUcontext) {
+        nonnull(pctx)?;
+        with(|_| {
+            *pctx = stack_top() as CUcontext;
+            Ok(())
+        })
+    }
+
+    fn cuCtxSetCurrent(ctx: CUcontext) {
+        with(|s| {
+            if !ctx.is_null() {
+                s.ctx_dev(ctx as usize).ok_or(CUDA_ERROR_INVALID_CONTEXT)?;
+            }
+            stack_set_top(ctx as usize);
+            Ok(())
+        })
+    }
+
+    fn cuCtxPushCurrent(ctx: CUcontext) {
+        with(|s| {
+            s.ctx_dev(ctx as usize).ok_or(CUDA_ERROR_INVALID_CONTEXT)?;
+            stack_push(ctx as usize);
+            Ok(())
+        })
+    }
+
+    fn cuCtxPopCurrent(pctx: *mut CUcontext) {
+        with(|_| {
+            if stack_top() == 0 {
+                return Err(CUDA_ERROR_INVALID_CONTEXT);
+            }
+            let c = stack_pop();
+            if !pctx.is_null() {
+                *pctx = c as CUcontext;
+            }
+            Ok(())
+        })
+    }
+
+    fn cuCtxGetDevice(device: *mut CUdevice) {
+        nonnull(device)?;
+        with(|s| {
+            *device = s.cur()?;
+            Ok(())
+        })
+    }
+
+    fn cuCtxSynchronize() {
+        with(|s| s.cur().map(|_| ()))
+    }
+
+    fn cuCtxGetFlags(flags: *mut c_uint) {
+        nonnull(flags)?;
+        with(|s| {
+            let d = s.cur()?;
+            *flags = s.ctxs[d as usize].flags;
+            Ok(())
+        })
+    }
+
+    fn cuCtxEnablePeerAccess(peerContext: CUcontext, flags: c_uint) {
+        with(|s| {
+            let d = s.cur()?;
+            if flags != 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            let p = s.live_ctx(peerContext as usize)?;
+            if p == d {
+                return Err(CUDA_ERROR_INVALID_CONTEXT);
+            }
+            let c = &mut s.ctxs[d as usize];
+            if c.peers & (1 << p) != 0 {
+                return Err(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+            }
+            c.peers |= 1 << p;
+            Ok(())
+        })
+    }
+
+    fn cuCtxDisablePeerAccess(peerContext: CUcontext) {
+        with(|s| {
+            let d = s.cur()?;
+            let p = s.live_ctx(peerContext as usize)?;
+            let c = &mut s.ctxs[d as usize];
+            if c.peers & (1 << p) == 0 {
+                return Err(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
+            }
+            c.peers &= !(1 << p);
+            Ok(())
+        })
+    }
+
+    fn cuCtxGetStreamPriorityRange(leastPriority: *mut c_int, greatestPriority: *mut c_int) {
+        with(|s| {
+            s.cur()?;
+            if !leastPriority.is_null() {
+                *leastPriority = 0;
+            }
+            if !greatestPriority.is_null() {
+                *greatestPriority = -5;
+            }
+            Ok(())
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streams and events
+// ---------------------------------------------------------------------------------------------
+
+const CU_STREAM_NON_BLOCKING: c_uint = 1;
+
+export! {
+    fn cuStreamCreate(phStream: *mut CUstream, flags: c_uint) {
+        cuStreamCreateWithPriority_(phStream, flags, 0)
+    }
+
+    fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: c_uint, priority: c_int) {
+        cuStreamCreateWithPriority_(phStream, flags, priority)
+    }
+
+    fn cuStreamDestroy(hStream: CUstream) {
+        with(|s| {
+            s.cur()?;
+            s.streams.remove(&(hStream as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
+        })
+    }
+
+    fn cuStreamSynchronize(hStream: CUstream) {
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)
+        })
+    }
+
+    fn cuStreamQuery(hStream: CUstream) {
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)
+        })
+    }
+
+    fn cuStreamGetFlags(hStream: CUstream, flags: *mut c_uint) {
+        nonnull(flags)?;
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)?;
+            *flags = s.streams.get(&(hStream as usize)).map_or(0, |x| x.flags);
+            Ok(())
+        })
+    }
+
+    fn cuStreamGetPriority(hStream: CUstream, priority: *mut c_int) {
+        nonnull(priority)?;
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)?;
+            *priority = s.streams.get(&(hStream as usize)).map_or(0, |x| x.priority);
+            Ok(())
+        })
+    }
+
+    fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, flags: c_uint) {
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)?;
+            if !s.events.contains_key(&(hEvent as usize)) {
+                return Err(CUDA_ERROR_INVALID_HANDLE);
+            }
+            if flags & !1 != 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            Ok(())
+        })
+    }
+
+    fn cuLaunchHostFunc(hStream: CUstream, func: CUhostFn, userData: *mut c_void) {
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)
+        })?;
+        let f = func.ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        // Outside the lock: the function may call back into the driver.
+        f(userData);
+        Ok(())
+    }
+
+    fn cuEventCreate(phEvent: *mut CUevent, flags: c_uint) {
+        nonnull(phEvent)?;
+        with(|s| {
+            let dev = s.cur()?;
+            // DEFAULT 0, BLOCKING_SYNC 1, DISABLE_TIMING 2, INTERPROCESS 4 (needs DISABLE_TIMING).
+            if flags & !7 != 0 || (flags & 4 != 0 && flags & 2 == 0) {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            let h = new_handle();
+            s.events.insert(h, Event { dev, flags, recorded: None });
+            *phEvent = h as CUevent;
+            Ok(())
+        })
+    }
+
+    fn cuEventRecord(hEvent: CUevent, hStream: CUstream) {
+        event_record(hEvent, hStream, 0)
+    }
+
+    fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: c_uint) {
+        event_record(hEvent, hStream, flags)
+    }
+
+    fn cuEventQuery(hEvent: CUevent) {
+        with(|s| {
+            s.events.get(&(hEvent as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
+        })
+    }
+
+    fn cuEventSynchronize(hEvent: CUevent) {
+        with(|s| {
+            s.events.get(&(hEvent as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
+        })
+    }
+
+    fn cuEventElapsedTime(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) {
+        nonnull(pMilliseconds)?;
+        with(|s| {
+            let a = s.events.get(&(hStart as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+            let b = s.events.get(&(hEnd as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+            if a.flags & 2 != 0 || b.flags & 2 != 0 {
+                return Err(CUDA_ERROR_INVALID_HANDLE);
+            }
+            match (a.recorded, b.recorded) {
+                (Some(x), Some(y)) => {
+                    let ms = if y >= x {
+                        y.duration_since(x).as_secs_f64() * 1e3
+                    } else {
+                        -(x.duration_since(y).as_secs_f64() * 1e3)
+                    };
+                    *pMilliseconds = ms as f32;
+                    Ok(())
+                }
+                _ => Err(CUDA_ERROR_NOT_READY),
+            }
+        })
+    }
+
+    fn cuEventDestroy(hEvent: CUevent) {
+        with(|s| {
+            s.events.remove(&(hEvent as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
+        })
+    }
+}
+
+unsafe fn cuStreamCreateWithPriority_(ph: *mut CUstream, flags: c_uint, priority: c_int) -> Res {
+    nonnull(ph)?;
+    with(|s| {
+        let dev = s.cur()?;
+        if flags & !CU_STREAM_NON_BLOCKING != 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        // Priorities outside [greatest, least] = [-5, 0] are clamped, as documented.
+        let priority = priority.clamp(-5, 0);
+        let h = new_handle();
+        s.streams.insert(h, Stream { dev, flags, priority });
+        *ph = h as CUstream;
+        Ok(())
+    })
+}
+
+fn event_record(ev: CUevent, stream: CUstream, flags: c_uint) -> Res {
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        if flags & !1 != 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let e = s.events.get_mut(&(ev as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+        e.recorded = Some(Instant::now());
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modules, libraries and kernels: GPU-only, so nothing loads.
+// ---------------------------------------------------------------------------------------------
+
+fn no_binary(out: *const c_void, image: *const c_void) -> Res {
+    nonnull(out)?;
+    nonnull(image)?;
+    with(|_| Err(CUDA_ERROR_NO_BINARY_FOR_GPU))
+}
+
+fn bad_handle(out: *const c_void) -> Res {
+    nonnull(out)?;
+    with(|_| Err(CUDA_ERROR_INVALID_HANDLE))
+}
+
+/// A non-null stand-in for "no out pointer to check".
+const NO_OUT: *const c_void = 1 as *const c_void;
+
+export! {
+    fn cuLibraryLoadData(library: *mut CUlibrary, code: *const c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut c_void, numJitOptions: c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut c_void, numLibraryOptions: c_uint) {
+        let _ = (jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
+        no_binary(library as *const c_void, code)
+    }
+    fn cuLibraryUnload(library: CUlibrary) { let _ = library; bad_handle(NO_OUT) }
+    fn cuLibraryGetKernel(pKernel: *mut CUkernel, library: CUlibrary, name: *const c_char) {
+        let _ = (library, name);
+        bad_handle(pKernel as *const c_void)
+    }
+    fn cuLibraryGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char) {
+        let _ = (dptr, bytes, library, name);
+        bad_handle(NO_OUT)
+    }
+    fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char) {
+        let _ = (dptr, bytes, library, name);
+        bad_handle(NO_OUT)
+    }
+    fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) {
+        let _ = kernel;
+        bad_handle(pFunc as *const c_void)
+    }
+    fn cuModuleLoadData(module: *mut CUmodule, image: *const c_void) {
+        with(|s| s.cur().map(|_| ()))?;
+        no_binary(module as *const c_void, image)
+    }
+    fn cuModuleLoadFatBinary(module: *mut CUmodule, fatCubin: *const c_void) {
+        with(|s| s.cur().map(|_| ()))?;
+        no_binary(module as *const c_void, fatCubin)
+    }
+    fn cuModuleUnload(hmod: CUmodule) { let _ = hmod; bad_handle(NO_OUT) }
+    fn cuModuleGetFunction(hfunc: *mut CUfunction, hmod: CUmodule, name: *const c_char) {
+        let _ = (hmod, name);
+        bad_handle(hfunc as *const c_void)
+    }
+    fn cuModuleGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const c_char) {
+        let _ = (dptr, bytes, hmod, name);
+        bad_handle(NO_OUT)
+    }
+    fn cuLaunchKernel(f: CUfunction, gridDimX: c_uint, gridDimY: c_uint, gridDimZ: c_uint, blockDimX: c_uint, blockDimY: c_uint, blockDimZ: c_uint, sharedMemBytes: c_uint, hStream: CUstream, kernelParams: *mut *mut c_void, extra: *mut *mut c_void) {
+        let _ = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+        with(|s| s.cur().map(|_| ()))?;
+        bad_handle(NO_OUT)
+    }
+    fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut c_void, extra: *mut *mut c_void) {
+        let _ = (f, kernelParams, extra);
+        nonnull(config)?;
+        with(|s| s.cur().map(|_| ()))?;
+        bad_handle(NO_OUT)
+    }
+    fn cuFuncGetAttribute(pi: *mut c_int, attrib: CUfunction_attribute, hfunc: CUfunction) {
+        let _ = (attrib, hfunc);
+        bad_handle(pi as *const c_void)
+    }
+    fn cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: c_int) {
+        let _ = (hfunc, attrib, value);
+        bad_handle(NO_OUT)
+    }
+    fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) {
+        let _ = (hfunc, config);
+        bad_handle(NO_OUT)
+    }
+    fn cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize) {
+        let _ = (func, blockSize, dynamicSMemSize);
+        bad_handle(numBlocks as *const c_void)
+    }
+}
+
+#[cfg(test)]
+mod tests;

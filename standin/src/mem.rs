@@ -1,0 +1,845 @@
+//! Memory: allocation, registration, copies, memsets, unified-memory advice and pointer
+//! attributes.
+
+use std::ffi::{c_int, c_uint, c_void};
+
+use crate::state::*;
+use crate::types::*;
+use crate::{export, nonnull, put};
+use crate::{CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED};
+
+pub const MAX_PITCH: usize = 2147483647;
+/// `cuMemAllocPitch` pitch granularity (H100).
+pub const PITCH_ALIGN: usize = 512;
+
+pub fn round_up(x: usize, a: usize) -> Option<usize> {
+    x.checked_add(a - 1).map(|v| v / a * a)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Allocation
+// ---------------------------------------------------------------------------------------------
+
+impl State {
+    /// Allocates `size` bytes of `kind` for the current context's device.
+    pub fn alloc(&mut self, size: usize, kind: Kind, flags: u32) -> Res<usize> {
+        let dev = self.cur()?;
+        if size == 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let counted_dev = kind == Kind::Device;
+        if counted_dev && size > TOTAL_MEM - self.used[dev as usize] {
+            return Err(CUDA_ERROR_OUT_OF_MEMORY);
+        }
+        if kind != Kind::Device && size > HOST_LIMIT.saturating_sub(self.host_used) {
+            return Err(CUDA_ERROR_OUT_OF_MEMORY);
+        }
+        let buf = Buf::new(size, false).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
+        let addr = buf.ptr as usize;
+        let buffer_id = self.buffer_id();
+        self.allocs.insert(addr, Alloc {
+            size,
+            kind,
+            flags,
+            dev,
+            buf: Some(buf),
+            buffer_id,
+            sync_memops: false,
+            pages: None,
+        });
+        if counted_dev {
+            self.used[dev as usize] += size;
+        } else if kind == Kind::Pinned || kind == Kind::Managed {
+            self.host_used += size;
+        }
+        Ok(addr)
+    }
+
+    /// Frees the allocation based at `addr` if its kind is one of `kinds`.
+    pub fn free(&mut self, addr: usize, kinds: &[Kind]) -> Res {
+        match self.allocs.get(&addr) {
+            Some(a) if kinds.contains(&a.kind) => {}
+            _ => return Err(CUDA_ERROR_INVALID_VALUE),
+        }
+        let a = self.allocs.remove(&addr).expect("checked above");
+        match a.kind {
+            Kind::Device => self.used[a.dev as usize] -= a.size,
+            Kind::Pinned | Kind::Managed => self.host_used -= a.size,
+            Kind::Registered => {}
+        }
+        Ok(())
+    }
+}
+
+export! {
+    fn cuMemAlloc(dptr: *mut CUdeviceptr, bytesize: usize) {
+        nonnull(dptr)?;
+        with(|s| {
+            *dptr = s.alloc(bytesize, Kind::Device, 0)? as CUdeviceptr;
+            Ok(())
+        })
+    }
+
+    fn cuMemFree(dptr: CUdeviceptr) {
+        with(|s| {
+            s.cur()?;
+            if dptr == 0 {
+                return Ok(());
+            }
+            s.free(dptr as usize, &[Kind::Device, Kind::Managed])
+        })
+    }
+
+    fn cuMemAllocPitch(dptr: *mut CUdeviceptr, pPitch: *mut usize, widthInBytes: usize, height: usize, elementSizeBytes: c_uint) {
+        nonnull(dptr)?;
+        nonnull(pPitch)?;
+        with(|s| {
+            s.cur()?;
+            if widthInBytes == 0 || height == 0 || !matches!(elementSizeBytes, 4 | 8 | 16) || widthInBytes > MAX_PITCH {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            let pitch = round_up(widthInBytes, PITCH_ALIGN).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+            let size = pitch.checked_mul(height).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
+            *dptr = s.alloc(size, Kind::Device, 0)? as CUdeviceptr;
+            *pPitch = pitch;
+            Ok(())
+        })
+    }
+
+    fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: c_uint) {
+        nonnull(dptr)?;
+        with(|s| {
+            s.cur()?;
+            // CU_MEM_ATTACH_GLOBAL 1 or CU_MEM_ATTACH_HOST 2.
+            if !matches!(flags, 1 | 2) || bytesize == 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            if bytesize > TOTAL_MEM {
+                return Err(CUDA_ERROR_OUT_OF_MEMORY);
+            }
+            *dptr = s.alloc(bytesize, Kind::Managed, flags)? as CUdeviceptr;
+            Ok(())
+        })
+    }
+
+    fn cuMemAllocHost(pp: *mut *mut c_void, bytesize: usize) {
+        nonnull(pp)?;
+        with(|s| {
+            *pp = s.alloc(bytesize, Kind::Pinned, 0)? as *mut c_void;
+            Ok(())
+        })
+    }
+
+    fn cuMemHostAlloc(pp: *mut *mut c_void, bytesize: usize, flags: c_uint) {
+        nonnull(pp)?;
+        with(|s| {
+            s.cur()?;
+            // PORTABLE 1, DEVICEMAP 2, WRITECOMBINED 4.
+            if flags & !7 != 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            *pp = s.alloc(bytesize, Kind::Pinned, flags)? as *mut c_void;
+            Ok(())
+        })
+    }
+
+    fn cuMemFreeHost(p: *mut c_void) {
+        with(|s| {
+            s.cur()?;
+            s.free(p as usize, &[Kind::Pinned])
+        })
+    }
+
+    fn cuMemHostRegister(p: *mut c_void, bytesize: usize, flags: c_uint) {
+        with(|s| {
+            let dev = s.cur()?;
+            // PORTABLE 1, DEVICEMAP 2, IOMEMORY 4, READ_ONLY 8.
+            if p.is_null() || bytesize == 0 || flags & !0xf != 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            let addr = p as usize;
+            addr.checked_add(bytesize).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+            if s.overlaps(addr, bytesize) {
+                return Err(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+            }
+            let buffer_id = s.buffer_id();
+            s.allocs.insert(addr, Alloc {
+                size: bytesize,
+                kind: Kind::Registered,
+                flags,
+                dev,
+                buf: None,
+                buffer_id,
+                sync_memops: false,
+                pages: None,
+            });
+            Ok(())
+        })
+    }
+
+    fn cuMemHostUnregister(p: *mut c_void) {
+        with(|s| {
+            s.cur()?;
+            if p.is_null() {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            match s.allocs.get(&(p as usize)) {
+                Some(a) if a.kind == Kind::Registered => {
+                    s.allocs.remove(&(p as usize));
+                    Ok(())
+                }
+                _ => Err(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED),
+            }
+        })
+    }
+
+    fn cuMemHostGetDevicePointer(pdptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint) {
+        nonnull(pdptr)?;
+        with(|s| {
+            s.cur()?;
+            if flags != 0 || p.is_null() {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            match s.find(p as usize) {
+                Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
+                    // A UVA system: the device address of mapped host memory is its host address.
+                    *pdptr = p as CUdeviceptr;
+                    Ok(())
+                }
+                _ => Err(CUDA_ERROR_INVALID_VALUE),
+            }
+        })
+    }
+
+    fn cuMemHostGetFlags(pFlags: *mut c_uint, p: *mut c_void) {
+        nonnull(pFlags)?;
+        with(|s| {
+            s.cur()?;
+            match s.find(p as usize) {
+                Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
+                    *pFlags = a.flags;
+                    Ok(())
+                }
+                _ => Err(CUDA_ERROR_INVALID_VALUE),
+            }
+        })
+    }
+
+    fn cuMemGetInfo(free: *mut usize, total: *mut usize) {
+        nonnull(free)?;
+        nonnull(total)?;
+        with(|s| {
+            let d = s.cur()?;
+            *free = TOTAL_MEM - s.used[d as usize];
+            *total = TOTAL_MEM;
+            Ok(())
+        })
+    }
+
+    fn cuMemGetAddressRange(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) {
+        with(|s| {
+            s.cur()?;
+            let (base, a) = s.find(dptr as usize).ok_or(CUDA_ERROR_NOT_FOUND)?;
+            if !pbase.is_null() {
+                *pbase = base as CUdeviceptr;
+            }
+            if !psize.is_null() {
+                *psize = a.size;
+            }
+            Ok(())
+        })
+    }
+
+    fn cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: c_uint) {
+        with(|s| {
+            s.cur()?;
+            s.check_stream(hStream as usize)?;
+            // GLOBAL 1, HOST 2, SINGLE 4; SINGLE needs a real stream.
+            if !matches!(flags, 1 | 2 | 4) || (flags == 4 && (hStream as usize) <= 2) {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            match s.allocs.get(&(dptr as usize)) {
+                Some(a) if a.kind == Kind::Managed && (length == 0 || length == a.size) => Ok(()),
+                _ => Err(CUDA_ERROR_INVALID_VALUE),
+            }
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Copies
+// ---------------------------------------------------------------------------------------------
+
+/// One side of a 3D copy, as `CUDA_MEMCPY3D` describes it.
+#[derive(Copy, Clone, Debug)]
+pub struct End {
+    pub mt: CUmemorytype,
+    pub host: usize,
+    pub dev: usize,
+    pub array: usize,
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+    pub pitch: usize,
+    pub height: usize,
+}
+
+/// A resolved side: address of the first byte, row pitch, rows per slice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub start: usize,
+    pub pitch: usize,
+    pub height: usize,
+}
+
+/// The byte span a linear region covers, from its first byte: `None` on overflow.
+pub fn span(pitch: usize, height: usize, w: usize, h: usize, d: usize) -> Option<usize> {
+    let rows = (d - 1).checked_mul(height)?.checked_add(h - 1)?;
+    rows.checked_mul(pitch)?.checked_add(w)
+}
+
+/// Offset of (x, y, z) in a linear region.
+pub fn offset(pitch: usize, height: usize, x: usize, y: usize, z: usize) -> Option<usize> {
+    z.checked_mul(height)?.checked_add(y)?.checked_mul(pitch)?.checked_add(x)
+}
+
+impl State {
+    /// Resolves and bounds-checks one side of a copy of `w` bytes x `h` rows x `d` slices
+    /// (all non-zero).
+    pub fn resolve(&self, e: &End, w: usize, h: usize, d: usize) -> Res<Resolved> {
+        let inval = CUDA_ERROR_INVALID_VALUE;
+        match e.mt {
+            CU_MEMORYTYPE_ARRAY => {
+                let a = self.arrays.get(&e.array).ok_or(inval)?;
+                let fits = |o: usize, n: usize, lim: usize| o.checked_add(n).is_some_and(|v| v <= lim);
+                if !fits(e.x, w, a.row_bytes) || !fits(e.y, h, a.rows) || !fits(e.z, d, a.slices) {
+                    return Err(inval);
+                }
+                let off = offset(a.row_bytes, a.rows, e.x, e.y, e.z).ok_or(inval)?;
+                Ok(Resolved { start: a.data + off, pitch: a.row_bytes, height: a.rows })
+            }
+            CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE | CU_MEMORYTYPE_UNIFIED => {
+                let base = if e.mt == CU_MEMORYTYPE_HOST { e.host } else { e.dev };
+                if base == 0 || e.pitch < w || e.pitch > MAX_PITCH {
+                    return Err(inval);
+                }
+                let height = if d > 1 {
+                    if e.height < h {
+                        return Err(inval);
+                    }
+                    e.height
+                } else {
+                    h
+                };
+                let off = offset(e.pitch, height, e.x, e.y, e.z).ok_or(inval)?;
+                let start = base.checked_add(off).ok_or(inval)?;
+                let len = span(e.pitch, height, w, h, d).ok_or(inval)?;
+                start.checked_add(len).ok_or(inval)?;
+                let check = match e.mt {
+                    CU_MEMORYTYPE_DEVICE => true,
+                    CU_MEMORYTYPE_UNIFIED => self.find(start).is_some(),
+                    _ => false,
+                };
+                if check {
+                    self.check_range(start, len)?;
+                }
+                Ok(Resolved { start, pitch: e.pitch, height })
+            }
+            _ => Err(inval),
+        }
+    }
+
+    /// A 3D copy, done now. Zero extents copy nothing.
+    pub fn copy3d(&self, src: &End, dst: &End, w: usize, h: usize, d: usize) -> Res {
+        if w == 0 || h == 0 || d == 0 {
+            return Ok(());
+        }
+        let s = self.resolve(src, w, h, d)?;
+        let t = self.resolve(dst, w, h, d)?;
+        for j in 0..d {
+            for i in 0..h {
+                let so = (j * s.height + i) * s.pitch;
+                let to = (j * t.height + i) * t.pitch;
+                // SAFETY: both rows were checked against the registry (device memory, arrays)
+                // or are the caller's host memory; `copy` allows overlap.
+                unsafe { std::ptr::copy((s.start + so) as *const u8, (t.start + to) as *mut u8, w) };
+            }
+        }
+        Ok(())
+    }
+
+    /// A 1D copy between two UVA pointers; `dev_src`/`dev_dst` say whether the side must be
+    /// registered memory (else it may be any host memory).
+    pub fn copy1d(&self, dst: usize, dev_dst: bool, src: usize, dev_src: bool, n: usize) -> Res {
+        if n == 0 {
+            return Ok(());
+        }
+        let side = |p: usize, dev: bool| End {
+            mt: if dev { CU_MEMORYTYPE_DEVICE } else { CU_MEMORYTYPE_UNIFIED },
+            host: 0,
+            dev: p,
+            array: 0,
+            x: 0,
+            y: 0,
+            z: 0,
+            pitch: n,
+            height: 1,
+        };
+        self.copy3d(&side(src, dev_src), &side(dst, dev_dst), n, 1, 1)
+    }
+}
+
+fn ends2d(c: &CUDA_MEMCPY2D) -> (End, End) {
+    (
+        End { mt: c.srcMemoryType, host: c.srcHost as usize, dev: c.srcDevice as usize, array: c.srcArray as usize, x: c.srcXInBytes, y: c.srcY, z: 0, pitch: c.srcPitch, height: 0 },
+        End { mt: c.dstMemoryType, host: c.dstHost as usize, dev: c.dstDevice as usize, array: c.dstArray as usize, x: c.dstXInBytes, y: c.dstY, z: 0, pitch: c.dstPitch, height: 0 },
+    )
+}
+
+/// For arrays the pitch is the array's own; give the check in `resolve` something to pass.
+fn fix_array_pitch(e: &mut End, w: usize) {
+    if e.mt == CU_MEMORYTYPE_ARRAY {
+        e.pitch = w;
+    }
+}
+
+unsafe fn memcpy2d(c: *const CUDA_MEMCPY2D, stream: CUstream) -> Res {
+    nonnull(c)?;
+    let c = &*c;
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        let (mut a, mut b) = ends2d(c);
+        fix_array_pitch(&mut a, c.WidthInBytes);
+        fix_array_pitch(&mut b, c.WidthInBytes);
+        s.copy3d(&a, &b, c.WidthInBytes, c.Height, 1)
+    })
+}
+
+fn ends3d(c: &CUDA_MEMCPY3D) -> (End, End) {
+    (
+        End { mt: c.srcMemoryType, host: c.srcHost as usize, dev: c.srcDevice as usize, array: c.srcArray as usize, x: c.srcXInBytes, y: c.srcY, z: c.srcZ, pitch: c.srcPitch, height: c.srcHeight },
+        End { mt: c.dstMemoryType, host: c.dstHost as usize, dev: c.dstDevice as usize, array: c.dstArray as usize, x: c.dstXInBytes, y: c.dstY, z: c.dstZ, pitch: c.dstPitch, height: c.dstHeight },
+    )
+}
+
+unsafe fn memcpy3d(c: *const CUDA_MEMCPY3D, stream: CUstream) -> Res {
+    nonnull(c)?;
+    let c = &*c;
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        if c.srcLOD != 0 || c.dstLOD != 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let (mut a, mut b) = ends3d(c);
+        fix_array_pitch(&mut a, c.WidthInBytes);
+        fix_array_pitch(&mut b, c.WidthInBytes);
+        s.copy3d(&a, &b, c.WidthInBytes, c.Height, c.Depth)
+    })
+}
+
+unsafe fn memcpy3d_peer(c: *const CUDA_MEMCPY3D_PEER, stream: CUstream) -> Res {
+    nonnull(c)?;
+    let c = &*c;
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        s.live_ctx(c.srcContext as usize)?;
+        s.live_ctx(c.dstContext as usize)?;
+        let mut a = End { mt: c.srcMemoryType, host: c.srcHost as usize, dev: c.srcDevice as usize, array: c.srcArray as usize, x: c.srcXInBytes, y: c.srcY, z: c.srcZ, pitch: c.srcPitch, height: c.srcHeight };
+        let mut b = End { mt: c.dstMemoryType, host: c.dstHost as usize, dev: c.dstDevice as usize, array: c.dstArray as usize, x: c.dstXInBytes, y: c.dstY, z: c.dstZ, pitch: c.dstPitch, height: c.dstHeight };
+        fix_array_pitch(&mut a, c.WidthInBytes);
+        fix_array_pitch(&mut b, c.WidthInBytes);
+        s.copy3d(&a, &b, c.WidthInBytes, c.Height, c.Depth)
+    })
+}
+
+fn copy1(dst: usize, dev_dst: bool, src: usize, dev_src: bool, n: usize, stream: CUstream) -> Res {
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        if n == 0 {
+            return Ok(());
+        }
+        s.copy1d(dst, dev_dst, src, dev_src, n)
+    })
+}
+
+fn copy_peer(dst: CUdeviceptr, dctx: CUcontext, src: CUdeviceptr, sctx: CUcontext, n: usize, stream: CUstream) -> Res {
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        s.live_ctx(dctx as usize)?;
+        s.live_ctx(sctx as usize)?;
+        s.copy1d(dst as usize, true, src as usize, true, n)
+    })
+}
+
+const NULL_STREAM: CUstream = std::ptr::null_mut();
+
+export! {
+    fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize) {
+        copy1(dst as usize, false, src as usize, false, byteCount, NULL_STREAM)
+    }
+    fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize, hStream: CUstream) {
+        copy1(dst as usize, false, src as usize, false, byteCount, hStream)
+    }
+    fn cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: *const c_void, byteCount: usize) {
+        copy1(dstDevice as usize, true, srcHost as usize, false, byteCount, NULL_STREAM)
+    }
+    fn cuMemcpyDtoH(dstHost: *mut c_void, srcDevice: CUdeviceptr, byteCount: usize) {
+        copy1(dstHost as usize, false, srcDevice as usize, true, byteCount, NULL_STREAM)
+    }
+    fn cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, byteCount: usize) {
+        copy1(dstDevice as usize, true, srcDevice as usize, true, byteCount, NULL_STREAM)
+    }
+    fn cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: *const c_void, byteCount: usize, hStream: CUstream) {
+        copy1(dstDevice as usize, true, srcHost as usize, false, byteCount, hStream)
+    }
+    fn cuMemcpyDtoHAsync(dstHost: *mut c_void, srcDevice: CUdeviceptr, byteCount: usize, hStream: CUstream) {
+        copy1(dstHost as usize, false, srcDevice as usize, true, byteCount, hStream)
+    }
+    fn cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, byteCount: usize, hStream: CUstream) {
+        copy1(dstDevice as usize, true, srcDevice as usize, true, byteCount, hStream)
+    }
+    fn cuMemcpy2D(pCopy: *const CUDA_MEMCPY2D) { memcpy2d(pCopy, NULL_STREAM) }
+    fn cuMemcpy2DUnaligned(pCopy: *const CUDA_MEMCPY2D) { memcpy2d(pCopy, NULL_STREAM) }
+    fn cuMemcpy2DAsync(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) { memcpy2d(pCopy, hStream) }
+    fn cuMemcpy3D(pCopy: *const CUDA_MEMCPY3D) { memcpy3d(pCopy, NULL_STREAM) }
+    fn cuMemcpy3DAsync(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) { memcpy3d(pCopy, hStream) }
+    fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, byteCount: usize) {
+        copy_peer(dstDevice, dstContext, srcDevice, srcContext, byteCount, NULL_STREAM)
+    }
+    fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, byteCount: usize, hStream: CUstream) {
+        copy_peer(dstDevice, dstContext, srcDevice, srcContext, byteCount, hStream)
+    }
+    fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) { memcpy3d_peer(pCopy, NULL_STREAM) }
+    fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) { memcpy3d_peer(pCopy, hStream) }
+
+    fn cuMemsetD8(dstDevice: CUdeviceptr, uc: u8, n: usize) {
+        memset2d(dstDevice, n, uc, n, 1, NULL_STREAM)
+    }
+    fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: u8, n: usize, hStream: CUstream) {
+        memset2d(dstDevice, n, uc, n, 1, hStream)
+    }
+    fn cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: usize, uc: u8, width: usize, height: usize) {
+        memset2d(dstDevice, dstPitch, uc, width, height, NULL_STREAM)
+    }
+    fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: u8, width: usize, height: usize, hStream: CUstream) {
+        memset2d(dstDevice, dstPitch, uc, width, height, hStream)
+    }
+}
+
+fn memset2d(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize, stream: CUstream) -> Res {
+    with(|s| {
+        s.cur()?;
+        s.check_stream(stream as usize)?;
+        if w == 0 || h == 0 {
+            return Ok(());
+        }
+        if (h > 1 && pitch < w) || pitch > MAX_PITCH && h > 1 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let len = span(pitch, h, w, h, 1).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        s.check_range(dst as usize, len)?;
+        for i in 0..h {
+            // SAFETY: the whole region lies inside one registered allocation.
+            unsafe { std::ptr::write_bytes((dst as usize + i * pitch) as *mut u8, v, w) };
+        }
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unified memory
+// ---------------------------------------------------------------------------------------------
+
+/// A location for advice or prefetch, from the CUDA 12.2 `CUmemLocation` form.
+fn loc_v2(s: &State, l: CUmemLocation) -> Res<Loc> {
+    match l.type_ {
+        CU_MEM_LOCATION_TYPE_DEVICE => Ok(Loc::Dev(s.check_dev(l.id)?)),
+        CU_MEM_LOCATION_TYPE_HOST => Ok(Loc::Host),
+        CU_MEM_LOCATION_TYPE_HOST_NUMA if l.id == 0 => Ok(Loc::HostNuma(0)),
+        CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT => Ok(Loc::HostNuma(0)),
+        _ => Err(CUDA_ERROR_INVALID_VALUE),
+    }
+}
+
+/// A location from the CUDA 8 device-ordinal form (`CU_DEVICE_CPU` = host).
+fn loc_v1(s: &State, dev: c_int) -> Res<Loc> {
+    if dev == CU_DEVICE_CPU {
+        Ok(Loc::Host)
+    } else {
+        Ok(Loc::Dev(s.check_dev(dev)?))
+    }
+}
+
+impl State {
+    /// The managed allocation holding `[p, p + count)` and the page indices it covers.
+    fn managed_pages(&mut self, p: usize, count: usize) -> Res<(&mut Alloc, usize, usize)> {
+        if count == 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let (base, a) = self.find_mut(p).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        let end = p.checked_add(count).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        if a.kind != Kind::Managed || end > base + a.size {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let npages = a.size.div_ceil(PAGE);
+        if a.pages.is_none() {
+            a.pages = Some(vec![Page::default(); npages]);
+        }
+        let first = (p - base) / PAGE;
+        let last = (end - base).div_ceil(PAGE).min(npages);
+        Ok((a, first, last))
+    }
+
+    pub fn advise(&mut self, p: usize, count: usize, advice: c_int, loc: Res<Loc>) -> Res {
+        if !(1..=6).contains(&advice) {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        // The location matters only to SET_PREFERRED_LOCATION and (UN)SET_ACCESSED_BY.
+        let loc = if matches!(advice, 3 | 5 | 6) { loc? } else { Loc::None };
+        let (a, first, last) = self.managed_pages(p, count)?;
+        let pages = a.pages.as_mut().expect("created by managed_pages");
+        let bit = match loc {
+            Loc::Dev(d) => 1u8 << d,
+            Loc::Host | Loc::HostNuma(_) => ACCESS_CPU_BIT,
+            Loc::None => 0,
+        };
+        for pg in &mut pages[first..last] {
+            match advice {
+                1 => pg.read_mostly = true,
+                2 => pg.read_mostly = false,
+                3 => pg.preferred = loc,
+                4 => pg.preferred = Loc::None,
+                5 => pg.accessed_by |= bit,
+                _ => pg.accessed_by &= !bit,
+            }
+        }
+        Ok(())
+    }
+
+    pub fn prefetch(&mut self, p: usize, count: usize, loc: Loc, stream: usize) -> Res {
+        self.check_stream(stream)?;
+        let (a, first, last) = self.managed_pages(p, count)?;
+        let pages = a.pages.as_mut().expect("created by managed_pages");
+        for pg in &mut pages[first..last] {
+            pg.prefetch = loc;
+        }
+        Ok(())
+    }
+
+    /// `cuMemRangeGetAttribute`, writing into `out` (`dataSize` bytes).
+    pub fn range_attr(&mut self, out: &mut [u8], attr: c_int, p: usize, count: usize) -> Res {
+        let size = out.len();
+        let ndev = self.ndev;
+        let (a, first, last) = self.managed_pages(p, count)?;
+        let pages = &a.pages.as_ref().expect("created by managed_pages")[first..last];
+        let common = |f: &dyn Fn(&Page) -> Loc| -> Loc {
+            let l = f(&pages[0]);
+            if pages.iter().all(|pg| f(pg) == l) {
+                l
+            } else {
+                Loc::None
+            }
+        };
+        let legacy = |l: Loc| match l {
+            Loc::Dev(d) => d,
+            Loc::Host | Loc::HostNuma(_) => CU_DEVICE_CPU,
+            Loc::None => CU_DEVICE_INVALID,
+        };
+        let ltype = |l: Loc| match l {
+            Loc::Dev(_) => CU_MEM_LOCATION_TYPE_DEVICE,
+            Loc::Host => CU_MEM_LOCATION_TYPE_HOST,
+            Loc::HostNuma(_) => CU_MEM_LOCATION_TYPE_HOST_NUMA,
+            Loc::None => CU_MEM_LOCATION_TYPE_INVALID,
+        };
+        let lid = |l: Loc| match l {
+            Loc::Dev(d) | Loc::HostNuma(d) => d,
+            Loc::Host => CU_DEVICE_CPU,
+            Loc::None => CU_DEVICE_INVALID,
+        };
+        let v: c_int = match attr {
+            1 => pages.iter().all(|pg| pg.read_mostly) as c_int,
+            2 => legacy(common(&|pg| pg.preferred)),
+            3 => {
+                if size == 0 || size % 4 != 0 {
+                    return Err(CUDA_ERROR_INVALID_VALUE);
+                }
+                let all = pages.iter().fold(0xffu8, |m, pg| m & pg.accessed_by);
+                let mut ids: Vec<c_int> = (0..ndev).filter(|d| all & (1 << d) != 0).collect();
+                if all & ACCESS_CPU_BIT != 0 {
+                    ids.push(CU_DEVICE_CPU);
+                }
+                for (i, chunk) in out.chunks_exact_mut(4).enumerate() {
+                    chunk.copy_from_slice(&ids.get(i).copied().unwrap_or(CU_DEVICE_INVALID).to_ne_bytes());
+                }
+                return Ok(());
+            }
+            4 => legacy(common(&|pg| pg.prefetch)),
+            5 => ltype(common(&|pg| pg.preferred)),
+            6 => lid(common(&|pg| pg.preferred)),
+            7 => ltype(common(&|pg| pg.prefetch)),
+            8 => lid(common(&|pg| pg.prefetch)),
+            _ => return Err(CUDA_ERROR_INVALID_VALUE),
+        };
+        if size != 4 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        out.copy_from_slice(&v.to_ne_bytes());
+        Ok(())
+    }
+}
+
+export! {
+    fn cuMemAdvise(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, device: CUdevice) {
+        with(|s| {
+            let loc = loc_v1(s, device);
+            s.advise(devPtr as usize, count, advice, loc)
+        })
+    }
+
+    fn cuMemAdvise_v2(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation) {
+        with(|s| {
+            let loc = loc_v2(s, location);
+            s.advise(devPtr as usize, count, advice, loc)
+        })
+    }
+
+    fn cuMemPrefetchAsync(devPtr: CUdeviceptr, count: usize, dstDevice: CUdevice, hStream: CUstream) {
+        with(|s| {
+            s.cur()?;
+            let loc = loc_v1(s, dstDevice)?;
+            s.prefetch(devPtr as usize, count, loc, hStream as usize)
+        })
+    }
+
+    fn cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: c_uint, hStream: CUstream) {
+        with(|s| {
+            s.cur()?;
+            if flags != 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            let loc = loc_v2(s, location)?;
+            s.prefetch(devPtr as usize, count, loc, hStream as usize)
+        })
+    }
+
+    fn cuMemRangeGetAttribute(data: *mut c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) {
+        nonnull(data)?;
+        with(|s| {
+            let mut buf = vec![0u8; dataSize.min(1 << 20)];
+            if dataSize > buf.len() {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            s.range_attr(&mut buf, attribute, devPtr as usize, count)?;
+            std::ptr::copy_nonoverlapping(buf.as_ptr(), data as *mut u8, dataSize);
+            Ok(())
+        })
+    }
+
+    fn cuMemRangeGetAttributes(data: *mut *mut c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) {
+        nonnull(data)?;
+        nonnull(dataSizes)?;
+        nonnull(attributes)?;
+        if numAttributes == 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        for i in 0..numAttributes {
+            let r = cuMemRangeGetAttribute(*data.add(i), *dataSizes.add(i), *attributes.add(i), devPtr, count);
+            if r != CUDA_SUCCESS {
+                return Err(r);
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointer attributes
+// ---------------------------------------------------------------------------------------------
+
+/// Writes pointer attribute `attr` of `ptr` to `data`. `lenient` is `cuPointerGetAttributes`:
+/// an unknown pointer gets default (zero/NULL) values instead of `CUDA_ERROR_INVALID_VALUE`.
+unsafe fn pointer_attr(s: &State, attr: c_int, ptr: usize, data: *mut c_void, lenient: bool) -> Res {
+    nonnull(data)?;
+    let found = s.find(ptr);
+    let w32 = |v: u32| put(data as *mut u32, v);
+    let w64 = |v: u64| put(data as *mut u64, v);
+    let Some((base, a)) = found else {
+        if !lenient {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        return match attr {
+            1 | 3 | 4 | 7 | 11 | 12 | 14 | 17..=20 => w64(0),
+            2 | 6 | 8 | 10 | 13 | 15 | 16 | 21 => w32(0),
+            9 => w32(CU_DEVICE_INVALID as u32),
+            _ => Err(CUDA_ERROR_INVALID_VALUE),
+        };
+    };
+    let is_host = matches!(a.kind, Kind::Pinned | Kind::Registered);
+    match attr {
+        1 => w64(s.ctxs[a.dev as usize].handle as u64),
+        2 => w32(if is_host { CU_MEMORYTYPE_HOST } else { CU_MEMORYTYPE_DEVICE } as u32),
+        3 => {
+            s.cur()?;
+            w64(ptr as u64)
+        }
+        4 => {
+            if a.kind == Kind::Device {
+                if lenient {
+                    return w64(0);
+                }
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            w64(ptr as u64)
+        }
+        6 => w32(a.sync_memops as u32),
+        7 | 20 => w64(a.buffer_id),
+        8 => w32((a.kind == Kind::Managed) as u32),
+        9 => w32(a.dev as u32),
+        10 => w32((a.kind == Kind::Device) as u32),
+        11 | 19 => w64(base as u64),
+        12 | 18 => w64(a.size as u64),
+        13 => w32(1),
+        14 => w64(0),
+        15 => w32((a.kind == Kind::Device) as u32),
+        16 => w32(3), // CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+        17 => w64(0),
+        21 => w32(0),
+        _ => Err(CUDA_ERROR_INVALID_VALUE),
+    }
+}
+
+export! {
+    fn cuPointerGetAttribute(data: *mut c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) {
+        with(|s| pointer_attr(s, attribute, ptr as usize, data, false))
+    }
+
+    fn cuPointerGetAttributes(numAttributes: c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut c_void, ptr: CUdeviceptr) {
+        nonnull(attributes)?;
+        nonnull(data)?;
+        with(|s| {
+            for i in 0..numAttributes as usize {
+                pointer_attr(s, *attributes.add(i), ptr as usize, *data.add(i), true)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn cuPointerSetAttribute(value: *const c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) {
+        nonnull(value)?;
+        with(|s| {
+            s.cur()?;
+            if attribute != 6 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            let v = *(value as *const c_uint) != 0;
+            let (_, a) = s.find_mut(ptr as usize).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+            a.sync_memops = v;
+            Ok(())
+        })
+    }
+}

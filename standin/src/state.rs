@@ -1,0 +1,369 @@
+//! The stand-in's global model: devices, primary contexts, the allocation registry, and the
+//! registries of streams, events and arrays. One `parking_lot::Mutex` guards it all; the
+//! current-context stack is thread-local.
+
+use std::alloc::Layout;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::c_int;
+use std::time::Instant;
+
+use parking_lot::Mutex;
+
+use crate::types::*;
+
+pub type Res<T = ()> = Result<T, CUresult>;
+
+/// Memory every device reports as its total.
+pub const TOTAL_MEM: usize = 16 << 30;
+/// Pinned host memory the stand-in hands out before it reports `CUDA_ERROR_OUT_OF_MEMORY`.
+pub const HOST_LIMIT: usize = 64 << 30;
+/// Alignment of every allocation (the real driver's `cuMemAlloc` gives 512 bytes; we give pages).
+pub const ALIGN: usize = 4096;
+/// The page size unified-memory advice is tracked at.
+pub const PAGE: usize = 4096;
+pub const MAX_DEVICES: c_int = 4;
+
+pub const CU_DEVICE_CPU: c_int = -1;
+pub const CU_DEVICE_INVALID: c_int = -2;
+
+/// Memory owned by the stand-in: a raw, aligned host allocation freed on drop.
+pub struct Buf {
+    pub ptr: *mut u8,
+    layout: Layout,
+}
+// SAFETY: a plain owned allocation; access is synchronised by the state mutex.
+unsafe impl Send for Buf {}
+
+impl Buf {
+    /// Allocates `size` bytes (at least one), aligned to [`ALIGN`]; `None` when the host has none.
+    pub fn new(size: usize, zeroed: bool) -> Option<Buf> {
+        let layout = Layout::from_size_align(size.max(1), ALIGN).ok()?;
+        // SAFETY: non-zero size layout.
+        let ptr = unsafe {
+            if zeroed {
+                std::alloc::alloc_zeroed(layout)
+            } else {
+                std::alloc::alloc(layout)
+            }
+        };
+        if ptr.is_null() {
+            None
+        } else {
+            Some(Buf { ptr, layout })
+        }
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `cuMemAlloc`, `cuMemAllocPitch`.
+    Device,
+    /// `cuMemAllocHost`, `cuMemHostAlloc`.
+    Pinned,
+    /// `cuMemHostRegister`: memory the caller owns.
+    Registered,
+    /// `cuMemAllocManaged`.
+    Managed,
+}
+
+/// A unified-memory location as advice and prefetches record it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Loc {
+    #[default]
+    None,
+    Host,
+    HostNuma(c_int),
+    Dev(c_int),
+}
+
+/// Per-page unified-memory state.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Page {
+    pub read_mostly: bool,
+    pub preferred: Loc,
+    /// Bit `d` for device `d`, bit 7 for the CPU.
+    pub accessed_by: u8,
+    pub prefetch: Loc,
+}
+
+pub const ACCESS_CPU_BIT: u8 = 0x80;
+
+pub struct Alloc {
+    pub size: usize,
+    pub kind: Kind,
+    pub flags: u32,
+    pub dev: c_int,
+    /// Owns the memory of stand-in allocations (`None` for registered host memory).
+    #[allow(dead_code)]
+    pub buf: Option<Buf>,
+    pub buffer_id: u64,
+    pub sync_memops: bool,
+    /// Advice and prefetch state, one entry per [`PAGE`]; created on first use.
+    pub pages: Option<Vec<Page>>,
+}
+
+pub struct Primary {
+    pub handle: usize,
+    pub refcount: u32,
+    pub active: bool,
+    pub flags: u32,
+    /// Bit `d`: peer access to device `d` enabled from this context.
+    pub peers: u8,
+}
+
+pub struct Stream {
+    pub dev: c_int,
+    pub flags: u32,
+    pub priority: c_int,
+}
+
+pub struct Event {
+    pub dev: c_int,
+    pub flags: u32,
+    pub recorded: Option<Instant>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Desc {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub format: CUarray_format,
+    pub channels: u32,
+    pub flags: u32,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// Created by `cuArrayCreate`/`cuArray3DCreate`; destroyed by `cuArrayDestroy`.
+    User,
+    /// A level of a mipmapped array.
+    Level(usize),
+    /// A plane of a multi-planar array.
+    Plane(usize),
+}
+
+pub struct Array {
+    pub desc: Desc,
+    pub dev: c_int,
+    pub owner: Owner,
+    /// Bytes per row, rows per slice, slices.
+    pub row_bytes: usize,
+    pub rows: usize,
+    pub slices: usize,
+    /// Start of the contents (inside `buf`, or inside the parent's buffer for a plane).
+    pub data: usize,
+    pub buf: Option<Buf>,
+    pub planes: Vec<usize>,
+}
+
+impl Array {
+    pub fn bytes(&self) -> usize {
+        self.row_bytes * self.rows * self.slices
+    }
+}
+
+pub struct Mipmap {
+    pub desc: Desc,
+    pub dev: c_int,
+    pub levels: Vec<usize>,
+}
+
+pub struct State {
+    pub ndev: c_int,
+    pub ctxs: Vec<Primary>,
+    pub allocs: BTreeMap<usize, Alloc>,
+    /// Device memory in use per device (device allocations and arrays).
+    pub used: Vec<usize>,
+    pub host_used: usize,
+    pub streams: HashMap<usize, Stream>,
+    pub events: HashMap<usize, Event>,
+    pub arrays: HashMap<usize, Array>,
+    pub mipmaps: HashMap<usize, Mipmap>,
+    pub next_buffer_id: u64,
+}
+
+static STATE: Mutex<Option<State>> = Mutex::new(None);
+
+thread_local! {
+    /// This thread's context stack; the last entry is the current context.
+    static STACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A fresh opaque handle: a small heap object that is never freed, so a handle is never
+/// reused and a destroyed one stays invalid.
+pub fn new_handle() -> usize {
+    Box::into_raw(Box::new(0u64)) as usize
+}
+
+/// Initialises the model (idempotent). Devices: `CUDART_STANDIN_DEVICES` (1..4), default 1.
+pub fn init() {
+    let mut g = STATE.lock();
+    if g.is_some() {
+        return;
+    }
+    let ndev = std::env::var("CUDART_STANDIN_DEVICES")
+        .ok()
+        .and_then(|v| v.trim().parse::<c_int>().ok())
+        .map(|n| n.clamp(1, MAX_DEVICES))
+        .unwrap_or(1);
+    let ctxs = (0..ndev)
+        .map(|_| Primary { handle: new_handle(), refcount: 0, active: false, flags: 0, peers: 0 })
+        .collect();
+    *g = Some(State {
+        ndev,
+        ctxs,
+        allocs: BTreeMap::new(),
+        used: vec![0; ndev as usize],
+        host_used: 0,
+        streams: HashMap::new(),
+        events: HashMap::new(),
+        arrays: HashMap::new(),
+        mipmaps: HashMap::new(),
+        next_buffer_id: 1,
+    });
+}
+
+/// Runs `f` on the initialised state; `CUDA_ERROR_NOT_INITIALIZED` before `cuInit`.
+pub fn with<T>(f: impl FnOnce(&mut State) -> Res<T>) -> Res<T> {
+    let mut g = STATE.lock();
+    match g.as_mut() {
+        Some(s) => f(s),
+        None => Err(CUDA_ERROR_NOT_INITIALIZED),
+    }
+}
+
+pub fn stack_top() -> usize {
+    STACK.with(|s| s.borrow().last().copied().unwrap_or(0))
+}
+
+pub fn stack_set_top(ctx: usize) {
+    STACK.with(|s| {
+        let mut s = s.borrow_mut();
+        if ctx == 0 {
+            s.pop();
+        } else if let Some(t) = s.last_mut() {
+            *t = ctx;
+        } else {
+            s.push(ctx);
+        }
+    })
+}
+
+pub fn stack_push(ctx: usize) {
+    STACK.with(|s| s.borrow_mut().push(ctx))
+}
+
+pub fn stack_pop() -> usize {
+    STACK.with(|s| s.borrow_mut().pop().unwrap_or(0))
+}
+
+impl State {
+    pub fn check_dev(&self, dev: c_int) -> Res<c_int> {
+        if dev < 0 || dev >= self.ndev {
+            Err(CUDA_ERROR_INVALID_DEVICE)
+        } else {
+            Ok(dev)
+        }
+    }
+
+    /// The device of a context handle, if it names a primary context.
+    pub fn ctx_dev(&self, ctx: usize) -> Option<c_int> {
+        self.ctxs.iter().position(|c| c.handle == ctx).map(|d| d as c_int)
+    }
+
+    /// The device of a live context handle: `CUDA_ERROR_INVALID_CONTEXT` otherwise.
+    pub fn live_ctx(&self, ctx: usize) -> Res<c_int> {
+        match self.ctx_dev(ctx) {
+            Some(d) if self.ctxs[d as usize].active => Ok(d),
+            _ => Err(CUDA_ERROR_INVALID_CONTEXT),
+        }
+    }
+
+    /// The device of this thread's current context: `CUDA_ERROR_INVALID_CONTEXT` if none.
+    pub fn cur(&self) -> Res<c_int> {
+        let top = stack_top();
+        if top == 0 {
+            return Err(CUDA_ERROR_INVALID_CONTEXT);
+        }
+        self.live_ctx(top)
+    }
+
+    pub fn buffer_id(&mut self) -> u64 {
+        let id = self.next_buffer_id;
+        self.next_buffer_id += 1;
+        id
+    }
+
+    /// The allocation containing `addr`: (base, allocation).
+    pub fn find(&self, addr: usize) -> Option<(usize, &Alloc)> {
+        let (&base, a) = self.allocs.range(..=addr).next_back()?;
+        if addr < base + a.size.max(1) {
+            Some((base, a))
+        } else {
+            None
+        }
+    }
+
+    pub fn find_mut(&mut self, addr: usize) -> Option<(usize, &mut Alloc)> {
+        let (&base, a) = self.allocs.range_mut(..=addr).next_back()?;
+        if addr < base + a.size.max(1) {
+            Some((base, a))
+        } else {
+            None
+        }
+    }
+
+    /// Checks that `[addr, addr + len)` lies inside one registered allocation.
+    pub fn check_range(&self, addr: usize, len: usize) -> Res<(usize, &Alloc)> {
+        let (base, a) = self.find(addr).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        let end = addr.checked_add(len).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        if end > base + a.size {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        Ok((base, a))
+    }
+
+    /// Whether any allocation overlaps `[addr, addr + len)`.
+    pub fn overlaps(&self, addr: usize, len: usize) -> bool {
+        let end = addr.saturating_add(len);
+        if let Some((&b, a)) = self.allocs.range(..end).next_back() {
+            return b + a.size > addr;
+        }
+        false
+    }
+
+    /// Validates a stream handle: null, `CU_STREAM_LEGACY`, `CU_STREAM_PER_THREAD` or a live
+    /// stream; `CUDA_ERROR_INVALID_HANDLE` otherwise.
+    pub fn check_stream(&self, s: usize) -> Res {
+        if s <= 2 || self.streams.contains_key(&s) {
+            Ok(())
+        } else {
+            Err(CUDA_ERROR_INVALID_HANDLE)
+        }
+    }
+
+    /// Destroys everything a device's primary context owns (on reset or the last release).
+    pub fn destroy_ctx_resources(&mut self, dev: c_int) {
+        // Registrations are forgotten too (without freeing the caller's memory).
+        self.allocs.retain(|_, a| a.dev != dev);
+        self.used[dev as usize] = 0;
+        self.host_used = self.allocs.values().filter(|a| a.kind == Kind::Pinned).map(|a| a.size).sum();
+        self.streams.retain(|_, s| s.dev != dev);
+        self.events.retain(|_, e| e.dev != dev);
+        self.arrays.retain(|_, a| a.dev != dev);
+        self.mipmaps.retain(|_, m| m.dev != dev);
+        self.ctxs[dev as usize].peers = 0;
+        for o in self.ctxs.iter_mut() {
+            o.peers &= !(1u8 << dev);
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Driver API types, as `cuda.h` declares them (the subset the stand-in implements).
+#![allow(non_camel_case_types, non_snake_case, dead_code)]
+
+use std::ffi::{c_int, c_uint, c_void};
+
+pub type CUresult = c_int;
+pub type CUdevice = c_int;
+pub type CUdeviceptr = u64;
+pub type CUdevice_attribute = c_int;
+pub type CUpointer_attribute = c_int;
+pub type CUmem_advise = c_int;
+pub type CUmem_range_attribute = c_int;
+pub type CUmemorytype = c_int;
+pub type CUarray_format = c_int;
+pub type CUmemLocationType = c_int;
+pub type CUfunction_attribute = c_int;
+pub type CUfunc_cache = c_int;
+pub type CUjit_option = c_int;
+pub type CUlibraryOption = c_int;
+
+macro_rules! opaque {
+    ($($name:ident = $st:ident;)*) => {$(
+        #[repr(C)]
+        pub struct $st { _private: [u8; 0] }
+        pub type $name = *mut $st;
+    )*};
+}
+opaque! {
+    CUcontext = CUctx_st;
+    CUarray = CUarray_st;
+    CUmipmappedArray = CUmipmappedArray_st;
+    CUmodule = CUmod_st;
+    CUlibrary = CUlib_st;
+    CUkernel = CUkern_st;
+    CUgreenCtx = CUgreenCtx_st;
+    CUstream = CUstream_st;
+    CUevent = CUevent_st;
+    CUfunction = CUfunc_st;
+}
+
+
+pub type CUhostFn = Option<unsafe extern "C" fn(userData: *mut c_void)>;
+
+pub const CUDA_SUCCESS: CUresult = 0;
+pub const CUDA_ERROR_INVALID_VALUE: CUresult = 1;
+pub const CUDA_ERROR_OUT_OF_MEMORY: CUresult = 2;
+pub const CUDA_ERROR_NOT_INITIALIZED: CUresult = 3;
+pub const CUDA_ERROR_DEINITIALIZED: CUresult = 4;
+pub const CUDA_ERROR_STUB_LIBRARY: CUresult = 34;
+pub const CUDA_ERROR_NO_DEVICE: CUresult = 100;
+pub const CUDA_ERROR_INVALID_DEVICE: CUresult = 101;
+pub const CUDA_ERROR_INVALID_CONTEXT: CUresult = 201;
+pub const CUDA_ERROR_INVALID_HANDLE: CUresult = 400;
+pub const CUDA_ERROR_NOT_FOUND: CUresult = 500;
+pub const CUDA_ERROR_NOT_READY: CUresult = 600;
+pub const CUDA_ERROR_NOT_SUPPORTED: CUresult = 801;
+pub const CUDA_ERROR_UNKNOWN: CUresult = 999;
+
+pub const CU_STREAM_LEGACY: CUstream = 1 as CUstream;
+pub const CU_STREAM_PER_THREAD: CUstream = 2 as CUstream;
+pub const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
+pub const CU_GET_PROC_ADDRESS_LEGACY_STREAM: u64 = 1;
+pub const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
+
+pub const CU_MEMORYTYPE_HOST: CUmemorytype = 1;
+pub const CU_MEMORYTYPE_DEVICE: CUmemorytype = 2;
+pub const CU_MEMORYTYPE_ARRAY: CUmemorytype = 3;
+pub const CU_MEMORYTYPE_UNIFIED: CUmemorytype = 4;
+
+pub const CU_POINTER_ATTRIBUTE_CONTEXT: CUpointer_attribute = 1;
+pub const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: CUpointer_attribute = 2;
+pub const CU_POINTER_ATTRIBUTE_DEVICE_POINTER: CUpointer_attribute = 3;
+pub const CU_POINTER_ATTRIBUTE_HOST_POINTER: CUpointer_attribute = 4;
+pub const CU_POINTER_ATTRIBUTE_IS_MANAGED: CUpointer_attribute = 8;
+pub const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: CUpointer_attribute = 9;
+pub const CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: CUpointer_attribute = 11;
+pub const CU_POINTER_ATTRIBUTE_RANGE_SIZE: CUpointer_attribute = 12;
+pub const CU_POINTER_ATTRIBUTE_MAPPED: CUpointer_attribute = 13;
+
+pub const CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: CUdevice_attribute = 41;
+pub const CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: CUdevice_attribute = 83;
+pub const CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: CUdevice_attribute = 89;
+
+pub const CU_MEM_LOCATION_TYPE_INVALID: CUmemLocationType = 0;
+pub const CU_MEM_LOCATION_TYPE_DEVICE: CUmemLocationType = 1;
+pub const CU_MEM_LOCATION_TYPE_HOST: CUmemLocationType = 2;
+pub const CU_MEM_LOCATION_TYPE_HOST_NUMA: CUmemLocationType = 3;
+pub const CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT: CUmemLocationType = 4;
+
+pub const CU_CTX_MAP_HOST: c_uint = 0x08;
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CUmemLocation {
+    pub type_: CUmemLocationType,
+    pub id: c_int,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUuuid {
+    pub bytes: [u8; 16],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEMCPY2D {
+    pub srcXInBytes: usize,
+    pub srcY: usize,
+    pub srcMemoryType: CUmemorytype,
+    pub srcHost: *const c_void,
+    pub srcDevice: CUdeviceptr,
+    pub srcArray: CUarray,
+    pub srcPitch: usize,
+    pub dstXInBytes: usize,
+    pub dstY: usize,
+    pub dstMemoryType: CUmemorytype,
+    pub dstHost: *mut c_void,
+    pub dstDevice: CUdeviceptr,
+    pub dstArray: CUarray,
+    pub dstPitch: usize,
+    pub WidthInBytes: usize,
+    pub Height: usize,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEMCPY3D {
+    pub srcXInBytes: usize,
+    pub srcY: usize,
+    pub srcZ: usize,
+    pub srcLOD: usize,
+    pub srcMemoryType: CUmemorytype,
+    pub srcHost: *const c_void,
+    pub srcDevice: CUdeviceptr,
+    pub srcArray: CUarray,
+    pub reserved0: *mut c_void,
+    pub srcPitch: usize,
+    pub srcHeight: usize,
+    pub dstXInBytes: usize,
+    pub dstY: usize,
+    pub dstZ: usize,
+    pub dstLOD: usize,
+    pub dstMemoryType: CUmemorytype,
+    pub dstHost: *mut c_void,
+    pub dstDevice: CUdeviceptr,
+    pub dstArray: CUarray,
+    pub reserved1: *mut c_void,
+    pub dstPitch: usize,
+    pub dstHeight: usize,
+    pub WidthInBytes: usize,
+    pub Height: usize,
+    pub Depth: usize,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEMCPY3D_PEER {
+    pub srcXInBytes: usize,
+    pub srcY: usize,
+    pub srcZ: usize,
+    pub srcLOD: usize,
+    pub srcMemoryType: CUmemorytype,
+    pub srcHost: *const c_void,
+    pub srcDevice: CUdeviceptr,
+    pub srcArray: CUarray,
+    pub srcContext: CUcontext,
+    pub srcPitch: usize,
+    pub srcHeight: usize,
+    pub dstXInBytes: usize,
+    pub dstY: usize,
+    pub dstZ: usize,
+    pub dstLOD: usize,
+    pub dstMemoryType: CUmemorytype,
+    pub dstHost: *mut c_void,
+    pub dstDevice: CUdeviceptr,
+    pub dstArray: CUarray,
+    pub dstContext: CUcontext,
+    pub dstPitch: usize,
+    pub dstHeight: usize,
+    pub WidthInBytes: usize,
+    pub Height: usize,
+    pub Depth: usize,
+}
+
+macro_rules! zeroed_default {
+    ($($t:ty),*) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                // SAFETY: plain C struct of integers and raw pointers; all-zero is valid.
+                unsafe { std::mem::zeroed() }
+            }
+        }
+    )*};
+}
+zeroed_default!(CUDA_MEMCPY2D, CUDA_MEMCPY3D, CUDA_MEMCPY3D_PEER, CUDA_ARRAY_DESCRIPTOR,
+    CUDA_ARRAY3D_DESCRIPTOR, CUDA_ARRAY_SPARSE_PROPERTIES, CUDA_ARRAY_MEMORY_REQUIREMENTS,
+    CUlaunchConfig);
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_ARRAY_DESCRIPTOR {
+    pub Width: usize,
+    pub Height: usize,
+    pub Format: CUarray_format,
+    pub NumChannels: c_uint,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_ARRAY3D_DESCRIPTOR {
+    pub Width: usize,
+    pub Height: usize,
+    pub Depth: usize,
+    pub Format: CUarray_format,
+    pub NumChannels: c_uint,
+    pub Flags: c_uint,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_ARRAY_SPARSE_PROPERTIES {
+    pub tileExtent_width: c_uint,
+    pub tileExtent_height: c_uint,
+    pub tileExtent_depth: c_uint,
+    pub miptailFirstLevel: c_uint,
+    pub miptailSize: u64,
+    pub flags: c_uint,
+    pub reserved: [c_uint; 4],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_ARRAY_MEMORY_REQUIREMENTS {
+    pub size: usize,
+    pub alignment: usize,
+    pub reserved: [c_uint; 4],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUlaunchConfig {
+    pub gridDimX: c_uint,
+    pub gridDimY: c_uint,
+    pub gridDimZ: c_uint,
+    pub blockDimX: c_uint,
+    pub blockDimY: c_uint,
+    pub blockDimZ: c_uint,
+    pub sharedMemBytes: c_uint,
+    pub hStream: CUstream,
+    pub attrs: *mut c_void,
+    pub numAttrs: c_uint,
+}
