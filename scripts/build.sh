@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds both ABIs of the runtime and the stand-in driver, and lays out dist/:
+#   dist/lib/libcudart.so.13.0.0, libcudart.so.13 -> .13.0.0, libcudart.so -> .13
+#   dist/lib/libcudart.so.12.9.0, libcudart.so.12 -> .12.9.0
+#   dist/lib/stand-in/libcuda.so.1       the host-memory stand-in driver
+#   dist/include/cuda_runtime_api.h      copy of include/
+#   dist/exports-13.txt, dist/exports-12.txt   what each build exports
+# Usage: scripts/build.sh [--debug]   (release by default)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$root"
+
+profile=release
+case "${1:-}" in
+    --debug) profile=debug ;;
+    --release | "") ;;
+    *) echo "usage: scripts/build.sh [--debug]" >&2; exit 2 ;;
+esac
+flags=()
+[[ $profile == release ]] && flags=(--release)
+
+# The 13 ABI in the shared target dir, the 12 ABI in its own (both make libcudart.so).
+out13=$(cargo_out_dir "${flags[@]}" -p cudart-rs)
+out12=$(cargo_out_dir "${flags[@]}" -p cudart-rs --features abi12 --target-dir target/abi12)
+cargo build "${flags[@]}" -p cuda-standin --message-format=short -q
+
+lib13=target/$profile/libcudart.so
+lib12=target/abi12/$profile/libcudart.so
+standin=target/$profile/libcuda_standin.so
+
+soname() { objdump -p "$1" | awk '$1 == "SONAME" { print $2 }'; }
+[[ $(soname "$lib13") == libcudart.so.13 ]] || { echo "build: $lib13 has SONAME '$(soname "$lib13")'" >&2; exit 1; }
+[[ $(soname "$lib12") == libcudart.so.12 ]] || { echo "build: $lib12 has SONAME '$(soname "$lib12")'" >&2; exit 1; }
+
+rm -rf target/dist-staging
+mkdir -p target/dist-staging/lib/stand-in target/dist-staging/include
+cp "$lib13" target/dist-staging/lib/libcudart.so.13.0.0
+ln -s libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.13
+ln -s libcudart.so.13 target/dist-staging/lib/libcudart.so
+cp "$lib12" target/dist-staging/lib/libcudart.so.12.9.0
+ln -s libcudart.so.12.9.0 target/dist-staging/lib/libcudart.so.12
+cp "$standin" target/dist-staging/lib/stand-in/libcuda.so.1
+cp include/cuda_runtime_api.h target/dist-staging/include/
+cp "$out13/exports.txt" target/dist-staging/exports-13.txt
+cp "$out12/exports.txt" target/dist-staging/exports-12.txt
+{
+    echo "profile=$profile"
+    echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "dirty=$(git status --porcelain -- src build.rs cbindgen.toml Cargo.toml Cargo.lock standin include 2>/dev/null | wc -l)"
+    echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} >target/dist-staging/BUILD-INFO
+# Replace what this script makes; leave what other tools write in dist/ (coverage reports).
+mkdir -p dist
+rm -rf dist/lib dist/include
+mv target/dist-staging/lib target/dist-staging/include target/dist-staging/exports-13.txt target/dist-staging/exports-12.txt target/dist-staging/BUILD-INFO dist/
+rm -rf target/dist-staging
+
+echo "build ($profile):"
+echo "  dist/lib/libcudart.so.13 -> libcudart.so.13.0.0   ($(wc -l <dist/exports-13.txt) exports, dist/exports-13.txt)"
+echo "  dist/lib/libcudart.so.12 -> libcudart.so.12.9.0   ($(wc -l <dist/exports-12.txt) exports, dist/exports-12.txt)"
+echo "  dist/lib/libcudart.so -> libcudart.so.13"
+echo "  dist/lib/stand-in/libcuda.so.1   (use: CUDART_RS_DRIVER=$root/dist/lib/stand-in/libcuda.so.1)"
+echo "  dist/include/cuda_runtime_api.h"

@@ -1,0 +1,414 @@
+#!/usr/bin/env bash
+# The C test runner (see ctest/README.md).
+#
+#   scripts/ctest.sh --standin [--abi 13|12|both] [--sanitize] [options]
+#       No GPU: every ctest/*.c is built with gcc against include/ and dist/lib, and run on
+#       the stand-in driver (dist/lib/stand-in/libcuda.so.1). Tests marked `ctest: gpu` and
+#       CUDA sources (ctest/*.cu) are skipped.
+#
+#   scripts/ctest.sh --gpu [--abi 13|12|both] [options]
+#       On a machine with a GPU and NVIDIA's driver: every test is built against our header
+#       and against NVIDIA's, and run under NVIDIA's runtime and ours (LD_LIBRARY_PATH and
+#       LD_PRELOAD); every output must be NVIDIA's. NVIDIA's outputs are written to
+#       $OUT/expected/<abi>/<name>.out and, with the log, to $OUT/expected.tgz.
+#
+# Options:
+#   --only a,b     only these tests (file names without .c/.cu)
+#   --repeat N     run each test N times; every run must pass (default 1)
+#   --timeout S    seconds a run may take (default 30)
+#
+# Environment: CTEST_DIR (ctest), where the tests and expected/ are.
+# Environment (--gpu): CUDART_RS_DIST (dist), NVCC (/usr/local/cuda/bin/nvcc),
+#   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: /usr/local/cuda/lib64, else
+#   .gpu/nvidia13), NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
+#   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out).
+#
+# The last line is always `N passed, N failed, N skipped`; the exit status is non-zero when
+# anything failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+args=("$@")
+mode=
+abis=(13 12)
+sanitize=0
+only=
+repeat=1
+timeout_s=30
+
+usage() {
+    sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2
+}
+
+while (($#)); do
+    case $1 in
+        --standin) mode=standin ;;
+        --gpu) mode=gpu ;;
+        --abi)
+            case ${2:-} in
+                13) abis=(13) ;;
+                12) abis=(12) ;;
+                both) abis=(13 12) ;;
+                *) usage ;;
+            esac
+            shift ;;
+        --sanitize) sanitize=1 ;;
+        --only) only=,${2:-},; shift ;;
+        --repeat) repeat=${2:-}; shift ;;
+        --timeout) timeout_s=${2:-}; shift ;;
+        -h | --help) usage ;;
+        *) echo "ctest: unknown argument $1" >&2; usage ;;
+    esac
+    shift
+done
+[[ -n $mode ]] || usage
+[[ $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] || usage
+
+dist=$(cd "${CUDART_RS_DIST:-dist}" 2>/dev/null && pwd) || {
+    echo "ctest: no ${CUDART_RS_DIST:-dist}/ (run scripts/build.sh)" >&2
+    echo "0 passed, 1 failed, 0 skipped"
+    exit 1
+}
+
+passed=0
+failed=0
+skipped=0
+failed_names=()
+unverified=()
+
+# The marker line of a test: what follows `ctest:` in the first lines' comment, e.g.
+#   /* ctest: gpu cu nvcc-flags=--default-stream per-thread */
+marker_line() {
+    head -n 30 "$1" | grep -m 1 -E 'ctest:' | sed -E 's/.*ctest:[[:space:]]*//; s#[[:space:]]*\*/.*##'
+}
+
+# has_marker FILE WORD: WORD is one of the marker line's words.
+has_marker() {
+    local w
+    for w in $(marker_line "$1"); do
+        [[ $w == "$2" ]] && return 0
+    done
+    return 1
+}
+
+# marker_value FILE KEY: the value of KEY=... on the marker line (up to the next key=).
+marker_value() {
+    marker_line "$1" | sed -nE "s/.*(^|[[:space:]])$2=//p" | sed -E 's/[[:space:]]+[a-z0-9-]+=.*//'
+}
+
+# A FAIL line, as CHECK, OK and DONE print them.
+has_fail_line() { grep -Eq '(^|[^A-Za-z0-9_])FAIL([^A-Za-z0-9_]|$)' "$1"; }
+
+# tail_of FILE [N]: the last lines of a file, indented.
+tail_of() { tail -n "${2:-25}" "$1" | sed 's/^/      | /'; }
+
+# head_of FILE [N]: the first lines of a file, indented (a compiler's first errors).
+head_of() { head -n "${2:-25}" "$1" | sed 's/^/      | /'; }
+
+selected() { [[ -z $only || $only == *",$1,"* ]]; }
+
+tests=()
+tdir=${CTEST_DIR:-ctest}
+for f in "$tdir"/*.c "$tdir"/*.cu; do
+    [[ -f $f ]] || continue
+    n=$(basename "$f"); n=${n%.*}
+    selected "$n" && tests+=("$f")
+done
+if [[ -n $only ]]; then
+    for n in ${only//,/ }; do
+        [[ -f $tdir/$n.c || -f $tdir/$n.cu ]] || { echo "ctest: no test $tdir/$n.c or $tdir/$n.cu" >&2; exit 2; }
+    done
+fi
+
+# run_one BIN OUTBASE ENV... : runs BIN with the given environment under the timeout;
+# stdout to OUTBASE.out, stderr to OUTBASE.err. Returns the exit status.
+run_one() {
+    local bin=$1 base=$2
+    shift 2
+    env -u CUDART_RS_DRIVER -u LD_PRELOAD "$@" timeout -k 5 "$timeout_s" "$bin" >"$base.out" 2>"$base.err" </dev/null
+}
+
+# judge BASE RC [EXPECTED]: prints why a run failed (nothing when it passed); returns 1 on
+# failure.
+judge() {
+    local base=$1 rc=$2 expected=${3:-} why=
+    if ((rc == 124 || rc == 137)); then
+        why="timed out after ${timeout_s}s"
+    elif ((rc != 0)); then
+        why="exit status $rc"
+    elif has_fail_line "$base.out"; then
+        why="a check failed"
+    fi
+    if [[ -n $why ]]; then
+        echo "    $why"
+        tail_of "$base.out"
+        [[ -s $base.err ]] && { echo "    stderr:"; tail_of "$base.err" 15; }
+        return 1
+    fi
+    if [[ -n $expected ]] && ! cmp -s "$expected" "$base.out"; then
+        echo "    output differs from NVIDIA's ($expected):"
+        diff -u --label "NVIDIA" --label "cudart-rs" "$expected" "$base.out" | head -n 60 | sed 's/^/      /'
+        return 1
+    fi
+    return 0
+}
+
+# judge_same BASE RC REF REF_RC: when NVIDIA's own run fails the test, a run of ours must
+# still do exactly what NVIDIA's did (exit status and output); prints what differs.
+judge_same() {
+    local base=$1 rc=$2 ref=$3 ref_rc=$4
+    if ((rc != ref_rc)); then
+        echo "    exit status $rc, NVIDIA's $ref_rc"
+    fi
+    if ! cmp -s "$ref.out" "$base.out"; then
+        echo "    output differs from NVIDIA's:"
+        diff -u --label "NVIDIA" --label "cudart-rs" "$ref.out" "$base.out" | head -n 60 | sed 's/^/      /'
+    elif ((rc != ref_rc)); then
+        [[ -s $base.err ]] && { echo "    stderr:"; tail_of "$base.err" 15; }
+    fi
+    return 0
+}
+
+# verdict LABEL OK [DETAILS]: counts and prints one test's result, then what went wrong.
+verdict() {
+    if (($2)); then
+        passed=$((passed + 1))
+        echo "PASS $1"
+    else
+        failed=$((failed + 1))
+        failed_names+=("$1")
+        echo "FAIL $1"
+    fi
+    [[ -n ${3:-} ]] && printf '%s\n' "$3"
+    return 0
+}
+
+cflags=(-std=gnu11 -O1 -g -pthread -Wall -Wno-unused-function -Werror=implicit-function-declaration -I"$tdir")
+
+############################################################################ stand-in mode
+
+standin() {
+    local driver=$dist/lib/stand-in/libcuda.so.1
+    [[ -f $driver ]] || { echo "ctest: no stand-in driver at $driver (run scripts/build.sh)" >&2; failed=$((failed + 1)); return; }
+    local extra=() env_extra=() kind=standin
+    if ((sanitize)); then
+        kind=sanitize
+        extra=(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+        # Leaks are reported (the runtime's and the tests'), but not the stand-in's own
+        # handles (scripts/lsan.supp); CTEST_DETECT_LEAKS=0 turns leak detection off.
+        env_extra=("ASAN_OPTIONS=detect_leaks=${CTEST_DETECT_LEAKS:-1}:abort_on_error=0:halt_on_error=1:strict_string_checks=1:${ASAN_OPTIONS:-}"
+                   "LSAN_OPTIONS=suppressions=$root/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+                   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}")
+    fi
+    local abi src name label build bin expected ok i rc detail
+    for abi in "${abis[@]}"; do
+        build=target/ctest/$kind/$abi
+        mkdir -p "$build"
+        local lib=$dist/lib/libcudart.so.$abi
+        [[ -f $lib ]] || { echo "ctest: no $lib (run scripts/build.sh)" >&2; failed=$((failed + 1)); continue; }
+        local defs=()
+        [[ $abi == 12 ]] && defs=(-DCUDART_RS_ABI12)
+        for src in "${tests[@]}"; do
+            name=$(basename "$src"); name=${name%.*}
+            label="$name [$abi]"
+            ((sanitize)) && label="$name [$abi, sanitize]"
+            if [[ $src == *.cu ]]; then
+                [[ $abi == 13 ]] || continue
+                skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU (CUDA source)"; continue
+            fi
+            if has_marker "$src" gpu; then
+                skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU"; continue
+            fi
+            bin=$build/$name
+            # Linked by path: DT_NEEDED is the SONAME, libcudart.so.$abi, found at run time
+            # through LD_LIBRARY_PATH.
+            if ! gcc "${cflags[@]}" "${extra[@]}" "${defs[@]}" -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$lib" >"$bin.cc.log" 2>&1; then
+                verdict "$label" 0 "$(echo "    compile failed:"; head_of "$bin.cc.log" 30)"
+                continue
+            fi
+            expected=$tdir/expected/$abi/$name.out
+            [[ -f $expected ]] || expected=
+            ok=1
+            detail=
+            for ((i = 1; i <= repeat; i++)); do
+                run_one "$bin" "$bin" LD_LIBRARY_PATH="$dist/lib" CUDART_RS_DRIVER="$driver" \
+                    CTEST_STANDIN=1 "${env_extra[@]}"
+                rc=$?
+                if ! detail=$(judge "$bin" "$rc" "$expected"); then
+                    ok=0
+                    ((repeat > 1)) && detail+=$'\n'"    (run $i of $repeat)"
+                    break
+                fi
+            done
+            verdict "$label" "$ok" "$detail"
+            if ((ok)) && [[ -z $expected ]]; then
+                unverified+=("$abi/$name")
+            fi
+        done
+    done
+}
+
+################################################################################ GPU mode
+
+gpu() {
+    local nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+    local nv13=${NVIDIA13_LIB:-}
+    if [[ -z $nv13 ]]; then
+        if [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64; else nv13=$root/.gpu/nvidia13; fi
+    fi
+    local nv12=${NVIDIA12_LIB:-$root/.gpu/nvidia12}
+    local cu12inc=${CU12_INCLUDE:-$root/.gpu/cu12/include}
+    local arch=${NVCC_ARCH:--arch=sm_90}
+    local out=${OUT:-$root/target/ctest/out}
+    mkdir -p "$out"
+    out=$(cd "$out" && pwd)
+    rm -rf "$out/expected"
+    local work=$root/target/ctest/gpu
+    rm -rf "$work"
+
+    echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")"
+    echo "NVIDIA 12 runtime: $(readlink -f "$nv12/libcudart.so.12" 2>/dev/null || echo "MISSING in $nv12")"
+    echo "NVIDIA 12 headers: $cu12inc"
+    echo "nvcc: $nvcc ($("$nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*' || echo MISSING))"
+    echo "ours: $dist/lib ($(cat "$dist/BUILD-INFO" 2>/dev/null | tr '\n' ' '))"
+
+    local abi src name bdir ok detail
+    for abi in "${abis[@]}"; do
+        local our_lib=$dist/lib/libcudart.so.$abi nv_dir
+        if [[ $abi == 13 ]]; then nv_dir=$nv13; else nv_dir=$nv12; fi
+        local nv_lib=$nv_dir/libcudart.so.$abi
+        mkdir -p "$out/expected/$abi"
+        for src in "${tests[@]}"; do
+            name=$(basename "$src"); name=${name%.*}
+            [[ $src == *.cu && $abi != 13 ]] && continue
+            bdir=$work/$abi/$name
+            mkdir -p "$bdir"
+            ok=1
+            detail=
+            # Builds: a C test against our header (gcc, linked to ours) and against NVIDIA's
+            # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's);
+            # a CUDA source with nvcc.
+            local builds=() ref_build
+            if [[ $src == *.cu ]]; then
+                builds=(nvcc); ref_build=nvcc
+            else
+                builds=(ours-header nvidia-header); ref_build=nvidia-header
+            fi
+            local b bin cmd compiled=()
+            for b in "${builds[@]}"; do
+                bin=$bdir/$b
+                case $abi/$b in
+                    13/ours-header) cmd=(gcc "${cflags[@]}" -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
+                    12/ours-header) cmd=(gcc "${cflags[@]}" -DCUDART_RS_ABI12 -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
+                    13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed -I"$tdir" "$src" -o "$bin") ;;
+                    12/nvidia-header) cmd=(gcc "${cflags[@]}" -I"$cu12inc" "$src" -o "$bin" -Wl,--no-as-needed "$nv_lib") ;;
+                    13/nvcc)
+                        local extra_src=() nvflags=()
+                        IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
+                        read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
+                        cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
+                esac
+                if "${cmd[@]}" >"$bin.cc.log" 2>&1; then
+                    compiled+=("$b")
+                else
+                    ok=0
+                    detail+="  $b: compile failed: ${cmd[*]}"$'\n'"$(head_of "$bin.cc.log" 30)"$'\n'
+                fi
+            done
+            # The reference: the NVIDIA-header build under NVIDIA's runtime.
+            local ref=$bdir/$ref_build.nvidia have_ref=0 res rc ref_rc=
+            if [[ " ${compiled[*]} " == *" $ref_build "* ]]; then
+                run_one "$bdir/$ref_build" "$ref" LD_LIBRARY_PATH="$nv_dir"
+                rc=$?
+                ref_rc=$rc
+                if res=$(judge "$ref" "$rc"); then
+                    have_ref=1
+                    cp "$ref.out" "$out/expected/$abi/$name.out"
+                else
+                    ok=0
+                    detail+="  NVIDIA's runtime fails this test (the test is wrong, or expects what NVIDIA does not do):"$'\n'"$res"$'\n'
+                fi
+            fi
+            # Every other run: each build under NVIDIA's runtime and ours (LD_LIBRARY_PATH),
+            # and the NVIDIA-header builds with ours in LD_PRELOAD over NVIDIA's.
+            local rt base want got env_run
+            for b in "${compiled[@]}"; do
+                for rt in nvidia ours preload; do
+                    [[ $rt == preload && $b == ours-header ]] && continue
+                    base=$bdir/$b.$rt
+                    [[ $base == "$ref" ]] && continue
+                    case $rt in
+                        nvidia) env_run=(LD_LIBRARY_PATH="$nv_dir"); want=$nv_dir ;;
+                        ours) env_run=(LD_LIBRARY_PATH="$dist/lib"); want=$dist/lib ;;
+                        preload) env_run=(LD_LIBRARY_PATH="$nv_dir" LD_PRELOAD="$our_lib"); want= ;;
+                    esac
+                    # The runtime meant must be the one the loader picks (an RPATH would win).
+                    if [[ -n $want ]]; then
+                        got=$(env "${env_run[@]}" ldd "$bdir/$b" 2>/dev/null | awk '/libcudart\.so/ { print $3; exit }')
+                        if [[ -n $got && $(readlink -f "$(dirname "$got")" 2>/dev/null) != "$(readlink -f "$want")" ]]; then
+                            ok=0
+                            detail+="  $b under $rt: the loader picks '$got', not the runtime in $want"$'\n'
+                            continue
+                        fi
+                    fi
+                    run_one "$bdir/$b" "$base" "${env_run[@]}"
+                    rc=$?
+                    if ((have_ref)); then
+                        res=$(judge "$base" "$rc" "$ref.out")
+                    elif [[ -f $ref.out ]]; then
+                        res=$(judge_same "$base" "$rc" "$ref" "$ref_rc")
+                    else
+                        res=$(judge "$base" "$rc")
+                    fi
+                    if [[ -n $res ]]; then
+                        ok=0
+                        detail+="  $b under $rt:"$'\n'"$res"$'\n'
+                    fi
+                done
+            done
+            verdict "$name [$abi]" "$ok" "${detail%$'\n'}"
+        done
+    done
+
+    tar -C "$work/.." -czf "$out/gpu-runs.tgz" gpu 2>/dev/null || true
+}
+
+###########################################################################################
+
+summary() {
+    if ((${#unverified[@]})); then
+        echo "unverified (no NVIDIA output recorded): ${unverified[*]}"
+    fi
+    if ((${#failed_names[@]})); then
+        echo "failed: ${failed_names[*]}"
+    fi
+    echo "$passed passed, $failed failed, $skipped skipped"
+}
+
+case $mode in
+    standin)
+        standin
+        summary
+        ;;
+    gpu)
+        out_dir=${OUT:-$root/target/ctest/out}
+        mkdir -p "$out_dir"
+        out_dir=$(cd "$out_dir" && pwd)
+        if [[ -z ${CTEST_GPU_LOGGED:-} ]]; then
+            # Once more, with everything it prints also in the log, then the log and
+            # NVIDIA's outputs go into expected.tgz.
+            CTEST_GPU_LOGGED=1 OUT=$out_dir bash "$0" "${args[@]}" 2>&1 | tee "$out_dir/ctest-gpu.log"
+            rc=${PIPESTATUS[0]}
+            if [[ -d $out_dir/expected ]]; then
+                tar -C "$out_dir" -czf "$out_dir/expected.tgz" expected ctest-gpu.log
+            fi
+            exit "$rc"
+        fi
+        gpu
+        summary
+        ;;
+esac
+((failed == 0))

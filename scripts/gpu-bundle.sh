@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Run here, before a run on the GPU machine: builds (scripts/build.sh) and fills the ignored
+# folder .gpu/ with what that machine needs and lacks (it has no cargo and no internet):
+#   .gpu/dist/              dist/, with debug info stripped from the libraries
+#   .gpu/cu12/include/      NVIDIA's CUDA 12 headers (crt/ included)
+#   .gpu/nvidia12/          NVIDIA's libcudart.so.12 (12.9.79)
+#   .gpu/nvidia13/          NVIDIA's libcudart.so.13 (13.0.96), used when the machine's
+#                           /usr/local/cuda/lib64 has none
+# Then, on the GPU machine, with .gpu carried: bash scripts/gpu-check.sh
+# Usage: scripts/gpu-bundle.sh [--no-build]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+if [[ ${1:-} != --no-build ]]; then
+    bash scripts/build.sh
+fi
+[[ -f dist/lib/libcudart.so.13.0.0 && -f dist/lib/libcudart.so.12.9.0 ]] || { echo "gpu-bundle: no dist/ (run scripts/build.sh)" >&2; exit 1; }
+bash scripts/fetch-nvidia.sh
+nv=.cache/nvidia
+
+rm -rf target/gpu-staging
+mkdir -p target/gpu-staging/cu12/include target/gpu-staging/nvidia12 target/gpu-staging/nvidia13
+cp -a dist target/gpu-staging/dist
+for f in target/gpu-staging/dist/lib/libcudart.so.13.0.0 target/gpu-staging/dist/lib/libcudart.so.12.9.0 target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
+    strip --strip-debug "$f"
+done
+cp -a "$nv/cu12/nvidia/cuda_runtime/include/." target/gpu-staging/cu12/include/
+cp -a "$nv/cu12/nvidia/cuda_nvcc/include/crt" target/gpu-staging/cu12/include/
+cp "$nv/cu12/nvidia/cuda_runtime/lib/libcudart.so.12" target/gpu-staging/nvidia12/
+cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
+{
+    echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "nvidia13=nvidia-cuda-runtime 13.0.96"
+    echo "nvidia12=nvidia-cuda-runtime-cu12 12.9.79, headers with nvidia-cuda-nvcc-cu12 12.9.86 crt/"
+} >target/gpu-staging/BUNDLE-INFO
+rm -rf .gpu
+mv target/gpu-staging .gpu
+
+size=$(du -sm .gpu | cut -f1)
+if ((size >= 60)); then
+    echo "gpu-bundle: .gpu is ${size} MiB, over the 60 MiB it must stay under" >&2
+    exit 1
+fi
+echo "gpu-bundle: .gpu/ ready (${size} MiB): carry .gpu and run: bash scripts/gpu-check.sh"

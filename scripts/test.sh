@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Every check that runs without a GPU, in order:
+#   1. cargo test --workspace                     (13 ABI and the stand-in)
+#   2. cargo test -p cudart-rs --features abi12   (12 ABI, in target/abi12)
+#   3. header drift: include/cuda_runtime_api.h == what the sources generate
+#   4. scripts/build.sh                           (dist/)
+#   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
+#   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
+#   7. the same with --sanitize                   (AddressSanitizer, UBSan)
+#   8. ctest/stress.c, run repeatedly             (when there is one)
+# Every step runs even when an earlier one failed (unless it needs what failed). The last
+# line sums the C test counts; each other step that failed counts as one failure there:
+#   N passed, N failed, N skipped
+# The exit status is non-zero when anything failed.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+passed=0 failed=0 skipped=0
+failed_steps=()
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+step() { echo; echo "==== $*"; }
+
+# run_step NAME CMD...: a step judged by its exit status.
+run_step() {
+    local name=$1
+    shift
+    step "$name: $*"
+    if "$@"; then
+        return 0
+    fi
+    echo "==== step failed: $name"
+    failed_steps+=("$name")
+    return 1
+}
+
+# ctest_step NAME ARGS...: a C test run; its summary line is added to the totals.
+ctest_step() {
+    local name=$1 rc line
+    shift
+    step "$name: scripts/ctest.sh $*"
+    bash scripts/ctest.sh "$@" 2>&1 | tee "$log/ctest.out"
+    rc=${PIPESTATUS[0]}
+    line=$(tail -n 1 "$log/ctest.out")
+    if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
+        skipped=$((skipped + BASH_REMATCH[3]))
+        if ((rc != 0 && BASH_REMATCH[2] == 0)); then
+            failed_steps+=("$name")
+        fi
+    else
+        echo "==== step failed: $name (no summary line)"
+        failed_steps+=("$name")
+    fi
+}
+
+run_step "fetch NVIDIA wheels" bash scripts/fetch-nvidia.sh
+run_step "cargo test (13 ABI)" cargo test --workspace
+run_step "cargo test (12 ABI)" cargo test -p cudart-rs --features abi12 --target-dir target/abi12
+run_step "header drift" bash scripts/gen-header.sh --check
+if run_step "build" bash scripts/build.sh; then
+    if [[ -f scripts/abi-check.sh ]]; then
+        run_step "ABI and symbol checks" bash scripts/abi-check.sh
+    fi
+    ctest_step "C tests" --standin --abi both
+    ctest_step "C tests, sanitized" --standin --abi both --sanitize
+    if [[ -f ctest/stress.c ]]; then
+        ctest_step "stress" --standin --abi both --only stress --repeat 3 --timeout 120
+    fi
+else
+    echo "==== no dist/: the C tests cannot run"
+    failed_steps+=("C tests (not run)")
+fi
+
+echo
+if ((${#failed_steps[@]})); then
+    printf 'failed step: %s\n' "${failed_steps[@]}"
+fi
+failed=$((failed + ${#failed_steps[@]}))
+echo "$passed passed, $failed failed, $skipped skipped"
+((failed == 0))
