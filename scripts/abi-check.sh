@@ -2,9 +2,9 @@
 # ABI checks against NVIDIA's CUDA runtime: layout, signatures, symbols, nvcc link.
 #   bash scripts/abi-check.sh [13|12|both] [--no-nvcc-link] [--no-build]
 # Exit status non-zero on any difference. Details: scripts/abi/check.py.
-# Library checked, per ABI N: dist/lib/libcudart.so.N with dist/exports-N.txt when
-# scripts/build.sh made them, else the cargo build (built here unless --no-build):
-# target/debug/libcudart.so (13), target/abi12/debug/libcudart.so (12).
+# Library checked, per ABI N: dist/lib/libcudart.so.N with dist/exports-N.txt (scripts/build.sh)
+# when it is newer than the debug build, else the debug build (cargo build here unless
+# --no-build): target/debug/libcudart.so (13), target/abi12/debug/libcudart.so (12).
 # Header: the one the same build generated (next to exports.txt), else include/.
 # Overrides: CUDART_RS_LIB13/CUDART_RS_LIB12 (+ CUDART_RS_EXPORTS13/12), CUDART_RS_HEADER,
 # CUDART_RS_NVIDIA (NVIDIA's unpacked files, default .cache/nvidia).
@@ -23,19 +23,29 @@ for a in "$@"; do
 done
 [ "$abis" = both ] && abis="13 12"
 
-# The newest exports.txt that cargo wrote under a target dir.
-newest_exports() { ls -t "$1"/debug/build/cudart-rs-*/out/exports.txt 2>/dev/null | head -1; }
+# The exports.txt of the build script run that the library was built with (cargo's dep-info
+# names its out/exports.rs), else the newest one under the target dir.
+newest_exports() {
+    local rs
+    rs=$(tr ' ' '\n' 2>/dev/null <"$1/debug/libcudart.d" | grep '/out/exports\.rs$' | head -1)
+    if [ -n "$rs" ] && [ -f "$(dirname "$rs")/exports.txt" ]; then
+        echo "$(dirname "$rs")/exports.txt"
+    else
+        ls -t "$1"/debug/build/cudart-rs-*/out/exports.txt 2>/dev/null | head -1
+    fi
+}
 
 status=0
 for abi in $abis; do
     lib_var=CUDART_RS_LIB$abi exp_var=CUDART_RS_EXPORTS$abi
     lib=${!lib_var:-} exports=${!exp_var:-}
-    if [ -z "$lib" ] && [ -f "dist/lib/libcudart.so.$abi" ]; then
-        lib=dist/lib/libcudart.so.$abi
+    if [ "$abi" = 13 ]; then tdir=target feat=(); else tdir=target/abi12 feat=(--features abi12 --target-dir target/abi12); fi
+    dist_lib=dist/lib/libcudart.so.$abi
+    if [ -z "$lib" ] && [ -f "$dist_lib" ] && { [ ! -f "$tdir/debug/libcudart.so" ] || [ "$dist_lib" -nt "$tdir/debug/libcudart.so" ]; }; then
+        lib=$dist_lib
         exports=${exports:-dist/exports-$abi.txt}
     fi
     if [ -z "$lib" ]; then
-        if [ "$abi" = 13 ]; then tdir=target feat=(); else tdir=target/abi12 feat=(--features abi12 --target-dir target/abi12); fi
         if [ "$build" = 1 ]; then
             if ! out=$(cargo build --quiet "${feat[@]}" 2>&1); then
                 echo "FAIL build [$abi]: cargo build ${feat[*]} failed"; echo "$out" | tail -20 | sed 's/^/    /'

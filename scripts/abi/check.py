@@ -42,6 +42,18 @@ def nvidia(abi):
     return inc, lib, cxx
 
 
+def details(problems, limit=40):
+    for p in problems[:limit]:
+        print("    " + p)
+    if len(problems) > limit:
+        print("    ... and %d more" % (len(problems) - limit))
+
+
+def rel(path):
+    r = os.path.relpath(path, ROOT)
+    return path if r.startswith("..") else r
+
+
 def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
@@ -360,7 +372,7 @@ def layout_items(h, cxx):
 
     for kind, tag in h.tags:
         if cxx:
-            items["tag %s %s" % (kind, tag)] = T("%s %s tag" % (kind, tag), "%s %s *" % (kind, tag))
+            items["tag %s %s" % (kind, tag)] = T("%s %s tag type" % (kind, tag), "%s %s *" % (kind, tag))
         else:
             items["tag %s %s" % (kind, tag)] = "{ %s %s *abi_p = 0; (void)abi_p; }" % (kind, tag)
 
@@ -369,7 +381,7 @@ def layout_items(h, cxx):
             continue
         lines = []
         if cxx:
-            lines.append(T("typedef %s" % name, "%s *" % name))
+            lines.append(T("typedef %s type" % name, "%s *" % name))
         lines.append(P("typedef %s sizeof" % name, '"%zu"', "sizeof(%s)" % name))
         items["typedef " + name] = " ".join(lines)
     return items
@@ -474,8 +486,7 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails):
               (status, lang, abi, nitems, len(h.defines), len(h.enum_order), len(h.agg_order),
                len([t for t in h.typedefs if t[0]]), len(h.tags), nvals,
                "" if not pr else ", %d difference(s)" % len(pr)))
-        for p in pr:
-            print("    " + p)
+        details(pr)
     if not ok:
         fails.append("layout")
 
@@ -533,8 +544,7 @@ def check_signatures(abi, h, nv_inc, cxx_cmd, work, fails, allow):
           (st, abi, len(status), len(status) - len(undeclared) - len(allowed) - len(
               [p for p in problems if "differs" in p]), len(allowed),
            "" if not problems else ", %d problem(s)" % len(problems)))
-    for p in problems:
-        print("    " + p)
+    details(problems)
     if problems:
         fails.append("signatures")
 
@@ -598,21 +608,26 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
     if exports is not None:
         listed = set(l.strip() for l in open(exports) if l.strip())
         for n in sorted(listed - set(ours)):
-            problems.append("%s: in %s but not exported" % (n, os.path.relpath(exports, ROOT)))
+            problems.append("%s: in %s but not exported" % (n, rel(exports)))
         for n in sorted(set(ours) - listed):
-            problems.append("%s: exported but not in %s" % (n, os.path.relpath(exports, ROOT)))
-    for n, _ in h.funcs:
+            problems.append("%s: exported but not in %s" % (n, rel(exports)))
+    declared = set(n for n, _ in h.funcs)
+    for n in sorted(declared):
         if n not in ours:
             problems.append("%s: declared by our header but not exported" % n)
+    undeclared = sorted(n for n in ours if n not in declared and not n.startswith("__cuda")
+                        and not re.search(r"_pt(ds|sz)$", n))
     st = "PASS" if not problems else "FAIL"
     print("%s symbols [%s]: %s, SONAME %s, %d exports all at %s, all exported by NVIDIA's too%s%s" %
-          (st, abi, os.path.relpath(lib, ROOT), so, len(ours), node,
-           "" if exports is None else ", == %s" % os.path.relpath(exports, ROOT),
+          (st, abi, rel(lib), so, len(ours), node,
+           "" if exports is None else ", == %s" % rel(exports),
            "" if not problems else " -- %d problem(s)" % len(problems)))
-    for p in problems:
-        print("    " + p)
+    details(problems)
     if problems:
         fails.append("symbols")
+    if undeclared:
+        print("INFO symbols [%s]: %d export(s) our header does not declare: %s" %
+              (abi, len(undeclared), " ".join(undeclared[:30]) + (" ..." if len(undeclared) > 30 else "")))
     nv_funcs = sorted(n for n, v in nv.items() if v[0] == "FUNC")
     lack = [n for n in nv_funcs if n not in ours]
     have = len(nv_funcs) - len(lack)
@@ -624,7 +639,7 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
                 (node, have, len(nv_funcs), pct, len(lack)))
         f.write("".join(n + "\n" for n in lack))
     print("INFO coverage [%s]: %d/%d of NVIDIA's exported functions (%.1f%%), %d missing -> %s" %
-          (abi, have, len(nv_funcs), pct, len(lack), os.path.relpath(path, ROOT)))
+          (abi, have, len(nv_funcs), pct, len(lack), rel(path)))
 
 
 # ----------------------------------------------------------------------------------------
@@ -678,8 +693,7 @@ def check_nvcc_link(lib, work, fails):
     if problems:
         print("FAIL nvcc-link [13]: program with kernel/__device__/__managed__ linked against our "
               "libcudart.so.13")
-        for p in problems:
-            print("    " + p)
+        details(problems)
         fails.append("nvcc-link")
     else:
         print("PASS nvcc-link [13]: nvcc -cudart shared program links against our library alone; "
@@ -700,6 +714,8 @@ def main():
     a = ap.parse_args()
     only = set(a.only.split(","))
     inc, nv_lib, cxx = nvidia(a.abi)
+    if a.lib and not os.path.isfile(a.lib):
+        raise SystemExit("no library at %s" % a.lib)
     for p in inc + [nv_lib]:
         if not os.path.exists(p):
             raise SystemExit("missing %s (run scripts/fetch-nvidia.sh)" % p)
@@ -714,8 +730,9 @@ def main():
         if os.path.realpath(a.header) != os.path.realpath(committed):
             same = os.path.exists(committed) and open(committed).read() == open(a.header).read()
             print("%s header [%s]: include/cuda_runtime_api.h %s %s" %
-                  ("PASS" if same else "FAIL", a.abi, "==" if same else "differs from (stale?)",
-                   os.path.relpath(a.header, ROOT)))
+                  ("PASS" if same else "FAIL", a.abi, "==" if same else "differs from",
+                   rel(a.header) + ("" if same else
+                   " (stale: regenerate it, CUDART_RS_WRITE_HEADER=1 cargo build)")))
             if not same:
                 fails.append("header")
         h = parse_ours(preprocess_ours(a.header, a.abi, work))

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Shows that each ABI check fails when the thing it guards is broken: every case mutates a
+# scratch copy of the header or builds a scratch library, runs scripts/abi/check.py on it and
+# expects a FAIL line with the given text. Nothing in src/ or include/ is touched.
+#   bash scripts/abi/selftest.sh [path to our generated header]   (default include/)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+hdr=${1:-include/cuda_runtime_api.h}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0
+
+# case NAME EXPECTED-REGEX -- check.py arguments
+case_() {
+    local name=$1 want=$2; shift 3
+    local out
+    out=$(python3 scripts/abi/check.py "$@" 2>&1)
+    local rc=$?
+    if [ $rc -ne 0 ] && grep -qE "$want" <<<"$out"; then
+        echo "ok   $name: $(grep -E "$want" <<<"$out" | head -1 | sed 's/^ *//')"
+    else
+        echo "BAD  $name: rc=$rc, no line matching /$want/"; echo "$out" | sed 's/^/     /'; bad=1
+    fi
+}
+
+# mutate NAME SED-EXPR: scratch header with one edit (must change something)
+mutate() {
+    sed -E "$2" "$hdr" >"$tmp/$1.h"
+    if cmp -s "$hdr" "$tmp/$1.h"; then echo "BAD  $1: the edit matched nothing in $hdr"; bad=1; return 1; fi
+    mkdir -p "$tmp/$1" && mv "$tmp/$1.h" "$tmp/$1/cuda_runtime_api.h"
+}
+
+# Layout: a field's type (same size, other signedness), a field's width, an enum constant,
+# a #define's value, a typedef's target, an enum we declare with a constant NVIDIA lacks.
+mutate field_sign '0,/^    unsigned int width;/s//    int width;/' &&
+    case_ "field type (unsigned int -> int)" 'width type: ours int' -- --abi 13 --only layout --header "$tmp/field_sign/cuda_runtime_api.h"
+mutate field_width '0,/^    unsigned int width;/s//    unsigned long long width;/' &&
+    case_ "field width (offsets move)" 'FAIL layout-C .*|offsetof: ours' -- --abi 13 --only layout --header "$tmp/field_width/cuda_runtime_api.h"
+mutate enum_value 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 2,/' &&
+    case_ "enum constant value" 'cudaErrorInvalidValue value: ours 2, NVIDIA 1' -- --abi 13 --only layout --header "$tmp/enum_value/cuda_runtime_api.h"
+mutate enum_extra 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 1, cudaErrorNotNvidias = 12345,/' &&
+    case_ "enum constant NVIDIA lacks" 'cudaErrorNotNvidias.*not in NVIDIA' -- --abi 13 --only layout --header "$tmp/enum_extra/cuda_runtime_api.h"
+mutate enum_missing '/^ *cudaErrorInvalidValue = 1,/d' &&
+    case_ "enum lacks a constant" 'lacks 1 constant.*cudaErrorInvalidValue' -- --abi 13 --only layout --header "$tmp/enum_missing/cuda_runtime_api.h"
+mutate define_value 's/^#define cudaStreamNonBlocking 1$/#define cudaStreamNonBlocking 2/' &&
+    case_ "#define value" 'cudaStreamNonBlocking value: ours 2, NVIDIA 1' -- --abi 13 --only layout --header "$tmp/define_value/cuda_runtime_api.h"
+mutate typedef_target 's/^typedef struct CUstream_st \*cudaStream_t;/typedef struct CUevent_st *cudaStream_t;/' &&
+    case_ "typedef target" 'typedef cudaStream_t: ours' -- --abi 13 --only layout --header "$tmp/typedef_target/cuda_runtime_api.h"
+
+# Signatures: a parameter type, a return type, a function NVIDIA does not declare.
+mutate sig_param 's/^cudaError_t cudaSetDevice\(int device\);/cudaError_t cudaSetDevice(unsigned int device);/' &&
+    case_ "parameter type" 'cudaSetDevice: differs' -- --abi 13 --only signatures --header "$tmp/sig_param/cuda_runtime_api.h"
+mutate sig_ret 's/^cudaError_t cudaGetDeviceCount\(/int cudaGetDeviceCount(/' &&
+    case_ "return type" 'cudaGetDeviceCount: differs' -- --abi 12 --only signatures --header "$tmp/sig_ret/cuda_runtime_api.h"
+mutate sig_extra 's/^cudaError_t cudaSetDevice\(int device\);/cudaError_t cudaSetDevice(int device);\ncudaError_t cudaNotNvidias(int device);/' &&
+    case_ "function NVIDIA lacks" 'cudaNotNvidias: not declared' -- --abi 13 --only signatures --header "$tmp/sig_extra/cuda_runtime_api.h"
+
+# Symbols: a scratch library with an unversioned export, a leaked internal symbol, an export
+# NVIDIA's library lacks, the wrong SONAME, and an export list that names a missing symbol.
+cat >"$tmp/fake.c" <<'C'
+int cudaGetDeviceCount(int *c) { *c = 0; return 0; }
+int cudaDriverGetVersion(int *v) { *v = 0; return 0; }
+int cudaNotNvidias(void) { return 0; }
+int rust_begin_unwind(void) { return 0; }
+C
+echo 'libcudart.so.13 { global: cuda*; rust*; local: *; };' >"$tmp/fake.map"
+gcc -shared -fPIC -o "$tmp/libfake.so" "$tmp/fake.c" -Wl,-soname,libcudart.so.12 -Wl,--version-script,"$tmp/fake.map"
+printf 'cudaGetDeviceCount\ncudaDriverGetVersion\ncudaNotNvidias\ncudaMalloc\n' >"$tmp/exports.txt"
+printf 'int cudaGetDeviceCount(int *c);\n' >"$tmp/mini.h"
+case_ "SONAME" 'SONAME libcudart.so.12, NVIDIA.s libcudart.so.13' -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libfake.so" --dist "$tmp/dist"
+case_ "internal symbol leaks" 'rust_begin_unwind: internal symbol exported' -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libfake.so" --dist "$tmp/dist"
+case_ "export NVIDIA lacks" 'cudaNotNvidias: exported, but NVIDIA' -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libfake.so" --dist "$tmp/dist"
+case_ "exports.txt names a missing export" 'cudaMalloc: in .* but not exported' -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libfake.so" --exports "$tmp/exports.txt" --dist "$tmp/dist"
+gcc -shared -fPIC -o "$tmp/libnover.so" "$tmp/fake.c" -Wl,-soname,libcudart.so.13 2>/dev/null
+case_ "export without version node" "version '\(none\)'" -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libnover.so" --dist "$tmp/dist"
+
+# nvcc link: the scratch library lacks nearly everything the program needs.
+case_ "nvcc link" 'FAIL nvcc-link.*|lacks [0-9]+ registration' -- --abi 13 --only nvcc-link --lib "$tmp/libfake.so"
+
+[ $bad = 0 ] && echo "selftest: every case failed as it should" || echo "selftest: FAILED"
+exit $bad
