@@ -25,7 +25,7 @@ int main(void) {
     int av[4] = {100, 200, 300, 400};
     int bv[4] = {1, 2, 3, 4};
     SHOW("to a_value", cudaMemcpyToSymbol(a_value, av, sizeof av));
-    SHOW("to b_value", cudaMemcpyToSymbol(b_value_symbol(), bv, sizeof bv));
+    SHOW("to b_value", cudaMemcpyToSymbol((const void *)b_value_symbol(), bv, sizeof bv));
     int h[4];
 
     a_kernel<<<1, 4>>>(d);

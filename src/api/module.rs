@@ -464,11 +464,12 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
     run("cudaFuncGetAttributes", || {
         let attr = out(attr)?;
         let f = rt::ctx()?;
-        let h = function_of(func, f)?;
+        let (k, _) = resolve(func, f)?;
+        let dev = rt::current_device()?;
         let get = |a: CUfunction_attribute| -> Res<c_int> {
             let mut v = 0;
-            // SAFETY: a function of the current context.
-            cu(unsafe { f.cuFuncGetAttribute(&mut v, a, h) })?;
+            // SAFETY: a kernel of a loaded library and the current device.
+            cu(unsafe { f.cuKernelGetAttribute(&mut v, a, k, dev) })?;
             Ok(v)
         };
         let mut a = *attr;
@@ -498,12 +499,13 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
 pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cudaFuncAttribute, value: c_int) -> cudaError_t {
     run("cudaFuncSetAttribute", || {
         let f = rt::ctx()?;
-        let h = function_of(func, f)?;
+        let (k, _) = resolve(func, f)?;
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        // SAFETY: a function of the current context.
-        cu(unsafe { f.cuFuncSetAttribute(h, attr.0, value) })
+        let dev = rt::current_device()?;
+        // SAFETY: a kernel of a loaded library and the current device.
+        cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })
     })
 }
 

@@ -177,6 +177,8 @@ driver_api! {
     cuLibraryGetGlobal = "cuLibraryGetGlobal" @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
     cuLibraryGetManaged = "cuLibraryGetManaged" @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
     cuKernelGetFunction = "cuKernelGetFunction" @ 12000 (pFunc: *mut CUfunction, kernel: CUkernel);
+    cuKernelGetAttribute = "cuKernelGetAttribute" @ 12000 (pi: *mut c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice);
+    cuKernelSetAttribute = "cuKernelSetAttribute" @ 12000 (attrib: CUfunction_attribute, val: c_int, kernel: CUkernel, dev: CUdevice);
     cuModuleLoadData = "cuModuleLoadData" @ 2000 (module: *mut CUmodule, image: *const c_void);
     cuModuleLoadFatBinary = "cuModuleLoadFatBinary" @ 2000 (module: *mut CUmodule, fatCubin: *const c_void);
     cuModuleUnload = "cuModuleUnload" @ 2000 (hmod: CUmodule);
