@@ -1511,6 +1511,122 @@ typedef enum cudaDeviceAttr {
 } cudaDeviceAttr;
 
 /**
+ * CUDA Memory Advise values.
+ */
+typedef enum cudaMemoryAdvise {
+    /**
+     * Data will mostly be read and only occassionally be written to
+     */
+    cudaMemAdviseSetReadMostly = 1,
+    /**
+     * Undo the effect of ::cudaMemAdviseSetReadMostly
+     */
+    cudaMemAdviseUnsetReadMostly = 2,
+    /**
+     * Set the preferred location for the data as the specified device
+     */
+    cudaMemAdviseSetPreferredLocation = 3,
+    /**
+     * Clear the preferred location for the data
+     */
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    /**
+     * Data will be accessed by the specified device, so prevent page faults as much as possible
+     */
+    cudaMemAdviseSetAccessedBy = 5,
+    /**
+     * Let the Unified Memory subsystem decide on the page faulting policy for the specified device
+     */
+    cudaMemAdviseUnsetAccessedBy = 6,
+} cudaMemoryAdvise;
+
+/**
+ * Specifies the type of location.
+ */
+typedef enum cudaMemLocationType {
+    /**
+     * Invalid location
+     */
+    cudaMemLocationTypeInvalid = 0,
+    /**
+     * Location is a device location, thus id is a device ordinal
+     */
+    cudaMemLocationTypeDevice = 1,
+    /**
+     * Location is host, id is ignored
+     */
+    cudaMemLocationTypeHost = 2,
+    /**
+     * Location is a host NUMA node, thus id is a host NUMA node id
+     */
+    cudaMemLocationTypeHostNuma = 3,
+    /**
+     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
+     */
+    cudaMemLocationTypeHostNumaCurrent = 4,
+} cudaMemLocationType;
+
+/**
+ * CUDA range attributes.
+ */
+typedef enum cudaMemRangeAttribute {
+    /**
+     * Whether the range will mostly be read and only occassionally be written to
+     */
+    cudaMemRangeAttributeReadMostly = 1,
+    /**
+     * The preferred location of the range
+     */
+    cudaMemRangeAttributePreferredLocation = 2,
+    /**
+     * Memory range has ::cudaMemAdviseSetAccessedBy set for specified device
+     */
+    cudaMemRangeAttributeAccessedBy = 3,
+    /**
+     * The last location to which the range was prefetched
+     */
+    cudaMemRangeAttributeLastPrefetchLocation = 4,
+    /**
+     * The preferred location type of the range
+     */
+    cudaMemRangeAttributePreferredLocationType = 5,
+    /**
+     * The preferred location id of the range
+     */
+    cudaMemRangeAttributePreferredLocationId = 6,
+    /**
+     * The last location type to which the range was prefetched
+     */
+    cudaMemRangeAttributeLastPrefetchLocationType = 7,
+    /**
+     * The last location id to which the range was prefetched
+     */
+    cudaMemRangeAttributeLastPrefetchLocationId = 8,
+} cudaMemRangeAttribute;
+
+/**
+ * CUDA memory types.
+ */
+typedef enum cudaMemoryType {
+    /**
+     * Unregistered memory
+     */
+    cudaMemoryTypeUnregistered = 0,
+    /**
+     * Host memory
+     */
+    cudaMemoryTypeHost = 1,
+    /**
+     * Device memory
+     */
+    cudaMemoryTypeDevice = 2,
+    /**
+     * Managed memory
+     */
+    cudaMemoryTypeManaged = 3,
+} cudaMemoryType;
+
+/**
  * CUDA function attributes that can be set using cudaFuncSetAttribute.
  */
 typedef enum cudaFuncAttribute {
@@ -1548,32 +1664,6 @@ typedef enum cudaFuncAttribute {
     cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
     cudaFuncAttributeMax = 16,
 } cudaFuncAttribute;
-
-/**
- * Specifies the type of location.
- */
-typedef enum cudaMemLocationType {
-    /**
-     * Invalid location
-     */
-    cudaMemLocationTypeInvalid = 0,
-    /**
-     * Location is a device location, thus id is a device ordinal
-     */
-    cudaMemLocationTypeDevice = 1,
-    /**
-     * Location is host, id is ignored
-     */
-    cudaMemLocationTypeHost = 2,
-    /**
-     * Location is a host NUMA node, thus id is a host NUMA node id
-     */
-    cudaMemLocationTypeHostNuma = 3,
-    /**
-     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
-     */
-    cudaMemLocationTypeHostNumaCurrent = 4,
-} cudaMemLocationType;
 
 /**
  * Opaque driver event (`CUevent`).
@@ -1866,6 +1956,54 @@ typedef struct cudaMemcpy3DPeerParms {
  * CUDA event.
  */
 typedef struct CUevent_st *cudaEvent_t;
+
+/**
+ * Specifies a memory location.
+ *
+ * The type is held as an integer: C may pass any value.
+ */
+typedef struct cudaMemLocation {
+    /**
+     * Specifies the location type, which modifies the meaning of id.
+     */
+    enum cudaMemLocationType type;
+    /**
+     * identifier for a given this location's ::CUmemLocationType.
+     */
+    int id;
+} cudaMemLocation;
+
+/**
+ * CUDA pointer attributes
+ */
+typedef struct cudaPointerAttributes {
+    /**
+     * The type of memory - ::cudaMemoryTypeUnregistered, ::cudaMemoryTypeHost,
+     * ::cudaMemoryTypeDevice or ::cudaMemoryTypeManaged.
+     */
+    enum cudaMemoryType type;
+    /**
+     * The device against which the memory was allocated or registered.
+     */
+    int device;
+    /**
+     * The address which may be dereferenced on the current device to access the memory or
+     * NULL if no such address exists.
+     */
+    void *devicePointer;
+    /**
+     * The address which may be dereferenced on the host to access the memory or NULL if no
+     * such address exists.
+     */
+    void *hostPointer;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    long reserved[8]
+#endif
+    ;
+} cudaPointerAttributes;
 
 /**
  * Grid and block dimensions of a launch (`vector_types.h`).
@@ -2435,6 +2573,153 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
  * Computes the elapsed time between events.
  */
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/**
+ * Allocate memory on the device.
+ */
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+
+/**
+ * Frees memory on the device.
+ */
+cudaError_t cudaFree(void *devPtr);
+
+/**
+ * Allocates pitched memory on the device.
+ */
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+
+/**
+ * Allocates memory that will be automatically managed by the Unified Memory system.
+ */
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags);
+
+/**
+ * Allocates page-locked memory on the host.
+ */
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+
+/**
+ * Allocates page-locked memory on the host.
+ */
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+
+/**
+ * Frees page-locked memory.
+ */
+cudaError_t cudaFreeHost(void *ptr);
+
+/**
+ * Registers an existing host memory range for use by CUDA.
+ */
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+
+/**
+ * Unregisters a memory range that was registered with cudaHostRegister.
+ */
+cudaError_t cudaHostUnregister(void *ptr);
+
+/**
+ * Passes back device pointer of mapped host memory allocated by cudaHostAlloc or registered
+ * by cudaHostRegister.
+ */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+
+/**
+ * Passes back flags used to allocate pinned host memory allocated by cudaHostAlloc.
+ */
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+
+/**
+ * Gets free and total device memory.
+ */
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Advise about the usage of a given memory range.
+ */
+cudaError_t cudaMemAdvise(const void *devPtr,
+                          size_t count,
+                          enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Advise about the usage of a given memory range.
+ */
+cudaError_t cudaMemAdvise(const void *devPtr,
+                          size_t count,
+                          enum cudaMemoryAdvise advice,
+                          int device);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Advise about the usage of a given memory range.
+ */
+cudaError_t cudaMemAdvise_v2(const void *devPtr,
+                             size_t count,
+                             enum cudaMemoryAdvise advice,
+                             struct cudaMemLocation location);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Prefetches memory to the specified destination location.
+ */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr,
+                                 size_t count,
+                                 struct cudaMemLocation location,
+                                 unsigned int flags,
+                                 cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Prefetches memory to the specified destination device.
+ */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr,
+                                 size_t count,
+                                 int dstDevice,
+                                 cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Prefetches memory to the specified destination location.
+ */
+cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr,
+                                    size_t count,
+                                    struct cudaMemLocation location,
+                                    unsigned int flags,
+                                    cudaStream_t stream);
+#endif
+
+/**
+ * Query an attribute of a given memory range.
+ */
+cudaError_t cudaMemRangeGetAttribute(void *data,
+                                     size_t dataSize,
+                                     enum cudaMemRangeAttribute attribute,
+                                     const void *devPtr,
+                                     size_t count);
+
+/**
+ * Query attributes of a given memory range.
+ */
+cudaError_t cudaMemRangeGetAttributes(void **data,
+                                      size_t *dataSizes,
+                                      enum cudaMemRangeAttribute *attributes,
+                                      size_t numAttributes,
+                                      const void *devPtr,
+                                      size_t count);
+
+/**
+ * Returns attributes about a specified pointer.
+ */
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 
 /**
  * Launches a device function.

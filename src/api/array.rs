@@ -563,7 +563,7 @@ fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmem
         if rows > 0 {
             step(done, 0, ay, row, rows)?;
             done += rows * row;
-            ay += rows;
+            ay = ay.checked_add(rows).ok_or(cudaError::cudaErrorInvalidValue)?;
         }
         if count > done {
             step(done, 0, ay, count - done, 1)?;
@@ -632,11 +632,12 @@ pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: us
         }
         let mut left = count;
         while left > 0 {
+            let next = |y: usize| y.checked_add(1).ok_or(cudaError::cudaErrorInvalidValue);
             if dx == drow {
-                (dx, dy) = (0, dy + 1);
+                (dx, dy) = (0, next(dy)?);
             }
             if sx == srow {
-                (sx, sy) = (0, sy + 1);
+                (sx, sy) = (0, next(sy)?);
             }
             let n = left.min(drow - dx).min(srow - sx);
             if n == 0 {
