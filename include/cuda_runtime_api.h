@@ -1798,7 +1798,7 @@ typedef struct cudaArraySparseProperties {
     /**
      * Total size of the mip tail.
      */
-    uint64_t miptailSize;
+    unsigned long long miptailSize;
     /**
      * Flags will either be zero or ::cudaArraySparsePropertiesSingleMipTail
      */

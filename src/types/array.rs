@@ -1,6 +1,6 @@
 //! CUDA array types (NVIDIA's `driver_types.h`).
 
-use std::ffi::{c_int, c_uint};
+use std::ffi::{c_int, c_uint, c_ulonglong};
 
 /// Default CUDA array allocation flag
 pub const cudaArrayDefault: c_uint = 0x00;
@@ -130,7 +130,7 @@ pub struct cudaArraySparseProperties {
     /// First mip level at which the mip tail begins
     pub miptailFirstLevel: c_uint,
     /// Total size of the mip tail.
-    pub miptailSize: u64,
+    pub miptailSize: c_ulonglong,
     /// Flags will either be zero or ::cudaArraySparsePropertiesSingleMipTail
     pub flags: c_uint,
     /// Reserved
