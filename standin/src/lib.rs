@@ -213,6 +213,8 @@ table! {
     "cuLibraryGetGlobal" => cuLibraryGetGlobal,
     "cuLibraryGetManaged" => cuLibraryGetManaged,
     "cuKernelGetFunction" => cuKernelGetFunction,
+    "cuKernelGetAttribute" => cuKernelGetAttribute,
+    "cuKernelSetAttribute" => cuKernelSetAttribute,
     "cuModuleLoadData" => cuModuleLoadData,
     "cuModuleLoadFatBinary" => cuModuleLoadFatBinary,
     "cuModuleUnload" => cuModuleUnload,
@@ -729,7 +731,8 @@ export! {
                     *pMilliseconds = ms as f32;
                     Ok(())
                 }
-                _ => Err(CUDA_ERROR_NOT_READY),
+                // A never-recorded event: the real driver (CUDA 13, H100) says invalid handle.
+                _ => Err(CUDA_ERROR_INVALID_HANDLE),
             }
         })
     }
@@ -809,6 +812,14 @@ export! {
     fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) {
         let _ = kernel;
         bad_handle(pFunc as *const c_void)
+    }
+    fn cuKernelGetAttribute(pi: *mut c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice) {
+        let _ = (attrib, kernel, dev);
+        bad_handle(pi as *const c_void)
+    }
+    fn cuKernelSetAttribute(attrib: CUfunction_attribute, val: c_int, kernel: CUkernel, dev: CUdevice) {
+        let _ = (attrib, val, kernel, dev);
+        bad_handle(NO_OUT)
     }
     fn cuModuleLoadData(module: *mut CUmodule, image: *const c_void) {
         with(|s| s.cur().map(|_| ()))?;

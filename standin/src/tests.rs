@@ -487,7 +487,7 @@ fn streams_and_events() {
         assert_eq!(cuEventCreate(&mut b, 0), CUDA_SUCCESS);
         assert_eq!(cuEventCreate(&mut nt, 2), CUDA_SUCCESS);
         let mut ms = -1.0f32;
-        assert_eq!(cuEventElapsedTime(&mut ms, a, b), CUDA_ERROR_NOT_READY);
+        assert_eq!(cuEventElapsedTime(&mut ms, a, b), CUDA_ERROR_INVALID_HANDLE);
         assert_eq!(cuEventRecord(a, s), CUDA_SUCCESS);
         assert_eq!(cuEventRecord(b, CU_STREAM_LEGACY), CUDA_SUCCESS);
         assert_eq!(cuEventElapsedTime(&mut ms, a, b), CUDA_SUCCESS);
@@ -575,5 +575,25 @@ fn many_threads() {
         .collect();
     for h in handles {
         h.join().unwrap();
+    }
+}
+
+#[test]
+fn memset_pitched_slices() {
+    let _g = setup();
+    unsafe {
+        let d = dalloc(4096);
+        assert_eq!(mem::cuMemsetD8(d, 0xee, 4096), CUDA_SUCCESS);
+        for z in 0..3u64 {
+            assert_eq!(mem::cuMemsetD2D8(d + z * 24, 8, 0x99, 4, 2), CUDA_SUCCESS);
+        }
+        let mut buf = [0u8; 96];
+        mem::cuMemcpyDtoH(buf.as_mut_ptr().cast(), d, 96);
+        let bad = (0..96).filter(|&i| {
+            let want = if i < 72 && (i % 24) / 8 < 2 && i % 8 < 4 { 0x99 } else { 0xee };
+            buf[i] != want
+        });
+        assert_eq!(bad.count(), 0);
+        mem::cuMemFree(d);
     }
 }
