@@ -142,6 +142,10 @@ int main(void) {
     SHOW_LAST("1 MiB dynamic shared");
     SHOW("cudaLaunchKernel 2048 threads", cudaLaunchKernel((const void *)noop, dim3(1), dim3(2048), NULL, 0, 0));
     SHOW_LAST("cudaLaunchKernel 2048 threads");
+    SHOW("cooperative 2 blocks", cudaLaunchCooperativeKernel((const void *)fill, dim3(2), dim3(64), args, 0, 0));
+    SHOW("cooperative too large", cudaLaunchCooperativeKernel((const void *)noop, dim3(1 << 20), dim3(1024), NULL, 0, 0));
+    SHOW_LAST("cooperative too large");
+    SHOW("cooperative unregistered", cudaLaunchCooperativeKernel((const void *)main, dim3(1), dim3(1), NULL, 0, 0));
     noop<<<1, 1>>>();
     SHOW("noop after errors", cudaGetLastError());
     SHOW("sync after errors", cudaDeviceSynchronize());

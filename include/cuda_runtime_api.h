@@ -2732,6 +2732,17 @@ cudaError_t cudaLaunchKernel(const void *func,
                              cudaStream_t stream);
 
 /**
+ * Launches a device function where thread blocks can cooperate and synchronize as they
+ * execute.
+ */
+cudaError_t cudaLaunchCooperativeKernel(const void *func,
+                                        struct dim3 gridDim,
+                                        struct dim3 blockDim,
+                                        void **args,
+                                        size_t sharedMem,
+                                        cudaStream_t stream);
+
+/**
  * Get pointer to device kernel that matches entry function `entryFuncAddr`.
  */
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);

@@ -190,21 +190,41 @@ fn function_of(func: *const c_void, f: &Fns) -> Res<CUfunction> {
     Ok(h)
 }
 
-fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t) -> Res {
-    if grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0 {
+/// The launch dimensions every device CUDA 12 and 13 support has: block (1024, 1024, 64) of
+/// at most 1024 threads, grid (2^31 - 1, 65535, 65535).
+const MAX_BLOCK: [u32; 3] = [1024, 1024, 64];
+const MAX_THREADS: u64 = 1024;
+const MAX_GRID: [u32; 3] = [0x7fff_ffff, 65535, 65535];
+
+/// NVIDIA's runtime checks the dimensions itself (`cudaErrorInvalidConfiguration`); what
+/// the driver refuses beyond that (shared memory) keeps the driver's error.
+fn check_config(grid: dim3, block: dim3) -> Res {
+    let g = [grid.x, grid.y, grid.z];
+    let b = [block.x, block.y, block.z];
+    let threads = b.iter().map(|&v| v as u64).product::<u64>();
+    let bad = g.iter().zip(MAX_GRID).any(|(&v, m)| v == 0 || v > m)
+        || b.iter().zip(MAX_BLOCK).any(|(&v, m)| v == 0 || v > m)
+        || threads > MAX_THREADS;
+    if bad {
         return Err(cudaError::cudaErrorInvalidConfiguration);
     }
-    let shared: c_uint = shared.try_into().map_err(|_| cudaError::cudaErrorInvalidConfiguration)?;
-    // SAFETY: a CUkernel is a valid function handle for cuLaunchKernel; the arguments are
-    // the caller's.
-    let r = unsafe {
-        f.cuLaunchKernel(k as CUfunction, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args, null_mut())
-    };
-    match r {
-        // The driver's answer to dimensions or shared memory beyond the device's limits.
-        CUDA_ERROR_INVALID_VALUE => Err(cudaError::cudaErrorInvalidConfiguration),
-        r => cu(r),
-    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t, cooperative: bool) -> Res {
+    check_config(grid, block)?;
+    let shared: c_uint = shared.try_into().map_err(|_| cudaError::cudaErrorInvalidValue)?;
+    let h = k as CUfunction;
+    // SAFETY: a CUkernel is a valid function handle for the driver's launches; the
+    // arguments are the caller's.
+    cu(unsafe {
+        if cooperative {
+            f.cuLaunchCooperativeKernel(h, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args)
+        } else {
+            f.cuLaunchKernel(h, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args, null_mut())
+        }
+    })
 }
 
 // ---- registration ----------------------------------------------------------------------
@@ -408,7 +428,7 @@ pub unsafe extern "C" fn __cudaLaunchKernel(
         if kernel.is_null() {
             return Err(cudaError::cudaErrorInvalidDeviceFunction);
         }
-        launch(f, kernel as CUkernel, gridDim, blockDim, args, sharedMem, stream)
+        launch(f, kernel as CUkernel, gridDim, blockDim, args, sharedMem, stream, false)
     })
 }
 
@@ -426,7 +446,26 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     run("cudaLaunchKernel", || {
         let f = rt::ctx()?;
         let (k, _) = resolve(func, f)?;
-        launch(f, k, gridDim, blockDim, args, sharedMem, stream)
+        launch(f, k, gridDim, blockDim, args, sharedMem, stream, false)
+    })
+}
+
+/// Launches a device function where thread blocks can cooperate and synchronize as they
+/// execute.
+// also: cudaLaunchCooperativeKernel_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
+    func: *const c_void,
+    gridDim: dim3,
+    blockDim: dim3,
+    args: *mut *mut c_void,
+    sharedMem: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaLaunchCooperativeKernel", || {
+        let f = rt::ctx()?;
+        let (k, _) = resolve(func, f)?;
+        launch(f, k, gridDim, blockDim, args, sharedMem, stream, true)
     })
 }
 

@@ -185,6 +185,7 @@ driver_api! {
     cuModuleGetFunction = "cuModuleGetFunction" @ 2000 (hfunc: *mut CUfunction, hmod: CUmodule, name: *const c_char);
     cuModuleGetGlobal = "cuModuleGetGlobal" @ 3020 (dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const c_char);
     cuLaunchKernel = "cuLaunchKernel" @ 7000 (f: CUfunction, gridDimX: c_uint, gridDimY: c_uint, gridDimZ: c_uint, blockDimX: c_uint, blockDimY: c_uint, blockDimZ: c_uint, sharedMemBytes: c_uint, hStream: CUstream, kernelParams: *mut *mut c_void, extra: *mut *mut c_void);
+    cuLaunchCooperativeKernel = "cuLaunchCooperativeKernel" @ 9000 (f: CUfunction, gridDimX: c_uint, gridDimY: c_uint, gridDimZ: c_uint, blockDimX: c_uint, blockDimY: c_uint, blockDimZ: c_uint, sharedMemBytes: c_uint, hStream: CUstream, kernelParams: *mut *mut c_void);
     cuLaunchKernelEx = "cuLaunchKernelEx" @ 11060 (config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut c_void, extra: *mut *mut c_void);
     cuFuncGetAttribute = "cuFuncGetAttribute" @ 2020 (pi: *mut c_int, attrib: CUfunction_attribute, hfunc: CUfunction);
     cuFuncSetAttribute = "cuFuncSetAttribute" @ 9000 (hfunc: CUfunction, attrib: CUfunction_attribute, value: c_int);
