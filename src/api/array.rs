@@ -130,9 +130,12 @@ fn read_desc(desc: *const cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)
     to_cu_format(d)
 }
 
+/// A caller's array handle; null is `cudaErrorInvalidValue`, the error NVIDIA documents for
+/// these calls (`cudaArrayGetPlane` and `cudaGetMipmappedArrayLevel` document
+/// `cudaErrorInvalidResourceHandle` and check for null themselves).
 fn array_handle(a: *const cudaArray) -> Res<CUarray> {
     if a.is_null() {
-        return Err(cudaError::cudaErrorInvalidResourceHandle);
+        return Err(cudaError::cudaErrorInvalidValue);
     }
     Ok(a as CUarray)
 }
@@ -282,7 +285,10 @@ pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, 
 pub unsafe extern "C" fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: c_uint) -> cudaError_t {
     run("cudaArrayGetPlane", || {
         let p = out(pPlaneArray)?;
-        let a = array_handle(hArray)?;
+        if hArray.is_null() {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
+        let a = hArray as CUarray;
         let f = rt::ctx()?;
         let mut plane: CUarray = null_mut();
         // SAFETY: valid out pointer; the caller's handle.
@@ -331,7 +337,7 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties:
     run("cudaMipmappedArrayGetSparseProperties", || {
         let o = out(sparseProperties)?;
         if mipmap.is_null() {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
+            return Err(cudaError::cudaErrorInvalidValue);
         }
         let f = rt::ctx()?;
         let mut s = CUDA_ARRAY_SPARSE_PROPERTIES::default();
@@ -365,7 +371,7 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequireme
         let o = out(memoryRequirements)?;
         let dev = rt::check_device(device)?;
         if mipmap.is_null() {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
+            return Err(cudaError::cudaErrorInvalidValue);
         }
         let f = rt::ctx()?;
         let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
