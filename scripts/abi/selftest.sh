@@ -45,7 +45,7 @@ mutate enum_missing '/^ *cudaErrorInvalidValue = 1,/d' &&
 mutate define_value 's/^#define cudaStreamNonBlocking 1$/#define cudaStreamNonBlocking 2/' &&
     case_ "#define value" 'cudaStreamNonBlocking value: ours 2, NVIDIA 1' -- --abi 13 --only layout --header "$tmp/define_value/cuda_runtime_api.h"
 mutate typedef_target 's/^typedef struct CUstream_st \*cudaStream_t;/typedef struct CUevent_st *cudaStream_t;/' &&
-    case_ "typedef target" 'typedef cudaStream_t: ours' -- --abi 13 --only layout --header "$tmp/typedef_target/cuda_runtime_api.h"
+    case_ "typedef target" 'typedef cudaStream_t type: ours CUevent_st' -- --abi 13 --only layout --header "$tmp/typedef_target/cuda_runtime_api.h"
 
 # Signatures: a parameter type, a return type, a function NVIDIA does not declare.
 mutate sig_param 's/^cudaError_t cudaSetDevice\(int device\);/cudaError_t cudaSetDevice(unsigned int device);/' &&
@@ -73,6 +73,10 @@ case_ "export NVIDIA lacks" 'cudaNotNvidias: exported, but NVIDIA' -- --abi 13 -
 case_ "exports.txt names a missing export" 'cudaMalloc: in .* but not exported' -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libfake.so" --exports "$tmp/exports.txt" --dist "$tmp/dist"
 gcc -shared -fPIC -o "$tmp/libnover.so" "$tmp/fake.c" -Wl,-soname,libcudart.so.13 2>/dev/null
 case_ "export without version node" "version '\(none\)'" -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libnover.so" --dist "$tmp/dist"
+
+echo 'libcudart.so.13 { global: cudaGetDeviceCount; };' >"$tmp/base.map"
+gcc -shared -fPIC -o "$tmp/libbase.so" "$tmp/fake.c" -Wl,-soname,libcudart.so.13 -Wl,--version-script,"$tmp/base.map"
+case_ "export at the base version" "cudaDriverGetVersion: version '\(none\)'" -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libbase.so" --dist "$tmp/dist"
 
 # nvcc link: the scratch library lacks nearly everything the program needs.
 case_ "nvcc link" 'FAIL nvcc-link.*|lacks [0-9]+ registration' -- --abi 13 --only nvcc-link --lib "$tmp/libfake.so"
