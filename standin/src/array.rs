@@ -256,11 +256,12 @@ export! {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             let (tw, th, td) = tile_extent(&a.desc);
-            let mut p = CUDA_ARRAY_SPARSE_PROPERTIES::default();
-            p.tileExtent_width = tw;
-            p.tileExtent_height = th;
-            p.tileExtent_depth = td;
-            *sparseProperties = p;
+            *sparseProperties = CUDA_ARRAY_SPARSE_PROPERTIES {
+                tileExtent_width: tw,
+                tileExtent_height: th,
+                tileExtent_depth: td,
+                ..Default::default()
+            };
             Ok(())
         })
     }
@@ -273,10 +274,7 @@ export! {
             if a.desc.flags & DEFERRED_MAPPING == 0 {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
-            let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
-            r.size = round_tile(a.bytes());
-            r.alignment = TILE;
-            *memoryRequirements = r;
+            *memoryRequirements = CUDA_ARRAY_MEMORY_REQUIREMENTS { size: round_tile(a.bytes()), alignment: TILE, ..Default::default() };
             Ok(())
         })
     }
@@ -312,10 +310,12 @@ fn mip_sparse(s: &State, m: usize) -> Res<CUDA_ARRAY_SPARSE_PROPERTIES> {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
     let (tw, th, td) = tile_extent(&mm.desc);
-    let mut p = CUDA_ARRAY_SPARSE_PROPERTIES::default();
-    p.tileExtent_width = tw;
-    p.tileExtent_height = th;
-    p.tileExtent_depth = td;
+    let mut p = CUDA_ARRAY_SPARSE_PROPERTIES {
+        tileExtent_width: tw,
+        tileExtent_height: th,
+        tileExtent_depth: td,
+        ..Default::default()
+    };
     let three_d = mm.desc.depth > 0 && mm.desc.flags & (LAYERED | CUBEMAP) == 0;
     let first = mm.levels.iter().position(|l| {
         let d = &s.arrays[l].desc;
@@ -411,10 +411,7 @@ export! {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             let total: usize = m.levels.iter().map(|l| round_tile(s.arrays[l].bytes())).sum();
-            let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
-            r.size = total;
-            r.alignment = TILE;
-            *memoryRequirements = r;
+            *memoryRequirements = CUDA_ARRAY_MEMORY_REQUIREMENTS { size: total, alignment: TILE, ..Default::default() };
             Ok(())
         })
     }

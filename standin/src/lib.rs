@@ -30,7 +30,7 @@
 //! Every export catches panics (they become `CUDA_ERROR_UNKNOWN`) and all shared state sits
 //! behind one mutex, so it is safe to call from many threads at once.
 
-#![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
+#![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments, clippy::manual_is_multiple_of)]
 
 pub mod types;
 mod state;
@@ -222,6 +222,7 @@ table! {
     "cuModuleGetGlobal" => cuModuleGetGlobal,
     "cuLaunchKernel" => cuLaunchKernel,
     "cuLaunchKernelEx" => cuLaunchKernelEx,
+    "cuLaunchCooperativeKernel" => cuLaunchCooperativeKernel,
     "cuFuncGetAttribute" => cuFuncGetAttribute,
     "cuFuncSetAttribute" => cuFuncSetAttribute,
     "cuFuncSetCacheConfig" => cuFuncSetCacheConfig,
@@ -789,7 +790,7 @@ fn bad_handle(out: *const c_void) -> Res {
 }
 
 /// A non-null stand-in for "no out pointer to check".
-const NO_OUT: *const c_void = 1 as *const c_void;
+const NO_OUT: *const c_void = std::ptr::dangling::<c_void>();
 
 export! {
     fn cuLibraryLoadData(library: *mut CUlibrary, code: *const c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut c_void, numJitOptions: c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut c_void, numLibraryOptions: c_uint) {
@@ -840,6 +841,11 @@ export! {
     }
     fn cuLaunchKernel(f: CUfunction, gridDimX: c_uint, gridDimY: c_uint, gridDimZ: c_uint, blockDimX: c_uint, blockDimY: c_uint, blockDimZ: c_uint, sharedMemBytes: c_uint, hStream: CUstream, kernelParams: *mut *mut c_void, extra: *mut *mut c_void) {
         let _ = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+        with(|s| s.cur().map(|_| ()))?;
+        bad_handle(NO_OUT)
+    }
+    fn cuLaunchCooperativeKernel(f: CUfunction, gridDimX: c_uint, gridDimY: c_uint, gridDimZ: c_uint, blockDimX: c_uint, blockDimY: c_uint, blockDimZ: c_uint, sharedMemBytes: c_uint, hStream: CUstream, kernelParams: *mut *mut c_void) {
+        let _ = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
         with(|s| s.cur().map(|_| ()))?;
         bad_handle(NO_OUT)
     }

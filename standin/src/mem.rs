@@ -538,7 +538,7 @@ fn memset2d(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize, stream: C
         if w == 0 || h == 0 {
             return Ok(());
         }
-        if (h > 1 && pitch < w) || pitch > MAX_PITCH && h > 1 {
+        if h > 1 && (pitch < w || pitch > MAX_PITCH) {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let len = span(pitch, h, w, h, 1).ok_or(CUDA_ERROR_INVALID_VALUE)?;

@@ -1,6 +1,7 @@
 //! Unit tests: entry point lookup, the registry, copies, pitch and 3D math, arrays.
 //!
 //! The model is process-global, so the tests run one at a time under `SERIAL`.
+#![allow(clippy::field_reassign_with_default, clippy::manual_dangling_ptr)]
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::ptr::{null, null_mut};
