@@ -148,8 +148,8 @@ fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     Ok(lib)
 }
 
-/// The `CUkernel` of a registered host stub.
-fn kernel_of(func: &Func, f: &Fns) -> Res<CUkernel> {
+/// The `CUkernel` of a registered kernel, looked up once.
+fn kernel_of(func: &Arc<Func>, f: &Fns) -> Res<CUkernel> {
     if let Some(&k) = func.kernel.get() {
         return Ok(k as CUkernel);
     }
@@ -161,7 +161,10 @@ fn kernel_of(func: &Func, f: &Fns) -> Res<CUkernel> {
         return Err(cudaError::cudaErrorInvalidDeviceFunction);
     }
     cu(r)?;
-    let k = *func.kernel.get_or_init(|| k as usize);
+    let k = *func.kernel.get_or_init(|| {
+        KERNELS.write().insert(k as usize, func.clone());
+        k as usize
+    });
     Ok(k as CUkernel)
 }
 
@@ -174,16 +177,18 @@ fn find_func(func: *const c_void) -> Option<Arc<Func>> {
 }
 
 /// The `CUkernel` for `func`: a registered host stub, or a `cudaKernel_t` we handed out.
-fn resolve(func: *const c_void, f: &Fns) -> Res<(CUkernel, Arc<Func>)> {
+/// Once looked up, this is one read lock.
+fn resolve(func: *const c_void, f: &Fns) -> Res<CUkernel> {
+    if let Some(&k) = FUNCS.read().get(&(func as usize)).and_then(|fun| fun.kernel.get()) {
+        return Ok(k as CUkernel);
+    }
     let fun = find_func(func).ok_or(cudaError::cudaErrorInvalidDeviceFunction)?;
-    let k = kernel_of(&fun, f)?;
-    KERNELS.write().entry(k as usize).or_insert_with(|| fun.clone());
-    Ok((k, fun))
+    kernel_of(&fun, f)
 }
 
 /// The `CUfunction` of `func` in the current context.
 fn function_of(func: *const c_void, f: &Fns) -> Res<CUfunction> {
-    let (k, _) = resolve(func, f)?;
+    let k = resolve(func, f)?;
     let mut h: CUfunction = null_mut();
     // SAFETY: a kernel of a loaded library; a context is current.
     cu(unsafe { f.cuKernelGetFunction(&mut h, k) })?;
@@ -406,7 +411,7 @@ fn get_kernel(kernel: *mut cudaKernel_t, func: *const c_void) -> Res {
     }
     // With a context current, so that loading can give managed variables their memory.
     let f = rt::ctx()?;
-    let (k, _) = resolve(func, f)?;
+    let k = resolve(func, f)?;
     *kernel = k as cudaKernel_t;
     Ok(())
 }
@@ -445,7 +450,7 @@ pub unsafe extern "C" fn cudaLaunchKernel(
 ) -> cudaError_t {
     run("cudaLaunchKernel", || {
         let f = rt::ctx()?;
-        let (k, _) = resolve(func, f)?;
+        let k = resolve(func, f)?;
         launch(f, k, gridDim, blockDim, args, sharedMem, stream, false)
     })
 }
@@ -464,7 +469,7 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
 ) -> cudaError_t {
     run("cudaLaunchCooperativeKernel", || {
         let f = rt::ctx()?;
-        let (k, _) = resolve(func, f)?;
+        let k = resolve(func, f)?;
         launch(f, k, gridDim, blockDim, args, sharedMem, stream, true)
     })
 }
@@ -503,7 +508,7 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
     run("cudaFuncGetAttributes", || {
         let attr = out(attr)?;
         let f = rt::ctx()?;
-        let (k, _) = resolve(func, f)?;
+        let k = resolve(func, f)?;
         let dev = rt::current_device()?;
         let get = |a: CUfunction_attribute| -> Res<c_int> {
             let mut v = 0;
@@ -538,7 +543,7 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
 pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cudaFuncAttribute, value: c_int) -> cudaError_t {
     run("cudaFuncSetAttribute", || {
         let f = rt::ctx()?;
-        let (k, _) = resolve(func, f)?;
+        let k = resolve(func, f)?;
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
