@@ -135,15 +135,15 @@ fn check_pitch(f: &Fns, e: &End, width_bytes: usize) -> Res {
 }
 
 /// A 2D copy of `height` rows of `width` bytes from `src` to `dst` (pointer ends made with
-/// [`End::ptr`], whose pitch must be at least `width`; array ends with [`End::array`] and
-/// their offset in bytes and rows set with [`End::at`]). An empty copy gives the all-zero
-/// description; [`run2d`] does nothing for it.
+/// [`End::ptr`], whose pitch must be at least `width`, even for an empty copy; array ends
+/// with [`End::array`] and their offset in bytes and rows set with [`End::at`]). An empty
+/// copy gives the all-zero description; [`run2d`] does nothing for it.
 pub(crate) fn memcpy2d_params(f: &Fns, dst: End, src: End, width: usize, height: usize) -> Res<CUDA_MEMCPY2D> {
+    check_pitch(f, &dst, width)?;
+    check_pitch(f, &src, width)?;
     if width == 0 || height == 0 {
         return Ok(CUDA_MEMCPY2D::default());
     }
-    check_pitch(f, &dst, width)?;
-    check_pitch(f, &src, width)?;
     Ok(CUDA_MEMCPY2D {
         srcXInBytes: src.x,
         srcY: src.y,
@@ -231,15 +231,15 @@ fn copy3d(
     extent: &cudaExtent,
     kind: Option<raw::cudaMemcpyKind>,
 ) -> Res<Option<Copy3D>> {
+    let (smem, dmem) = match kind {
+        Some(k) => direction(k)?,
+        None => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
+    };
     let s = end3d(src.0, src.2, CU_MEMORYTYPE_UNIFIED)?;
     let d = end3d(dst.0, dst.2, CU_MEMORYTYPE_UNIFIED)?;
     if extent.width == 0 || extent.height == 0 || extent.depth == 0 {
         return Ok(None);
     }
-    let (smem, dmem) = match kind {
-        Some(k) => direction(k)?,
-        None => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
-    };
     let ses = if s.is_ptr() { None } else { Some(array_element_size(f, s.array)?) };
     let des = if d.is_ptr() { None } else { Some(array_element_size(f, d.array)?) };
     let elem = match (ses, des) {
@@ -256,14 +256,14 @@ fn copy3d(
     Ok(Some(Copy3D { src: s, dst: d, width, height: extent.height, depth: extent.depth }))
 }
 
-/// `cudaMemcpy3DParms` to the driver's `CUDA_MEMCPY3D`, with NVIDIA's checks: exactly one
-/// of array and pointer per end (`cudaErrorInvalidValue`), a valid kind
-/// (`cudaErrorInvalidMemcpyDirection`), equal element sizes when both ends are arrays
-/// (`cudaErrorInvalidValue`), pitches at least the row (`cudaErrorInvalidPitchValue`).
-/// `extent.width` and `srcPos.x`/`dstPos.x` are in elements of an array end (bytes for a
-/// pointer end; the width in elements of the array taking part, bytes if none). An array end
-/// is an array whatever the kind says. An empty extent gives the all-zero struct, which
-/// [`run3d`] skips.
+/// `cudaMemcpy3DParms` to the driver's `CUDA_MEMCPY3D`, with NVIDIA's checks in this order:
+/// a valid kind (`cudaErrorInvalidMemcpyDirection`), exactly one of array and pointer per
+/// end (`cudaErrorInvalidValue`); then, unless the extent is empty, equal element sizes
+/// when both ends are arrays (`cudaErrorInvalidValue`) and pitches at least the row
+/// (`cudaErrorInvalidPitchValue`). `extent.width` is in elements of the array taking part
+/// (bytes if none); `srcPos.x`/`dstPos.x` are in elements of an array end and in bytes of
+/// a pointer end. An array end is an array whatever the kind says. An empty extent gives
+/// the all-zero struct, which [`run3d`] skips.
 pub(crate) fn memcpy3d_params(f: &Fns, p: &cudaMemcpy3DParms) -> Res<CUDA_MEMCPY3D> {
     let Some(c) = copy3d(
         f,
@@ -383,15 +383,15 @@ fn memcpy3d_peer(p: *const cudaMemcpy3DPeerParms, stream: Option<cudaStream_t>) 
     })
 }
 
-/// `cudaMemcpy`/`cudaMemcpyAsync`: a copy of zero bytes does nothing (whatever the
-/// pointers); explicit kinds use the driver's typed copies, host-to-host and default the
-/// unified one.
+/// `cudaMemcpy`/`cudaMemcpyAsync`: the kind is checked first; a copy of zero bytes then does
+/// nothing (whatever the pointers); explicit kinds use the driver's typed copies,
+/// host-to-host and default the unified one.
 fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
     let f = rt::ctx()?;
+    let (s, d) = direction(kind)?;
     if count == 0 {
         return Ok(());
     }
-    let (s, d) = direction(kind)?;
     let (dd, sd) = (dst as CUdeviceptr, src as CUdeviceptr);
     // SAFETY: plain driver copies; the driver checks the addresses.
     cu(unsafe {
@@ -408,7 +408,7 @@ fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaM
     })
 }
 
-/// `cudaMemcpy2D`/`cudaMemcpy2DAsync`.
+/// `cudaMemcpy2D`/`cudaMemcpy2DAsync`: kind, then pitches, then an empty copy does nothing.
 #[allow(clippy::too_many_arguments)]
 fn memcpy2d(
     dst: *mut c_void,
@@ -421,9 +421,6 @@ fn memcpy2d(
     stream: Option<cudaStream_t>,
 ) -> Res {
     let f = rt::ctx()?;
-    if width == 0 || height == 0 {
-        return Ok(());
-    }
     let (s, d) = direction(kind)?;
     let c = memcpy2d_params(f, End::ptr(d, dst, dpitch, height), End::ptr(s, src, spitch, height), width, height)?;
     run2d(f, &c, stream)
