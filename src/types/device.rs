@@ -220,9 +220,6 @@ pub enum cudaDeviceAttr {
     cudaDevAttrSparseCudaArraySupported = 112,
     /// Device supports using the ::cudaHostRegister flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
     cudaDevAttrHostRegisterReadOnlySupported = 113,
-    /// Deprecated, External timeline semaphore interop is supported on the device
-    #[cfg(feature = "abi12")]
-    cudaDevAttrMaxTimelineSemaphoreInteropSupported = 114,
     /// External timeline semaphore interop is supported on the device
     cudaDevAttrTimelineSemaphoreInteropSupported = 114,
     /// Device supports using the ::cudaMallocAsync and ::cudaMemPool family of APIs
@@ -295,6 +292,11 @@ pub enum cudaDeviceAttr {
     #[cfg(not(feature = "abi12"))]
     cudaDevAttrMax = 148,
 }
+
+/// Deprecated, External timeline semaphore interop is supported on the device
+#[cfg(feature = "abi12")]
+pub const cudaDevAttrMaxTimelineSemaphoreInteropSupported: cudaDeviceAttr =
+    cudaDeviceAttr::cudaDevAttrTimelineSemaphoreInteropSupported;
 
 /// Integer views of this module's enums (see `types::raw`).
 pub mod raw {
