@@ -134,6 +134,7 @@ class Header:
         self.typedefs = []     # (name, text)
         self.funcs = []        # (name, prototype text)
         self.by_name = {}      # type name/tag -> agg key
+        self.unknown = []      # declarations none of the checks understands
 
 
 def parse_ours(lines, guard_hint="_H"):
@@ -184,9 +185,11 @@ def parse_ours(lines, guard_hint="_H"):
             n = declarator_name(body)
             h.typedefs.append((n, decl))
             continue
-        if "(" in decl:
-            m = re.search(r"(\w+)\s*\(", decl)
+        m = re.search(r"(\w+)\s*\(", decl)
+        if m and not re.match(r"\(\s*\*", decl[m.end():]):  # not a function pointer variable
             h.funcs.append((m.group(1), decl))
+        else:
+            h.unknown.append(decl)
     for name, decl in h.typedefs:  # `typedef struct X Y;`: Y names the aggregate X too
         m = re.match(r"typedef (?:const )?(?:struct |union )?(\w+) (\w+)$", decl)
         if m and m.group(1) in h.by_name:
@@ -625,7 +628,7 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
     st = "PASS" if not problems else "FAIL"
     print("%s symbols [%s]: %s, SONAME %s, %d exports all at %s, all exported by NVIDIA's too%s%s" %
           (st, abi, rel(lib), so, len(ours), node,
-           "" if exports is None else ", == %s" % rel(exports),
+           ", no exports.txt to compare" if exports is None else ", == %s" % rel(exports),
            "" if not problems else " -- %d problem(s)" % len(problems)))
     details(problems)
     if problems:
@@ -741,6 +744,11 @@ def main():
             if not same:
                 fails.append("header")
         h = parse_ours(preprocess_ours(a.header, a.abi, work))
+        if h.unknown:
+            print("FAIL parse [%s]: %d declaration(s) of our header no check understands "
+                  "(extend scripts/abi/check.py):" % (a.abi, len(h.unknown)))
+            details(h.unknown)
+            fails.append("parse")
         if "layout" in only:
             check_layout(a.abi, h, inc, cxx, a.header, work, fails)
         if "signatures" in only:
