@@ -25,8 +25,8 @@ use crate::types::*;
 const CU_DEVICE_ATTRIBUTE_MAX_PITCH: CUdevice_attribute = 11;
 /// Pitches up to this never exceed a device's maximum pitch, so no attribute query is needed.
 const PITCH_ALWAYS_OK: usize = 1 << 21;
-/// The element size `cudaMalloc3D` passes to `cuMemAllocPitch`.
-const MALLOC3D_ELEMENT_SIZE: std::ffi::c_uint = 4;
+/// The element size `cudaMalloc3D` passes to `cuMemAllocPitch` (as `cudaMallocPitch` does).
+const MALLOC3D_ELEMENT_SIZE: std::ffi::c_uint = 16;
 
 /// The driver memory types of the source and destination pointers of a copy of `kind`:
 /// host for the host side, device for the device side, unified (direction inferred from
