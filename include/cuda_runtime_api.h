@@ -1360,12 +1360,6 @@ typedef enum cudaDeviceAttr {
      * Device supports using the ::cudaHostRegister flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
      */
     cudaDevAttrHostRegisterReadOnlySupported = 113,
-#if defined(CUDART_RS_ABI12)
-    /**
-     * Deprecated, External timeline semaphore interop is supported on the device
-     */
-    cudaDevAttrMaxTimelineSemaphoreInteropSupported = 114,
-#endif
     /**
      * External timeline semaphore interop is supported on the device
      */
@@ -2113,6 +2107,13 @@ typedef struct cudaFuncAttributes {
  * Per-thread stream handle: the thread's own default stream.
  */
 #define cudaStreamPerThread (cudaStream_t)2
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Deprecated, External timeline semaphore interop is supported on the device
+ */
+#define cudaDevAttrMaxTimelineSemaphoreInteropSupported cudaDevAttrTimelineSemaphoreInteropSupported
+#endif
 
 #if !defined(CUDART_RS_ABI12)
 /**

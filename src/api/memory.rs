@@ -1,2 +1,438 @@
-//! memory exports.
+//! Memory management exports: device, pitched, managed and page-locked host allocations,
+//! host registration, unified memory advice, prefetch and range queries, pointer attributes.
 #![allow(non_snake_case)]
+
+use std::ffi::{c_int, c_uint, c_void};
+use std::ptr::null_mut;
+
+use crate::boundary::{cu, out, run, Res};
+use crate::driver::types::*;
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+/// The element size handed to `cuMemAllocPitch`: the widest it accepts, so the pitch suits
+/// any element type.
+const PITCH_ELEMENT_SIZE: c_uint = 16;
+/// Every `cudaHostAlloc` flag.
+const HOST_ALLOC_FLAGS: c_uint = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+/// Every `cudaHostRegister` flag.
+const HOST_REGISTER_FLAGS: c_uint =
+    cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly;
+
+#[inline(always)]
+fn dptr(p: *const c_void) -> CUdeviceptr {
+    p as usize as CUdeviceptr
+}
+
+/// Allocate memory on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMalloc(devPtr: *mut *mut c_void, size: usize) -> cudaError_t {
+    run("cudaMalloc", || {
+        let p = out(devPtr)?;
+        let f = rt::ctx()?;
+        if size == 0 {
+            *p = null_mut();
+            return Ok(());
+        }
+        let mut d: CUdeviceptr = 0;
+        cu(f.cuMemAlloc(&mut d, size))?;
+        *p = d as usize as *mut c_void;
+        Ok(())
+    })
+}
+
+/// Frees memory on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFree(devPtr: *mut c_void) -> cudaError_t {
+    run("cudaFree", || {
+        let f = rt::ctx()?;
+        if devPtr.is_null() {
+            return Ok(());
+        }
+        cu(f.cuMemFree(dptr(devPtr)))
+    })
+}
+
+/// Allocates pitched memory on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocPitch(
+    devPtr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
+    run("cudaMallocPitch", || {
+        let p = out(devPtr)?;
+        let pitch = out(pitch)?;
+        let f = rt::ctx()?;
+        if width == 0 || height == 0 {
+            *p = null_mut();
+            *pitch = 0;
+            return Ok(());
+        }
+        let (mut d, mut ps): (CUdeviceptr, usize) = (0, 0);
+        cu(f.cuMemAllocPitch(&mut d, &mut ps, width, height, PITCH_ELEMENT_SIZE))?;
+        *p = d as usize as *mut c_void;
+        *pitch = ps;
+        Ok(())
+    })
+}
+
+/// Allocates memory that will be automatically managed by the Unified Memory system.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+    run("cudaMallocManaged", || {
+        let p = out(devPtr)?;
+        let f = rt::ctx()?;
+        if size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let mut d: CUdeviceptr = 0;
+        cu(f.cuMemAllocManaged(&mut d, size, flags))?;
+        *p = d as usize as *mut c_void;
+        Ok(())
+    })
+}
+
+fn host_alloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> Res {
+    let p = out(pHost)?;
+    let f = rt::ctx()?;
+    if flags & !HOST_ALLOC_FLAGS != 0 {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    if size == 0 {
+        *p = null_mut();
+        return Ok(());
+    }
+    let mut h: *mut c_void = null_mut();
+    // SAFETY: valid out pointer; the flags have the driver's values.
+    cu(unsafe { f.cuMemHostAlloc(&mut h, size, flags) })?;
+    *p = h;
+    Ok(())
+}
+
+/// Allocates page-locked memory on the host.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
+    run("cudaMallocHost", || host_alloc(ptr, size, cudaHostAllocDefault))
+}
+
+/// Allocates page-locked memory on the host.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+    run("cudaHostAlloc", || host_alloc(pHost, size, flags))
+}
+
+/// Frees page-locked memory.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
+    run("cudaFreeHost", || {
+        let f = rt::ctx()?;
+        if ptr.is_null() {
+            return Ok(());
+        }
+        cu(f.cuMemFreeHost(ptr))
+    })
+}
+
+/// Registers an existing host memory range for use by CUDA.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+    run("cudaHostRegister", || {
+        let f = rt::ctx()?;
+        if ptr.is_null() || size == 0 || flags & !HOST_REGISTER_FLAGS != 0 {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        cu(f.cuMemHostRegister(ptr, size, flags))
+    })
+}
+
+/// Unregisters a memory range that was registered with cudaHostRegister.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
+    run("cudaHostUnregister", || {
+        let f = rt::ctx()?;
+        if ptr.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        cu(f.cuMemHostUnregister(ptr))
+    })
+}
+
+/// Passes back device pointer of mapped host memory allocated by cudaHostAlloc or registered
+/// by cudaHostRegister.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostGetDevicePointer(
+    pDevice: *mut *mut c_void,
+    pHost: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaHostGetDevicePointer", || {
+        let p = out(pDevice)?;
+        let f = rt::ctx()?;
+        if flags != 0 {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let mut d: CUdeviceptr = 0;
+        cu(f.cuMemHostGetDevicePointer(&mut d, pHost, 0))?;
+        *p = d as usize as *mut c_void;
+        Ok(())
+    })
+}
+
+/// Passes back flags used to allocate pinned host memory allocated by cudaHostAlloc.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostGetFlags(pFlags: *mut c_uint, pHost: *mut c_void) -> cudaError_t {
+    run("cudaHostGetFlags", || {
+        let p = out(pFlags)?;
+        let f = rt::ctx()?;
+        let mut fl: c_uint = 0;
+        cu(f.cuMemHostGetFlags(&mut fl, pHost))?;
+        *p = fl;
+        Ok(())
+    })
+}
+
+/// Gets free and total device memory.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t {
+    run("cudaMemGetInfo", || {
+        let free = out(free)?;
+        let total = out(total)?;
+        let f = rt::ctx()?;
+        let (mut fr, mut to) = (0, 0);
+        cu(f.cuMemGetInfo(&mut fr, &mut to))?;
+        *free = fr;
+        *total = to;
+        Ok(())
+    })
+}
+
+/// Whether an advice value is one of `cudaMemoryAdvise`.
+#[inline]
+fn check_advice(advice: raw::cudaMemoryAdvise) -> Res<CUmem_advise> {
+    if (cudaMemoryAdvise::cudaMemAdviseSetReadMostly as c_int..=cudaMemoryAdvise::cudaMemAdviseUnsetAccessedBy as c_int)
+        .contains(&advice.0)
+    {
+        Ok(advice.0)
+    } else {
+        Err(cudaError::cudaErrorInvalidValue)
+    }
+}
+
+/// The driver location of a runtime location (same layout and values).
+#[inline(always)]
+fn cu_location(l: cudaMemLocation) -> CUmemLocation {
+    CUmemLocation { type_: l.r#type.0, id: l.id }
+}
+
+/// The location a CUDA 12 device argument names: `cudaCpuDeviceId` is the host, anything
+/// else must be a device ordinal.
+#[cfg(feature = "abi12")]
+fn device_location(device: c_int) -> Res<CUmemLocation> {
+    if device == cudaCpuDeviceId {
+        return Ok(CUmemLocation { type_: CU_MEM_LOCATION_TYPE_HOST, id: 0 });
+    }
+    let dev = rt::check_device(device)?;
+    Ok(CUmemLocation { type_: CU_MEM_LOCATION_TYPE_DEVICE, id: dev })
+}
+
+fn advise(devPtr: *const c_void, count: usize, advice: raw::cudaMemoryAdvise, loc: CUmemLocation) -> Res {
+    let f = rt::ctx()?;
+    let advice = check_advice(advice)?;
+    // SAFETY: plain driver call.
+    cu(unsafe { f.cuMemAdvise_v2(dptr(devPtr), count, advice, loc) })
+}
+
+/// Advise about the usage of a given memory range.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemAdvise(
+    devPtr: *const c_void,
+    count: usize,
+    advice: raw::cudaMemoryAdvise,
+    location: cudaMemLocation,
+) -> cudaError_t {
+    run("cudaMemAdvise", || advise(devPtr, count, advice, cu_location(location)))
+}
+
+/// Advise about the usage of a given memory range.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemAdvise(
+    devPtr: *const c_void,
+    count: usize,
+    advice: raw::cudaMemoryAdvise,
+    device: c_int,
+) -> cudaError_t {
+    run("cudaMemAdvise", || {
+        rt::ctx()?;
+        let a = check_advice(advice)?;
+        // The read-mostly advice and clearing the preferred location ignore the device.
+        let loc = if a == cudaMemoryAdvise::cudaMemAdviseSetReadMostly as c_int
+            || a == cudaMemoryAdvise::cudaMemAdviseUnsetReadMostly as c_int
+            || a == cudaMemoryAdvise::cudaMemAdviseUnsetPreferredLocation as c_int
+        {
+            CUmemLocation { type_: CU_MEM_LOCATION_TYPE_HOST, id: 0 }
+        } else {
+            device_location(device)?
+        };
+        advise(devPtr, count, advice, loc)
+    })
+}
+
+/// Advise about the usage of a given memory range.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemAdvise_v2(
+    devPtr: *const c_void,
+    count: usize,
+    advice: raw::cudaMemoryAdvise,
+    location: cudaMemLocation,
+) -> cudaError_t {
+    run("cudaMemAdvise_v2", || advise(devPtr, count, advice, cu_location(location)))
+}
+
+fn prefetch(devPtr: *const c_void, count: usize, loc: CUmemLocation, flags: c_uint, stream: cudaStream_t) -> Res {
+    let f = rt::ctx()?;
+    // SAFETY: plain driver call; the stream is the caller's handle (0 is the null stream of
+    // the table `ctx` chose).
+    cu(unsafe { f.cuMemPrefetchAsync_v2(dptr(devPtr), count, loc, flags, stream) })
+}
+
+/// Prefetches memory to the specified destination location.
+#[cfg(not(feature = "abi12"))]
+// also: cudaMemPrefetchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemPrefetchAsync(
+    devPtr: *const c_void,
+    count: usize,
+    location: cudaMemLocation,
+    flags: c_uint,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemPrefetchAsync", || prefetch(devPtr, count, cu_location(location), flags, stream))
+}
+
+/// Prefetches memory to the specified destination device.
+#[cfg(feature = "abi12")]
+// also: cudaMemPrefetchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemPrefetchAsync(
+    devPtr: *const c_void,
+    count: usize,
+    dstDevice: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemPrefetchAsync", || {
+        rt::ctx()?;
+        let loc = device_location(dstDevice)?;
+        prefetch(devPtr, count, loc, 0, stream)
+    })
+}
+
+/// Prefetches memory to the specified destination location.
+#[cfg(feature = "abi12")]
+// also: cudaMemPrefetchAsync_v2_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(
+    devPtr: *const c_void,
+    count: usize,
+    location: cudaMemLocation,
+    flags: c_uint,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemPrefetchAsync_v2", || prefetch(devPtr, count, cu_location(location), flags, stream))
+}
+
+/// Query an attribute of a given memory range.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemRangeGetAttribute(
+    data: *mut c_void,
+    dataSize: usize,
+    attribute: raw::cudaMemRangeAttribute,
+    devPtr: *const c_void,
+    count: usize,
+) -> cudaError_t {
+    run("cudaMemRangeGetAttribute", || {
+        let f = rt::ctx()?;
+        // The runtime's attribute values are the driver's.
+        cu(f.cuMemRangeGetAttribute(data, dataSize, attribute.0, dptr(devPtr), count))
+    })
+}
+
+/// Query attributes of a given memory range.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemRangeGetAttributes(
+    data: *mut *mut c_void,
+    dataSizes: *mut usize,
+    attributes: *mut raw::cudaMemRangeAttribute,
+    numAttributes: usize,
+    devPtr: *const c_void,
+    count: usize,
+) -> cudaError_t {
+    run("cudaMemRangeGetAttributes", || {
+        let f = rt::ctx()?;
+        // `raw::cudaMemRangeAttribute` is a transparent int with the driver's values.
+        cu(f.cuMemRangeGetAttributes(
+            data,
+            dataSizes,
+            attributes.cast::<CUmem_range_attribute>(),
+            numAttributes,
+            dptr(devPtr),
+            count,
+        ))
+    })
+}
+
+/// Returns attributes about a specified pointer.
+#[no_mangle]
+pub unsafe extern "C" fn cudaPointerGetAttributes(
+    attributes: *mut cudaPointerAttributes,
+    ptr: *const c_void,
+) -> cudaError_t {
+    run("cudaPointerGetAttributes", || {
+        let a = out(attributes)?;
+        let f = rt::ctx()?;
+        let mut mem_type: c_uint = 0;
+        let mut dev_ptr: CUdeviceptr = 0;
+        let mut host_ptr: *mut c_void = null_mut();
+        let mut managed: c_uint = 0;
+        let mut ordinal: c_int = cudaInvalidDeviceId;
+        let mut attrs: [CUpointer_attribute; 5] = [
+            CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+            CU_POINTER_ATTRIBUTE_HOST_POINTER,
+            CU_POINTER_ATTRIBUTE_IS_MANAGED,
+            CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+        ];
+        let mut data: [*mut c_void; 5] = [
+            (&mut mem_type as *mut c_uint).cast(),
+            (&mut dev_ptr as *mut CUdeviceptr).cast(),
+            (&mut host_ptr as *mut *mut c_void).cast(),
+            (&mut managed as *mut c_uint).cast(),
+            (&mut ordinal as *mut c_int).cast(),
+        ];
+        cu(f.cuPointerGetAttributes(5, attrs.as_mut_ptr(), data.as_mut_ptr(), dptr(ptr)))?;
+        let ty = if managed != 0 {
+            cudaMemoryType::cudaMemoryTypeManaged
+        } else {
+            match mem_type as CUmemorytype {
+                CU_MEMORYTYPE_HOST => cudaMemoryType::cudaMemoryTypeHost,
+                CU_MEMORYTYPE_DEVICE | CU_MEMORYTYPE_ARRAY => cudaMemoryType::cudaMemoryTypeDevice,
+                CU_MEMORYTYPE_UNIFIED => cudaMemoryType::cudaMemoryTypeManaged,
+                _ => cudaMemoryType::cudaMemoryTypeUnregistered,
+            }
+        };
+        a.r#type = ty;
+        a.device = if ty == cudaMemoryType::cudaMemoryTypeUnregistered { cudaInvalidDeviceId } else { ordinal };
+        a.devicePointer = dev_ptr as usize as *mut c_void;
+        a.hostPointer = host_ptr;
+        #[cfg(not(feature = "abi12"))]
+        {
+            a.reserved = [0; 8];
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,116 @@
+/* cudaPointerGetAttributes on every kind of memory, field by field. */
+#include "ctest.h"
+
+#define PAGE 4096
+
+static const char *type_name(int t) {
+    switch (t) {
+    case cudaMemoryTypeUnregistered: return "cudaMemoryTypeUnregistered";
+    case cudaMemoryTypeHost: return "cudaMemoryTypeHost";
+    case cudaMemoryTypeDevice: return "cudaMemoryTypeDevice";
+    case cudaMemoryTypeManaged: return "cudaMemoryTypeManaged";
+    default: return "unknown";
+    }
+}
+
+/* Prints the attributes of p; pointers only as comparisons with p and NULL. */
+static void show(const char *label, const void *p) {
+    struct cudaPointerAttributes a;
+    memset(&a, 0x7f, sizeof a);
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    printf("%s: %s\n", label, cudaGetErrorName(e));
+    if (e != cudaSuccess) {
+        SHOW_LAST(label);
+        return;
+    }
+    printf("  type = %s\n", type_name((int)a.type));
+    printf("  device = %d\n", a.device);
+    printf("  devicePointer == p: %d, NULL: %d\n", (int)(a.devicePointer == p), (int)(a.devicePointer == NULL));
+    printf("  hostPointer == p: %d, NULL: %d\n", (int)(a.hostPointer == p), (int)(a.hostPointer == NULL));
+}
+
+int main(void) {
+    int dev = -1;
+    OK(cudaGetDevice(&dev));
+    SHOWI("current device", dev);
+
+    void *d = NULL;
+    OK(cudaMalloc(&d, 1 << 16));
+    show("cudaMalloc", d);
+    show("cudaMalloc + 100", (char *)d + 100);
+
+    void *pd = NULL;
+    size_t pitch = 0;
+    OK(cudaMallocPitch(&pd, &pitch, 100, 10));
+    show("cudaMallocPitch", pd);
+
+    void *h = NULL;
+    OK(cudaMallocHost(&h, PAGE));
+    show("cudaMallocHost", h);
+
+    void *hm = NULL;
+    OK(cudaHostAlloc(&hm, PAGE, cudaHostAllocMapped | cudaHostAllocPortable));
+    show("cudaHostAlloc(Mapped|Portable)", hm);
+    void *hmd = NULL;
+    OK(cudaHostGetDevicePointer(&hmd, hm, 0));
+    printf("cudaHostGetDevicePointer == host: %d\n", (int)(hmd == hm));
+
+    void *wc = NULL;
+    OK(cudaHostAlloc(&wc, PAGE, cudaHostAllocWriteCombined));
+    show("cudaHostAlloc(WriteCombined)", wc);
+
+    void *m = NULL;
+    OK(cudaMallocManaged(&m, PAGE, cudaMemAttachGlobal));
+    show("cudaMallocManaged(Global)", m);
+    void *mh = NULL;
+    OK(cudaMallocManaged(&mh, PAGE, cudaMemAttachHost));
+    show("cudaMallocManaged(Host)", mh);
+
+    unsigned char *reg = aligned_alloc(PAGE, 4 * PAGE);
+    CHECK(reg != NULL);
+    OK(SHOW("cudaHostRegister(Mapped)", cudaHostRegister(reg, 4 * PAGE, cudaHostRegisterMapped)));
+    show("registered", reg);
+    show("registered + PAGE", reg + PAGE);
+    void *regd = NULL;
+    OK(cudaHostGetDevicePointer(&regd, reg, 0));
+    show("registered, device alias", regd);
+    OK(cudaHostUnregister(reg));
+    show("after unregister", reg);
+
+    int local = 0;
+    show("stack", &local);
+    void *heap = malloc(100);
+    show("malloc", heap);
+    free(heap);
+    show("NULL", NULL);
+    show("0x1000", (void *)0x1000);
+
+    OK(cudaFree(d));
+    show("freed cudaMalloc", d);
+
+    SHOW("cudaPointerGetAttributes(NULL attrs)", cudaPointerGetAttributes(NULL, pd));
+    SHOW_LAST("NULL attrs");
+
+#if CUDART_VERSION >= 13000
+    {
+        struct cudaPointerAttributes a;
+        memset(&a, 0x7f, sizeof a);
+        OK(cudaPointerGetAttributes(&a, pd));
+        int untouched = 1;
+        for (int i = 0; i < 8; i++) untouched &= (a.reserved[i] == a.reserved[0]);
+        printf("reserved all equal: %d\n", untouched);
+        printf("reserved zeroed: %d\n", (int)(a.reserved[0] == 0 && untouched));
+    }
+#endif
+
+    OK(cudaFree(pd));
+    OK(cudaFreeHost(h));
+    OK(cudaFreeHost(hm));
+    OK(cudaFreeHost(wc));
+    OK(cudaFree(m));
+    OK(cudaFree(mh));
+    show("freed managed", m);
+    free(reg);
+    SHOW("cudaGetLastError", cudaGetLastError());
+    DONE();
+}
