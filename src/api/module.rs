@@ -131,6 +131,17 @@ fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         )
     })?;
     let managed = bin.managed.lock().clone();
+    if !managed.is_empty() {
+        // Managed variables get their memory when the library is loaded into a context:
+        // load it into the current one now rather than at its first kernel.
+        let mut m: CUmodule = null_mut();
+        // SAFETY: a library just loaded; a context is current.
+        if let Err(e) = cu(unsafe { f.cuLibraryGetModule(&mut m, lib) }) {
+            // SAFETY: the library just loaded, not handed out.
+            unsafe { f.cuLibraryUnload(lib) };
+            return Err(e);
+        }
+    }
     for v in managed {
         let mut p: CUdeviceptr = 0;
         let mut size = 0usize;

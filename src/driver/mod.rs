@@ -176,6 +176,7 @@ driver_api! {
     cuLibraryGetKernel = "cuLibraryGetKernel" @ 12000 (pKernel: *mut CUkernel, library: CUlibrary, name: *const c_char);
     cuLibraryGetGlobal = "cuLibraryGetGlobal" @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
     cuLibraryGetManaged = "cuLibraryGetManaged" @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
+    cuLibraryGetModule = "cuLibraryGetModule" @ 12000 (pMod: *mut CUmodule, library: CUlibrary);
     cuKernelGetFunction = "cuKernelGetFunction" @ 12000 (pFunc: *mut CUfunction, kernel: CUkernel);
     cuKernelGetAttribute = "cuKernelGetAttribute" @ 12000 (pi: *mut c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice);
     cuKernelSetAttribute = "cuKernelSetAttribute" @ 12000 (attrib: CUfunction_attribute, val: c_int, kernel: CUkernel, dev: CUdevice);
