@@ -98,6 +98,11 @@ int main(void) {
     SHOW_LAST("spitch < width, 1 row");
     SHOW("2D pitch 0", cudaMemcpy2D(d, 0, h, HP, W, H, cudaMemcpyHostToDevice));
     SHOW_LAST("pitch 0");
+    /* Pitches beyond the device's maximum pitch (one row, so nothing past it is read). */
+    SHOW("2D spitch 2^40, 1 row", cudaMemcpy2D(d, dp, h, (size_t)1 << 40, W, 1, cudaMemcpyHostToDevice));
+    SHOW_LAST("spitch 2^40, 1 row");
+    SHOW("2D dpitch 2^33, 1 row", cudaMemcpy2D(d, (size_t)1 << 33, h, HP, W, 1, cudaMemcpyHostToDevice));
+    SHOW_LAST("dpitch 2^33, 1 row");
 
     /* Invalid kinds, with valid and with narrow pitches. */
     SHOW("2D kind 5", cudaMemcpy2D(d, dp, h, HP, W, H, (enum cudaMemcpyKind)5));
