@@ -213,6 +213,7 @@ table! {
     "cuLibraryGetGlobal" => cuLibraryGetGlobal,
     "cuLibraryGetManaged" => cuLibraryGetManaged,
     "cuKernelGetFunction" => cuKernelGetFunction,
+    "cuLibraryGetModule" => cuLibraryGetModule,
     "cuKernelGetAttribute" => cuKernelGetAttribute,
     "cuKernelSetAttribute" => cuKernelSetAttribute,
     "cuModuleLoadData" => cuModuleLoadData,
@@ -813,6 +814,10 @@ export! {
     fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) {
         let _ = kernel;
         bad_handle(pFunc as *const c_void)
+    }
+    fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) {
+        let _ = library;
+        bad_handle(pMod as *const c_void)
     }
     fn cuKernelGetAttribute(pi: *mut c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice) {
         let _ = (attrib, kernel, dev);

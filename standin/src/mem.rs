@@ -315,25 +315,33 @@ impl State {
                 if !fits(e.x, w, a.row_bytes) || !fits(e.y, h, a.rows) || !fits(e.z, d, a.slices) {
                     return Err(inval);
                 }
+                // The x offset must be a whole number of elements.
+                let (eb, _) = crate::array::element(a.desc.format, a.desc.channels).unwrap_or((1, 1));
+                if e.x % eb != 0 {
+                    return Err(inval);
+                }
                 let off = offset(a.row_bytes, a.rows, e.x, e.y, e.z).ok_or(inval)?;
                 Ok(Resolved { start: a.data + off, pitch: a.row_bytes, height: a.rows })
             }
             CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE | CU_MEMORYTYPE_UNIFIED => {
                 let base = if e.mt == CU_MEMORYTYPE_HOST { e.host } else { e.dev };
-                if base == 0 || e.pitch < w || e.pitch > MAX_PITCH {
+                // A pitch, where given, covers the x offset and the width; several rows need
+                // one. Likewise the rows per slice cover y and the height; several slices
+                // need them.
+                let multi_row = h > 1 || d > 1;
+                let row_end = e.x.checked_add(w).ok_or(inval)?;
+                if base == 0 || e.pitch > MAX_PITCH || (e.pitch == 0 && multi_row) || (e.pitch != 0 && e.pitch < row_end) {
                     return Err(inval);
                 }
-                let height = if d > 1 {
-                    if e.height < h {
-                        return Err(inval);
-                    }
-                    e.height
-                } else {
-                    h
-                };
-                let off = offset(e.pitch, height, e.x, e.y, e.z).ok_or(inval)?;
+                let pitch = if e.pitch == 0 { row_end } else { e.pitch };
+                let rows_end = e.y.checked_add(h).ok_or(inval)?;
+                if (e.height == 0 && d > 1) || (e.height != 0 && e.height < rows_end) {
+                    return Err(inval);
+                }
+                let height = if e.height == 0 { rows_end } else { e.height };
+                let off = offset(pitch, height, e.x, e.y, e.z).ok_or(inval)?;
                 let start = base.checked_add(off).ok_or(inval)?;
-                let len = span(e.pitch, height, w, h, d).ok_or(inval)?;
+                let len = span(pitch, height, w, h, d).ok_or(inval)?;
                 start.checked_add(len).ok_or(inval)?;
                 let check = match e.mt {
                     CU_MEMORYTYPE_DEVICE => true,
@@ -343,7 +351,7 @@ impl State {
                 if check {
                     self.check_range(start, len)?;
                 }
-                Ok(Resolved { start, pitch: e.pitch, height })
+                Ok(Resolved { start, pitch, height })
             }
             _ => Err(inval),
         }

@@ -223,6 +223,15 @@ fn pitch_allocation_and_2d_copies() {
         c.dstY = 0;
         c.srcPitch = 99;
         assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        c.srcXInBytes = 1;
+        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        c.srcXInBytes = 0;
+        // One row needs no pitch.
+        c.srcPitch = 0;
+        c.Height = 1;
+        assert_eq!(mem::cuMemcpy2D(&c), CUDA_SUCCESS);
+        c.Height = 4;
+        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcPitch = 100;
         c.dstMemoryType = 7;
         assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
@@ -292,6 +301,15 @@ fn arrays_copy_and_describe() {
         let mut c2 = CUDA_MEMCPY2D::default();
         c2.srcMemoryType = CU_MEMORYTYPE_ARRAY;
         c2.srcArray = a;
+        c2.srcXInBytes = 4;
+        c2.srcY = 1;
+        c2.dstMemoryType = CU_MEMORYTYPE_HOST;
+        c2.dstHost = out.as_mut_ptr().cast();
+        c2.dstPitch = 32;
+        c2.WidthInBytes = 32;
+        c2.Height = 2;
+        // Not a whole number of float2 elements.
+        assert_eq!(mem::cuMemcpy2D(&c2), CUDA_ERROR_INVALID_VALUE);
         c2.srcXInBytes = 16;
         c2.srcY = 1;
         c2.dstMemoryType = CU_MEMORYTYPE_HOST;
