@@ -1,5 +1,5 @@
 //! Copies and memsets on linear memory, `cudaMalloc3D`, and the conversion of the runtime's
-//! copy descriptions into the driver's, which the array copies in `array.rs` share:
+//! copy descriptions into the driver's, for the array copies (`array.rs`) to share:
 //!
 //! - [`direction`]: a `cudaMemcpyKind` to the driver memory types of the pointer ends;
 //! - [`End`]: one end of a copy in the driver's terms (host, device, unified or array);
@@ -178,7 +178,8 @@ pub(crate) fn run2d(f: &Fns, c: &CUDA_MEMCPY2D, stream: Option<cudaStream_t>) ->
     })
 }
 
-/// Bytes per element of a CUDA array: bytes per channel of its format times its channels.
+/// Bytes per element of a CUDA array: bytes per channel of its format times its channels
+/// (a whole 4x4 block for the block-compressed formats).
 pub(crate) fn array_element_size(f: &Fns, a: CUarray) -> Res<usize> {
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
     // SAFETY: valid out pointer; the driver checks the handle.
@@ -221,9 +222,9 @@ fn end3d(array: cudaArray_t, ptr: &cudaPitchedPtr, mem: CUmemorytype) -> Res<End
     }
 }
 
-/// The shared part of [`memcpy3d_params`] and the peer copies: positions and the width in
-/// elements of the array taking part (bytes if none), pointer ends of the given types.
-#[allow(clippy::too_many_arguments)]
+/// The shared part of [`memcpy3d_params`] and the peer copies (no kind: pointer ends are
+/// unified addresses): positions and the width in elements of the array taking part (bytes
+/// if none) to bytes, with the checks [`memcpy3d_params`] lists. `None` for an empty extent.
 fn copy3d(
     f: &Fns,
     src: (cudaArray_t, &cudaPos, &cudaPitchedPtr),
@@ -235,8 +236,8 @@ fn copy3d(
         Some(k) => direction(k)?,
         None => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
     };
-    let s = end3d(src.0, src.2, CU_MEMORYTYPE_UNIFIED)?;
-    let d = end3d(dst.0, dst.2, CU_MEMORYTYPE_UNIFIED)?;
+    let s = end3d(src.0, src.2, smem)?;
+    let d = end3d(dst.0, dst.2, dmem)?;
     if extent.width == 0 || extent.height == 0 || extent.depth == 0 {
         return Ok(None);
     }
@@ -249,8 +250,8 @@ fn copy3d(
     };
     let bytes = |n: usize, es: Option<usize>| n.checked_mul(es.unwrap_or(1)).ok_or(cudaError::cudaErrorInvalidValue);
     let width = extent.width.checked_mul(elem).ok_or(cudaError::cudaErrorInvalidValue)?;
-    let s = End { mem: if s.is_ptr() { smem } else { s.mem }, ..s }.at(bytes(src.1.x, ses)?, src.1.y, src.1.z);
-    let d = End { mem: if d.is_ptr() { dmem } else { d.mem }, ..d }.at(bytes(dst.1.x, des)?, dst.1.y, dst.1.z);
+    let s = s.at(bytes(src.1.x, ses)?, src.1.y, src.1.z);
+    let d = d.at(bytes(dst.1.x, des)?, dst.1.y, dst.1.z);
     check_pitch(f, &s, width)?;
     check_pitch(f, &d, width)?;
     Ok(Some(Copy3D { src: s, dst: d, width, height: extent.height, depth: extent.depth }))
