@@ -157,6 +157,15 @@ int main(void) {
     SHOWI("maxThreadsPerBlock", fa.maxThreadsPerBlock);
     SHOWI("binaryVersion", fa.binaryVersion);
     SHOWI("sharedSizeBytes", fa.sharedSizeBytes);
+    const char *fname = NULL;
+    SHOW("cudaFuncGetName", cudaFuncGetName(&fname, (const void *)reverse_shared));
+    printf("name: %s\n", fname ? fname : "(null)");
+    SHOW("cudaFuncGetName unregistered", cudaFuncGetName(&fname, (const void *)main));
+    cudaKernel_t kh = NULL;
+    SHOW("cudaGetKernel", cudaGetKernel(&kh, (const void *)fill));
+    SHOW("cudaLaunchKernel by cudaKernel_t", cudaLaunchKernel((const void *)kh, dim3(4), dim3(64), args, 0, 0));
+    OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    SHOWI("by cudaKernel_t h[3]", h[3]);
     SHOW("cudaFuncGetAttributes unregistered", cudaFuncGetAttributes(&fa, (const void *)main));
     SHOW("cudaFuncSetAttribute max dyn shared",
          cudaFuncSetAttribute((const void *)reverse_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
