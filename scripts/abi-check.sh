@@ -5,7 +5,8 @@
 # Library checked, per ABI N: dist/lib/libcudart.so.N with dist/exports-N.txt (scripts/build.sh)
 # when it is newer than the debug build, else the debug build (cargo build here unless
 # --no-build): target/debug/libcudart.so (13), target/abi12/debug/libcudart.so (12).
-# Header: the one the same build generated (next to exports.txt), else include/.
+# Header: the one the same build generated (next to exports.txt), else dist/include/, else
+# include/; include/cuda_runtime_api.h must equal it.
 # Overrides: CUDART_RS_LIB13/CUDART_RS_LIB12 (+ CUDART_RS_EXPORTS13/12), CUDART_RS_HEADER,
 # CUDART_RS_NVIDIA (NVIDIA's unpacked files, default .cache/nvidia).
 set -uo pipefail
@@ -17,7 +18,7 @@ for a in "$@"; do
         13|12|both) abis=$a ;;
         --no-nvcc-link) nvcc_link=0 ;;
         --no-build) build=0 ;;
-        -h|--help) sed -n 2,9p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,11p "$0"; exit 0 ;;
         *) echo "usage: $0 [13|12|both] [--no-nvcc-link] [--no-build]" >&2; exit 2 ;;
     esac
 done
