@@ -37,8 +37,8 @@ struct FatBinWrapper {
 
 const FATBINC_MAGIC: c_int = 0x466243b1;
 
-/// One registered fat binary. The handle the program gets is a pointer to this; its first
-/// field is the wrapper the program registered, as the handle of NVIDIA's runtime points at.
+/// One registered fat binary. The handle the program gets is a pointer to this, so that
+/// `*handle` is the wrapper the program registered; the program only passes it back.
 #[repr(C)]
 struct FatBin {
     #[allow(dead_code)]
