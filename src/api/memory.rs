@@ -238,6 +238,17 @@ fn device_location(device: c_int) -> Res<CUmemLocation> {
     Ok(CUmemLocation { type_: CU_MEM_LOCATION_TYPE_DEVICE, id: dev })
 }
 
+/// The CUDA 8 device argument of a location made by [`device_location`]
+/// (`CU_DEVICE_CPU` for the host).
+#[cfg(feature = "abi12")]
+fn ordinal_of(l: CUmemLocation) -> CUdevice {
+    if l.type_ == CU_MEM_LOCATION_TYPE_DEVICE {
+        l.id
+    } else {
+        cudaCpuDeviceId
+    }
+}
+
 fn advise(devPtr: *const c_void, count: usize, advice: raw::cudaMemoryAdvise, loc: CUmemLocation) -> Res {
     let f = rt::ctx()?;
     let advice = check_advice(advice)?;
@@ -267,7 +278,7 @@ pub unsafe extern "C" fn cudaMemAdvise(
     device: c_int,
 ) -> cudaError_t {
     run("cudaMemAdvise", || {
-        rt::ctx()?;
+        let f = rt::ctx()?;
         let a = check_advice(advice)?;
         // The read-mostly advice and clearing the preferred location ignore the device.
         let loc = if a == cudaMemoryAdvise::cudaMemAdviseSetReadMostly as c_int
@@ -278,7 +289,12 @@ pub unsafe extern "C" fn cudaMemAdvise(
         } else {
             device_location(device)?
         };
-        advise(devPtr, count, advice, loc)
+        let r = f.cuMemAdvise_v2(dptr(devPtr), count, a, loc);
+        if r == crate::error::MISSING_ENTRY_POINT {
+            // A driver older than 12.2: the CUDA 8 form takes the ordinal.
+            return cu(f.cuMemAdvise_v1(dptr(devPtr), count, a, ordinal_of(loc)));
+        }
+        cu(r)
     })
 }
 
@@ -326,9 +342,14 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     run("cudaMemPrefetchAsync", || {
-        rt::ctx()?;
+        let f = rt::ctx()?;
         let loc = device_location(dstDevice)?;
-        prefetch(devPtr, count, loc, 0, stream)
+        let r = f.cuMemPrefetchAsync_v2(dptr(devPtr), count, loc, 0, stream);
+        if r == crate::error::MISSING_ENTRY_POINT {
+            // A driver older than 12.2: the CUDA 8 form takes the ordinal.
+            return cu(f.cuMemPrefetchAsync_v1(dptr(devPtr), count, ordinal_of(loc), stream));
+        }
+        cu(r)
     })
 }
 
