@@ -301,6 +301,24 @@ int main(void) {
     SHOW("3D dst pitch < width", cudaMemcpy3D(&p));
     SHOW_LAST("dst pitch < width");
 
+    /* Rows that fit the pitch only without the x position (24 bytes from x 20, pitch 32). */
+    memset(&p, 0, sizeof p);
+    p.srcPtr = pptr(h, HP, W, HH);
+    p.srcPos = pos(20, 0, 0);
+    p.dstPtr = dv;
+    p.extent = ext(W, H, 1);
+    p.kind = cudaMemcpyHostToDevice;
+    SHOW("3D src x + width > pitch", cudaMemcpy3D(&p));
+    SHOW_LAST("src x + width > pitch");
+    /* Slices taller than the source's rows per slice (ysize 2 < height 5, depth 2). */
+    memset(&p, 0, sizeof p);
+    p.srcPtr = pptr(h, HP, W, 2);
+    p.dstPtr = dv;
+    p.extent = ext(W, H, 2);
+    p.kind = cudaMemcpyHostToDevice;
+    SHOW("3D src ysize < height", cudaMemcpy3D(&p));
+    SHOW_LAST("src ysize < height");
+
     /* A freed destination. */
     OK(cudaFree(dv2.ptr));
     memset(&p, 0, sizeof p);
