@@ -12,7 +12,9 @@
 //! - primary contexts (retain/release/reset/flags/state) and a thread-local context stack;
 //! - "device" memory that is ordinary host memory: device pointers are real host addresses,
 //!   kept in a registry of allocations (device, pinned host, registered host, managed) that
-//!   every call checks before it touches memory, so a bad pointer gives an error, not a crash;
+//!   every call checks before it touches memory, so a bad pointer gives an error, not a crash.
+//!   Allocations come from one reserved address range and addresses are never reused, so a
+//!   freed pointer stays recognisably invalid even where a copy would accept host memory;
 //! - synchronous copies and memsets (1D, 2D, 3D, peer, to and from arrays), done at call time;
 //! - streams and events as validated handles; work is never pending, so queries succeed and
 //!   host functions run at once; events record the host clock;

@@ -34,15 +34,14 @@ impl State {
         if kind != Kind::Device && size > HOST_LIMIT.saturating_sub(self.host_used) {
             return Err(CUDA_ERROR_OUT_OF_MEMORY);
         }
-        let buf = Buf::new(size, false).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
-        let addr = buf.ptr as usize;
+        let (addr, mem) = self.backing(size).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
         let buffer_id = self.buffer_id();
         self.allocs.insert(addr, Alloc {
             size,
             kind,
             flags,
             dev,
-            buf: Some(buf),
+            mem,
             buffer_id,
             sync_memops: false,
             pages: None,
@@ -168,7 +167,7 @@ export! {
                 kind: Kind::Registered,
                 flags,
                 dev,
-                buf: None,
+                mem: Backing::None,
                 buffer_id,
                 sync_memops: false,
                 pages: None,
@@ -343,10 +342,15 @@ impl State {
                 let start = base.checked_add(off).ok_or(inval)?;
                 let len = span(pitch, height, w, h, d).ok_or(inval)?;
                 start.checked_add(len).ok_or(inval)?;
+                // Device memory must be a live allocation; host or unified pointers may be
+                // any host memory, but not a stale pointer into the stand-in's own range.
+                // (Registered memory is the caller's: a host copy may run past the registration.)
                 let check = match e.mt {
                     CU_MEMORYTYPE_DEVICE => true,
-                    CU_MEMORYTYPE_UNIFIED => self.find(start).is_some(),
-                    _ => false,
+                    _ => match self.find(start) {
+                        Some((_, a)) => a.kind != Kind::Registered,
+                        None => self.stale(start),
+                    },
                 };
                 if check {
                     self.check_range(start, len)?;

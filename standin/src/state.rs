@@ -62,6 +62,86 @@ impl Drop for Buf {
     }
 }
 
+/// The address range every allocation a caller sees (device, managed, pinned host) is carved
+/// from: reserved once, handed out front to back and never reused, so a freed or made-up
+/// pointer inside it is recognised as invalid instead of being read as host memory.
+pub struct Arena {
+    pub base: usize,
+    pub len: usize,
+    next: usize,
+}
+
+/// Reserved address space: 1 TiB (less if the system refuses), no memory behind it until used.
+const ARENA_SIZES: [usize; 4] = [1 << 40, 1 << 38, 1 << 36, 1 << 34];
+
+impl Arena {
+    fn reserve() -> Option<Arena> {
+        for len in ARENA_SIZES {
+            // SAFETY: an anonymous, inaccessible reservation; nothing else refers to it.
+            let p = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_NONE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                    -1,
+                    0,
+                )
+            };
+            if p != libc::MAP_FAILED {
+                return Some(Arena { base: p as usize, len, next: p as usize });
+            }
+        }
+        None
+    }
+
+    pub fn contains(&self, addr: usize) -> bool {
+        addr >= self.base && addr < self.base + self.len
+    }
+
+    /// Maps `size` bytes (page-rounded) at the next free address, a guard page after it.
+    fn take(&mut self, size: usize) -> Option<Mapped> {
+        let len = size.max(1).checked_add(PAGE - 1)? / PAGE * PAGE;
+        let end = self.next.checked_add(len)?.checked_add(PAGE)?;
+        if end > self.base + self.len {
+            return None;
+        }
+        let addr = self.next;
+        // SAFETY: a page-aligned range inside our own reservation.
+        let r = unsafe { libc::mprotect(addr as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) };
+        if r != 0 {
+            return None;
+        }
+        self.next = end;
+        Some(Mapped { addr, len })
+    }
+}
+
+/// Pages of the arena backing one allocation; returned to the system (and made inaccessible)
+/// on drop. The addresses are not handed out again.
+pub struct Mapped {
+    pub addr: usize,
+    len: usize,
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        // SAFETY: pages of our reservation that nothing refers to any more.
+        unsafe {
+            libc::madvise(self.addr as *mut libc::c_void, self.len, libc::MADV_DONTNEED);
+            libc::mprotect(self.addr as *mut libc::c_void, self.len, libc::PROT_NONE);
+        }
+    }
+}
+
+/// The memory behind an allocation.
+pub enum Backing {
+    Arena(#[allow(dead_code)] Mapped),
+    Heap(#[allow(dead_code)] Buf),
+    /// Registered host memory: the caller's.
+    None,
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// `cuMemAlloc`, `cuMemAllocPitch`.
@@ -101,9 +181,9 @@ pub struct Alloc {
     pub kind: Kind,
     pub flags: u32,
     pub dev: c_int,
-    /// Owns the memory of stand-in allocations (`None` for registered host memory).
+    /// Owns the memory of stand-in allocations.
     #[allow(dead_code)]
-    pub buf: Option<Buf>,
+    pub mem: Backing,
     pub buffer_id: u64,
     pub sync_memops: bool,
     /// Advice and prefetch state, one entry per [`PAGE`]; created on first use.
@@ -189,6 +269,7 @@ pub struct State {
     pub arrays: HashMap<usize, Array>,
     pub mipmaps: HashMap<usize, Mipmap>,
     pub next_buffer_id: u64,
+    pub arena: Option<Arena>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -229,6 +310,7 @@ pub fn init() {
         arrays: HashMap::new(),
         mipmaps: HashMap::new(),
         next_buffer_id: 1,
+        arena: Arena::reserve(),
     });
 }
 
@@ -295,6 +377,20 @@ impl State {
             return Err(CUDA_ERROR_INVALID_CONTEXT);
         }
         self.live_ctx(top)
+    }
+
+    /// Memory for a new allocation: from the arena, or the heap if there is no arena.
+    pub fn backing(&mut self, size: usize) -> Option<(usize, Backing)> {
+        match self.arena.as_mut() {
+            Some(a) => a.take(size).map(|m| (m.addr, Backing::Arena(m))),
+            None => Buf::new(size, false).map(|b| (b.ptr as usize, Backing::Heap(b))),
+        }
+    }
+
+    /// Whether `addr` is in the stand-in's allocation range but in no live allocation: a
+    /// freed or made-up device pointer, never to be read as host memory.
+    pub fn stale(&self, addr: usize) -> bool {
+        self.arena.as_ref().is_some_and(|a| a.contains(addr)) && self.find(addr).is_none()
     }
 
     pub fn buffer_id(&mut self) -> u64 {

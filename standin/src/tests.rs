@@ -190,6 +190,20 @@ fn copies_validate_device_ranges() {
         assert_eq!(mem::cuMemcpyHtoDAsync(d, src.as_ptr().cast(), 4, CU_STREAM_PER_THREAD), CUDA_SUCCESS);
         mem::cuMemFree(d);
         assert_eq!(mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 4), CUDA_ERROR_INVALID_VALUE);
+        // A freed pointer is not mistaken for host memory, whatever the copy calls it.
+        assert_eq!(mem::cuMemcpy(back.as_mut_ptr() as CUdeviceptr, d, 4), CUDA_ERROR_INVALID_VALUE);
+        let mut c = CUDA_MEMCPY2D::default();
+        c.srcMemoryType = CU_MEMORYTYPE_HOST;
+        c.srcHost = d as *const c_void;
+        c.srcPitch = 4;
+        c.dstMemoryType = CU_MEMORYTYPE_HOST;
+        c.dstHost = back.as_mut_ptr().cast();
+        c.dstPitch = 4;
+        c.WidthInBytes = 4;
+        c.Height = 1;
+        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        c.srcHost = src.as_ptr().cast();
+        assert_eq!(mem::cuMemcpy2D(&c), CUDA_SUCCESS);
     }
 }
 
