@@ -323,12 +323,15 @@ pub fn with<T>(f: impl FnOnce(&mut State) -> Res<T>) -> Res<T> {
     }
 }
 
+// The context stack is read with `try_with`: during thread exit (after its destructor ran)
+// it reads as empty instead of panicking.
+
 pub fn stack_top() -> usize {
-    STACK.with(|s| s.borrow().last().copied().unwrap_or(0))
+    STACK.try_with(|s| s.borrow().last().copied().unwrap_or(0)).unwrap_or(0)
 }
 
 pub fn stack_set_top(ctx: usize) {
-    STACK.with(|s| {
+    let _ = STACK.try_with(|s| {
         let mut s = s.borrow_mut();
         if ctx == 0 {
             s.pop();
@@ -337,15 +340,15 @@ pub fn stack_set_top(ctx: usize) {
         } else {
             s.push(ctx);
         }
-    })
+    });
 }
 
 pub fn stack_push(ctx: usize) {
-    STACK.with(|s| s.borrow_mut().push(ctx))
+    let _ = STACK.try_with(|s| s.borrow_mut().push(ctx));
 }
 
 pub fn stack_pop() -> usize {
-    STACK.with(|s| s.borrow_mut().pop().unwrap_or(0))
+    STACK.try_with(|s| s.borrow_mut().pop().unwrap_or(0)).unwrap_or(0)
 }
 
 impl State {
