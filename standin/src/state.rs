@@ -382,12 +382,13 @@ impl State {
         self.live_ctx(top)
     }
 
-    /// Memory for a new allocation: from the arena, or the heap if there is no arena.
+    /// Memory for a new allocation: from the arena, or the heap if there is no arena or it
+    /// is used up.
     pub fn backing(&mut self, size: usize) -> Option<(usize, Backing)> {
-        match self.arena.as_mut() {
-            Some(a) => a.take(size).map(|m| (m.addr, Backing::Arena(m))),
-            None => Buf::new(size, false).map(|b| (b.ptr as usize, Backing::Heap(b))),
+        if let Some(m) = self.arena.as_mut().and_then(|a| a.take(size)) {
+            return Some((m.addr, Backing::Arena(m)));
         }
+        Buf::new(size, false).map(|b| (b.ptr as usize, Backing::Heap(b)))
     }
 
     /// Whether `addr` is in the stand-in's allocation range but in no live allocation: a
