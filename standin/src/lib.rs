@@ -465,8 +465,9 @@ export! {
     fn cuDevicePrimaryCtxReset(dev: CUdevice) {
         with(|s| {
             s.check_dev(dev)?;
+            // Destroys the context but does not release it: retains stay counted, so a later
+            // cuDevicePrimaryCtxRelease is still safe, as documented.
             let c = &mut s.ctxs[dev as usize];
-            c.refcount = 0;
             c.active = false;
             c.flags = 0;
             s.destroy_ctx_resources(dev);

@@ -566,6 +566,15 @@ fn primary_context_lifecycle() {
         let mut dev = -1;
         assert_eq!(cuCtxGetDevice(&mut dev), CUDA_SUCCESS);
         assert_eq!(dev, 0);
+        // Releasing after a reset is allowed; releasing more than was retained is not.
+        let mut retained = 0;
+        while cuDevicePrimaryCtxRelease(0) == CUDA_SUCCESS {
+            retained += 1;
+        }
+        assert!(retained >= 2);
+        assert_eq!(cuDevicePrimaryCtxRelease(0), CUDA_ERROR_INVALID_CONTEXT);
+        cuDevicePrimaryCtxGetState(0, &mut fl, &mut act);
+        assert_eq!(act, 0);
     }
 }
 
