@@ -639,3 +639,73 @@ fn memset_pitched_slices() {
         mem::cuMemFree(d);
     }
 }
+
+#[test]
+fn copies_3d_linear_and_peer() {
+    let (_g, ctx) = setup();
+    unsafe {
+        // 3 slices of 2 rows of 4 bytes, from a host volume with pitch 8 and 3 rows per slice
+        // (starting at x 2, y 1) into a device volume with pitch 16 and 2 rows per slice.
+        let src: Vec<u8> = (0..8 * 3 * 3).map(|i| i as u8).collect();
+        let d = dalloc(16 * 2 * 3);
+        mem::cuMemsetD8(d, 0, 96);
+        let mut c = CUDA_MEMCPY3D::default();
+        c.srcMemoryType = CU_MEMORYTYPE_HOST;
+        c.srcHost = src.as_ptr().cast();
+        c.srcXInBytes = 2;
+        c.srcY = 1;
+        c.srcPitch = 8;
+        c.srcHeight = 3;
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = d;
+        c.dstPitch = 16;
+        c.dstHeight = 2;
+        c.WidthInBytes = 4;
+        c.Height = 2;
+        c.Depth = 3;
+        assert_eq!(mem::cuMemcpy3D(&c), CUDA_SUCCESS);
+        let mut out = [0u8; 96];
+        mem::cuMemcpyDtoH(out.as_mut_ptr().cast(), d, 96);
+        for z in 0..3 {
+            for y in 0..2 {
+                for x in 0..4 {
+                    assert_eq!(out[(z * 2 + y) * 16 + x], src[(z * 3 + y + 1) * 8 + x + 2]);
+                }
+                assert_eq!(out[(z * 2 + y) * 16 + 4], 0);
+            }
+        }
+        // Rows per slice must cover y + Height; several slices need them given.
+        c.srcHeight = 2;
+        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        c.srcHeight = 0;
+        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        c.srcHeight = 3;
+        // One slice too many for the device volume.
+        c.dstZ = 1;
+        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        // The same copy between contexts.
+        let mut p = CUDA_MEMCPY3D_PEER::default();
+        p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        p.srcDevice = d;
+        p.srcPitch = 16;
+        p.srcHeight = 2;
+        p.srcContext = ctx;
+        p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        p.dstDevice = d + 8;
+        p.dstPitch = 16;
+        p.dstHeight = 2;
+        p.dstContext = ctx;
+        p.WidthInBytes = 4;
+        p.Height = 2;
+        p.Depth = 3;
+        assert_eq!(mem::cuMemcpy3DPeer(&p), CUDA_SUCCESS);
+        mem::cuMemcpyDtoH(out.as_mut_ptr().cast(), d, 96);
+        assert_eq!(out[8..12], out[0..4]);
+        assert_eq!(out[80 + 8..80 + 12], out[80..84]);
+        p.dstContext = 0x10 as CUcontext;
+        assert_eq!(mem::cuMemcpy3DPeer(&p), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(mem::cuMemcpyPeer(d, ctx, d + 48, ctx, 48), CUDA_SUCCESS);
+        assert_eq!(mem::cuMemcpyPeer(d, ctx, d + 48, ctx, 49), CUDA_ERROR_INVALID_VALUE);
+        mem::cuMemFree(d);
+    }
+}
