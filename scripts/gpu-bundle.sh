@@ -21,9 +21,14 @@ nv=.cache/nvidia
 
 rm -rf target/gpu-staging
 mkdir -p target/gpu-staging/cu12/include target/gpu-staging/nvidia12 target/gpu-staging/nvidia13
-cp -a dist target/gpu-staging/dist
+mkdir -p target/gpu-staging/dist
+cp -a dist/lib dist/include dist/exports-13.txt dist/exports-12.txt dist/BUILD-INFO target/gpu-staging/dist/
 for f in target/gpu-staging/dist/lib/libcudart.so.13.0.0 target/gpu-staging/dist/lib/libcudart.so.12.9.0 target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
     strip --strip-debug "$f"
+done
+# Plain files in place of the links, whatever way the folder travels.
+find target/gpu-staging/dist -type l | while read -r l; do
+    cp --remove-destination "$(readlink -f "$l")" "$l"
 done
 cp -a "$nv/cu12/nvidia/cuda_runtime/include/." target/gpu-staging/cu12/include/
 cp -a "$nv/cu12/nvidia/cuda_nvcc/include/crt" target/gpu-staging/cu12/include/
