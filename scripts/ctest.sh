@@ -128,7 +128,8 @@ fi
 run_one() {
     local bin=$1 base=$2
     shift 2
-    env -u CUDART_RS_DRIVER -u LD_PRELOAD "$@" timeout -k 5 "$timeout_s" "$bin" >"$base.out" 2>"$base.err" </dev/null
+    # (The braces keep bash's own "Segmentation fault" notice out of the log.)
+    { env -u CUDART_RS_DRIVER -u LD_PRELOAD "$@" timeout -k 5 "$timeout_s" "$bin" >"$base.out" 2>"$base.err" </dev/null; } 2>/dev/null
 }
 
 # judge BASE RC [EXPECTED]: prints why a run failed (nothing when it passed); returns 1 on
@@ -137,6 +138,8 @@ judge() {
     local base=$1 rc=$2 expected=${3:-} why=
     if ((rc == 124 || rc == 137)); then
         why="timed out after ${timeout_s}s"
+    elif ((rc > 128)); then
+        why="killed by signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
     elif ((rc != 0)); then
         why="exit status $rc"
     elif has_fail_line "$base.out"; then
@@ -373,7 +376,9 @@ gpu() {
         done
     done
 
-    tar -C "$work/.." -czf "$out/gpu-runs.tgz" gpu 2>/dev/null || true
+    # Outputs and build logs, not the programs.
+    (cd "$work/.." && find gpu -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' \) -print0 |
+        tar --null -T - -czf "$out/gpu-runs.tgz") || true
 }
 
 ###########################################################################################
