@@ -175,8 +175,8 @@ int main(void) {
         p.extent = ext(2, 2, 2);
         p.kind = cudaMemcpyDeviceToDevice;
         SHOW("3D A2A box", cudaMemcpy3D(&p));
-        /* Array a -> device, the kind saying the source is on the host: an array is on the
-         * device whatever the kind says. */
+        /* Array a -> device, the kind saying the source is on the host: refused, an array
+         * is device memory (dv2 already holds the same data, from the D2D copy above). */
         memset(&p, 0, sizeof p);
         p.srcArray = a;
         p.dstPtr = dv2;

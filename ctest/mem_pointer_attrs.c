@@ -91,18 +91,6 @@ int main(void) {
     SHOW("cudaPointerGetAttributes(NULL attrs)", cudaPointerGetAttributes(NULL, pd));
     SHOW_LAST("NULL attrs");
 
-#if CUDART_VERSION >= 13000
-    {
-        struct cudaPointerAttributes a;
-        memset(&a, 0x7f, sizeof a);
-        OK(cudaPointerGetAttributes(&a, pd));
-        int untouched = 1;
-        for (int i = 0; i < 8; i++) untouched &= (a.reserved[i] == a.reserved[0]);
-        printf("reserved all equal: %d\n", untouched);
-        printf("reserved zeroed: %d\n", (int)(a.reserved[0] == 0 && untouched));
-    }
-#endif
-
     OK(cudaFree(pd));
     OK(cudaFreeHost(h));
     OK(cudaFreeHost(hm));

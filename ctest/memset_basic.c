@@ -161,13 +161,27 @@ int main(void) {
         CHECK(bad == 0);
         SHOWI("3D linear wrong bytes", bad);
     }
-    /* One row and one slice: the pitch is not used. */
-    SHOW("memset3D 1x1 pitch 0", cudaMemset3D(pptr(d, 0, 0, 0), 0x31, ext(24, 1, 1)));
-    OK(cudaMemcpy(buf, d, 32, cudaMemcpyDeviceToHost));
+    /* One row and one slice: unlike cudaMemset2D, a pitch narrower than the row is refused
+     * (where a call succeeds, its bytes must be set). */
     {
-        int bad;
-        COUNT_BAD(bad, 24, 0x31);
-        CHECK(bad == 0);
+        static const struct {
+            const char *label;
+            size_t pitch, xsize, ysize;
+        } one[] = {
+            {"memset3D 1x1 pitch 0", 0, 0, 0},
+            {"memset3D 1x1 pitch < width", 8, 24, 1},
+            {"memset3D 1x1 pitch == width, ysize 0", 24, 0, 0},
+            {"memset3D 1x1 pitch > width, ysize 1", 32, 24, 1},
+        };
+        for (int k = 0; k < (int)(sizeof one / sizeof one[0]); k++) {
+            OK(cudaMemset(d, 0xee, 64));
+            cudaError_t r = SHOW(one[k].label, cudaMemset3D(pptr(d, one[k].pitch, one[k].xsize, one[k].ysize), 0x31, ext(24, 1, 1)));
+            cudaGetLastError();
+            OK(cudaMemcpy(buf, d, 32, cudaMemcpyDeviceToHost));
+            int bad;
+            COUNT_BAD(bad, 32, (r == cudaSuccess && i < 24) ? 0x31 : 0xee);
+            CHECK(bad == 0);
+        }
     }
     /* Empty extents and failures. */
     SHOW("memset3D width 0", cudaMemset3D(v, 1, ext(0, 4, 3)));

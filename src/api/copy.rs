@@ -8,8 +8,15 @@
 //!   x positions in elements of the array taking part, bytes otherwise);
 //! - [`array_element_size`]: bytes per element of a CUDA array.
 //!
-//! Sizes of zero are no-ops: the `*_params` functions return an all-zero description and
-//! the `run*` functions make no driver call for it.
+//! An empty copy (a size of zero) succeeds before any other check, whatever the kind,
+//! devices, pointers or pitches: the `*_params` functions return an all-zero description
+//! and the `run*` functions make no driver call for it.
+//!
+//! Pitches of pointer ends are checked by the runtime only where rows follow each other
+//! (more than one row, or more than one slice): narrower than the row or wider than the
+//! device's maximum pitch is `cudaErrorInvalidPitchValue`, and so are fewer rows per slice
+//! than the copy's height where there is more than one slice. Otherwise the driver checks
+//! them (pitch at least x + width, rows per slice at least y + height: `cudaErrorInvalidValue`).
 #![allow(non_snake_case)]
 
 use std::ffi::{c_int, c_void};
@@ -113,10 +120,11 @@ impl End {
     }
 }
 
-/// Checks the pitch of a pointer end against the row width: `cudaErrorInvalidPitchValue`
-/// if it is narrower than the row or wider than the device's maximum pitch.
-fn check_pitch(f: &Fns, e: &End, width_bytes: usize) -> Res {
-    if !e.is_ptr() {
+/// Checks the pitch of a pointer end of a copy of several rows against the row width:
+/// `cudaErrorInvalidPitchValue` if it is narrower than the row or wider than the device's
+/// maximum pitch. Nothing to check for an array end or a single row.
+fn check_pitch(f: &Fns, e: &End, width_bytes: usize, rows: usize) -> Res {
+    if !e.is_ptr() || rows <= 1 {
         return Ok(());
     }
     if e.pitch < width_bytes {
@@ -135,16 +143,14 @@ fn check_pitch(f: &Fns, e: &End, width_bytes: usize) -> Res {
 }
 
 /// A 2D copy of `height` rows of `width` bytes from `src` to `dst` (pointer ends made with
-/// [`End::ptr`], whose pitch must be at least `width`, even for an empty copy; array ends
-/// with [`End::array`] and their offset in bytes and rows set with [`End::at`]). An empty
-/// copy gives the all-zero description; [`run2d`] does nothing for it.
-pub(crate) fn memcpy2d_params(f: &Fns, dst: End, src: End, width: usize, height: usize) -> Res<CUDA_MEMCPY2D> {
-    check_pitch(f, &dst, width)?;
-    check_pitch(f, &src, width)?;
+/// [`End::ptr`]; array ends with [`End::array`] and their offset in bytes and rows set with
+/// [`End::at`]). An empty copy gives the all-zero description; [`run2d`] does nothing for
+/// it. No checks: the callers make theirs first.
+pub(crate) fn memcpy2d_params(dst: End, src: End, width: usize, height: usize) -> CUDA_MEMCPY2D {
     if width == 0 || height == 0 {
-        return Ok(CUDA_MEMCPY2D::default());
+        return CUDA_MEMCPY2D::default();
     }
-    Ok(CUDA_MEMCPY2D {
+    CUDA_MEMCPY2D {
         srcXInBytes: src.x,
         srcY: src.y,
         srcMemoryType: src.mem,
@@ -161,7 +167,7 @@ pub(crate) fn memcpy2d_params(f: &Fns, dst: End, src: End, width: usize, height:
         dstPitch: dst.pitch,
         WidthInBytes: width,
         Height: height,
-    })
+    }
 }
 
 /// Runs a 2D copy: synchronously without a stream, else on `stream`. Nothing for an empty one.
@@ -212,19 +218,33 @@ struct Copy3D {
     depth: usize,
 }
 
-/// One end of a 3D copy as the runtime gives it: exactly one of `array` and `ptr.ptr` set
-/// (else `cudaErrorInvalidValue`).
+/// One end of a 3D copy as the runtime gives it: exactly one of `array` and `ptr.ptr` set,
+/// and an array only where the kind puts that end on the device (or lets the addresses
+/// say: `cudaMemcpyDefault`, the peer copies); else `cudaErrorInvalidValue`.
 fn end3d(array: cudaArray_t, ptr: &cudaPitchedPtr, mem: CUmemorytype) -> Res<End> {
     match (array.is_null(), ptr.ptr.is_null()) {
-        (false, true) => Ok(End::array(array)),
+        (false, true) if mem != CU_MEMORYTYPE_HOST => Ok(End::array(array)),
         (true, false) => Ok(End::ptr(mem, ptr.ptr, ptr.pitch, ptr.ysize)),
         _ => Err(cudaError::cudaErrorInvalidValue),
     }
 }
 
+/// The runtime's checks of a pointer end of a 3D copy of `width` bytes x `height` rows x
+/// `depth` slices: the pitch where there are several rows ([`check_pitch`]) and the rows
+/// per slice (`ysize`) where there are several slices, at least `height`
+/// (`cudaErrorInvalidPitchValue`).
+fn check_end3d(f: &Fns, e: &End, width: usize, height: usize, depth: usize) -> Res {
+    check_pitch(f, e, width, height.saturating_mul(depth))?;
+    if e.is_ptr() && depth > 1 && e.height < height {
+        return Err(cudaError::cudaErrorInvalidPitchValue);
+    }
+    Ok(())
+}
+
 /// The shared part of [`memcpy3d_params`] and the peer copies (no kind: pointer ends are
 /// unified addresses): positions and the width in elements of the array taking part (bytes
-/// if none) to bytes, with the checks [`memcpy3d_params`] lists. `None` for an empty extent.
+/// if none) to bytes, with the checks [`memcpy3d_params`] lists. `None` for an empty extent
+/// (checked first).
 fn copy3d(
     f: &Fns,
     src: (cudaArray_t, &cudaPos, &cudaPitchedPtr),
@@ -232,15 +252,15 @@ fn copy3d(
     extent: &cudaExtent,
     kind: Option<raw::cudaMemcpyKind>,
 ) -> Res<Option<Copy3D>> {
+    if extent.width == 0 || extent.height == 0 || extent.depth == 0 {
+        return Ok(None);
+    }
     let (smem, dmem) = match kind {
         Some(k) => direction(k)?,
         None => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
     };
     let s = end3d(src.0, src.2, smem)?;
     let d = end3d(dst.0, dst.2, dmem)?;
-    if extent.width == 0 || extent.height == 0 || extent.depth == 0 {
-        return Ok(None);
-    }
     let ses = if s.is_ptr() { None } else { Some(array_element_size(f, s.array)?) };
     let des = if d.is_ptr() { None } else { Some(array_element_size(f, d.array)?) };
     let elem = match (ses, des) {
@@ -252,19 +272,19 @@ fn copy3d(
     let width = extent.width.checked_mul(elem).ok_or(cudaError::cudaErrorInvalidValue)?;
     let s = s.at(bytes(src.1.x, ses)?, src.1.y, src.1.z);
     let d = d.at(bytes(dst.1.x, des)?, dst.1.y, dst.1.z);
-    check_pitch(f, &s, width)?;
-    check_pitch(f, &d, width)?;
+    check_end3d(f, &s, width, extent.height, extent.depth)?;
+    check_end3d(f, &d, width, extent.height, extent.depth)?;
     Ok(Some(Copy3D { src: s, dst: d, width, height: extent.height, depth: extent.depth }))
 }
 
 /// `cudaMemcpy3DParms` to the driver's `CUDA_MEMCPY3D`, with NVIDIA's checks in this order:
-/// a valid kind (`cudaErrorInvalidMemcpyDirection`), exactly one of array and pointer per
-/// end (`cudaErrorInvalidValue`); then, unless the extent is empty, equal element sizes
-/// when both ends are arrays (`cudaErrorInvalidValue`) and pitches at least the row
-/// (`cudaErrorInvalidPitchValue`). `extent.width` is in elements of the array taking part
-/// (bytes if none); `srcPos.x`/`dstPos.x` are in elements of an array end and in bytes of
-/// a pointer end. An array end is an array whatever the kind says. An empty extent gives
-/// the all-zero struct, which [`run3d`] skips.
+/// an empty extent succeeds (the all-zero struct, which [`run3d`] skips) whatever the rest
+/// says; a valid kind (`cudaErrorInvalidMemcpyDirection`); exactly one of array and pointer
+/// per end, and no array at an end the kind puts on the host (`cudaErrorInvalidValue`);
+/// equal element sizes when both ends are arrays (`cudaErrorInvalidValue`); pitches and
+/// rows per slice of pointer ends ([`check_end3d`]: `cudaErrorInvalidPitchValue`).
+/// `extent.width` is in elements of the array taking part (bytes if none);
+/// `srcPos.x`/`dstPos.x` are in elements of an array end and in bytes of a pointer end.
 pub(crate) fn memcpy3d_params(f: &Fns, p: &cudaMemcpy3DParms) -> Res<CUDA_MEMCPY3D> {
     let Some(c) = copy3d(
         f,
@@ -330,13 +350,18 @@ fn memcpy3d(p: *const cudaMemcpy3DParms, stream: Option<cudaStream_t>) -> Res {
 }
 
 /// `cudaMemcpy3DPeer`/`cudaMemcpy3DPeerAsync`: pointer ends are unified addresses, each
-/// end in the primary context of its device.
+/// end in the primary context of its device. An empty extent succeeds before the devices
+/// are checked.
 fn memcpy3d_peer(p: *const cudaMemcpy3DPeerParms, stream: Option<cudaStream_t>) -> Res {
     // SAFETY: the caller's parameter block; null is rejected.
     let p = unsafe { p.as_ref() }.ok_or(cudaError::cudaErrorInvalidValue)?;
+    let f = rt::ctx()?;
+    let e = &p.extent;
+    if e.width == 0 || e.height == 0 || e.depth == 0 {
+        return Ok(());
+    }
     let sctx = rt::primary(p.srcDevice)?;
     let dctx = rt::primary(p.dstDevice)?;
-    let f = rt::ctx()?;
     let Some(c) = copy3d(
         f,
         (p.srcArray, &p.srcPos, &p.srcPtr),
@@ -384,15 +409,15 @@ fn memcpy3d_peer(p: *const cudaMemcpy3DPeerParms, stream: Option<cudaStream_t>) 
     })
 }
 
-/// `cudaMemcpy`/`cudaMemcpyAsync`: the kind is checked first; a copy of zero bytes then does
-/// nothing (whatever the pointers); explicit kinds use the driver's typed copies,
+/// `cudaMemcpy`/`cudaMemcpyAsync`: a copy of zero bytes does nothing (whatever the kind and
+/// pointers); then the kind is checked; explicit kinds use the driver's typed copies,
 /// host-to-host and default the unified one.
 fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
     let f = rt::ctx()?;
-    let (s, d) = direction(kind)?;
     if count == 0 {
         return Ok(());
     }
+    let (s, d) = direction(kind)?;
     let (dd, sd) = (dst as CUdeviceptr, src as CUdeviceptr);
     // SAFETY: plain driver copies; the driver checks the addresses.
     cu(unsafe {
@@ -409,7 +434,11 @@ fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaM
     })
 }
 
-/// `cudaMemcpy2D`/`cudaMemcpy2DAsync`: kind, then pitches, then an empty copy does nothing.
+/// `cudaMemcpy2D`/`cudaMemcpy2DAsync`: an empty copy does nothing (whatever the kind and
+/// pitches); with several rows, the pitches ([`check_pitch`], before the kind); the kind;
+/// with one row the pitches are not used but must still cover the row
+/// (`cudaErrorInvalidValue`), and the driver gets the row width as both pitches (so any
+/// larger pitch works).
 #[allow(clippy::too_many_arguments)]
 fn memcpy2d(
     dst: *mut c_void,
@@ -422,19 +451,34 @@ fn memcpy2d(
     stream: Option<cudaStream_t>,
 ) -> Res {
     let f = rt::ctx()?;
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let (mut dp, mut sp) = (dpitch, spitch);
+    if height > 1 {
+        check_pitch(f, &End::ptr(CU_MEMORYTYPE_DEVICE, dst, dp, height), width, height)?;
+        check_pitch(f, &End::ptr(CU_MEMORYTYPE_DEVICE, src, sp, height), width, height)?;
+    }
     let (s, d) = direction(kind)?;
-    let c = memcpy2d_params(f, End::ptr(d, dst, dpitch, height), End::ptr(s, src, spitch, height), width, height)?;
+    if height == 1 {
+        if dp < width || sp < width {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        (dp, sp) = (width, width);
+    }
+    let c = memcpy2d_params(End::ptr(d, dst, dp, height), End::ptr(s, src, sp, height), width, height);
     run2d(f, &c, stream)
 }
 
-/// `cudaMemcpyPeer`/`cudaMemcpyPeerAsync`: device ordinals to primary contexts.
+/// `cudaMemcpyPeer`/`cudaMemcpyPeerAsync`: a copy of zero bytes does nothing (whatever the
+/// devices and pointers); device ordinals to primary contexts.
 fn memcpy_peer(dst: *mut c_void, dstDevice: c_int, src: *const c_void, srcDevice: c_int, count: usize, stream: Option<cudaStream_t>) -> Res {
-    let dctx = rt::primary(dstDevice)?;
-    let sctx = rt::primary(srcDevice)?;
     let f = rt::ctx()?;
     if count == 0 {
         return Ok(());
     }
+    let dctx = rt::primary(dstDevice)?;
+    let sctx = rt::primary(srcDevice)?;
     let (dd, sd) = (dst as CUdeviceptr, src as CUdeviceptr);
     // SAFETY: plain driver copies; the driver checks the addresses.
     cu(unsafe {
@@ -480,21 +524,23 @@ fn memset2d(devPtr: *mut c_void, pitch: usize, value: c_int, width: usize, heigh
 }
 
 /// `cudaMemset3D`/`cudaMemset3DAsync`: `extent.depth` slices of `extent.height` rows of
-/// `extent.width` bytes; slices are `pitch * ysize` bytes apart. Slices that follow each
-/// other row for row (`ysize == height`) are set as one 2D block, others one by one.
+/// `extent.width` bytes; slices are `pitch * ysize` bytes apart. An empty extent does
+/// nothing; otherwise the pitch must cover the row even for a single row
+/// (`cudaErrorInvalidValue`, unlike `cudaMemset2D`). Slices that follow each other row for
+/// row (`ysize == height`) are set as one 2D block, others one by one.
 fn memset3d(p: cudaPitchedPtr, value: c_int, extent: cudaExtent, stream: Option<cudaStream_t>) -> Res {
     let f = rt::ctx()?;
     let (w, h, d) = (extent.width, extent.height, extent.depth);
     if w == 0 || h == 0 || d == 0 {
         return Ok(());
     }
+    if p.pitch < w {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
     let base = p.ptr as CUdeviceptr;
     if d == 1 || p.ysize == h {
         let rows = h.checked_mul(d).ok_or(cudaError::cudaErrorInvalidValue)?;
         return memset_rows(f, base, p.pitch, value, w, rows, stream);
-    }
-    if p.pitch < w {
-        return Err(cudaError::cudaErrorInvalidValue);
     }
     let slice = p.pitch.checked_mul(p.ysize).ok_or(cudaError::cudaErrorInvalidValue)? as u64;
     for z in 0..d as u64 {

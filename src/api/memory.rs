@@ -14,8 +14,6 @@ use crate::types::*;
 /// The element size handed to `cuMemAllocPitch`: the widest it accepts, so the pitch suits
 /// any element type.
 const PITCH_ELEMENT_SIZE: c_uint = 16;
-/// Every `cudaHostAlloc` flag.
-const HOST_ALLOC_FLAGS: c_uint = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
 /// Every `cudaHostRegister` flag.
 const HOST_REGISTER_FLAGS: c_uint =
     cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly;
@@ -85,43 +83,41 @@ pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize
     run("cudaMallocManaged", || {
         let p = out(devPtr)?;
         let f = rt::ctx()?;
-        if size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
-            return Err(cudaError::cudaErrorInvalidValue);
+        // Size 0 gives NULL whatever the flags; the driver judges the flags otherwise.
+        if size == 0 {
+            *p = null_mut();
+            return Ok(());
         }
-        let mut d: CUdeviceptr = 0;
-        cu(f.cuMemAllocManaged(&mut d, size, flags))?;
-        *p = d as usize as *mut c_void;
-        Ok(())
+        cu(f.cuMemAllocManaged((p as *mut *mut c_void).cast(), size, flags))
     })
-}
-
-fn host_alloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> Res {
-    let p = out(pHost)?;
-    let f = rt::ctx()?;
-    if flags & !HOST_ALLOC_FLAGS != 0 {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
-    if size == 0 {
-        *p = null_mut();
-        return Ok(());
-    }
-    let mut h: *mut c_void = null_mut();
-    // SAFETY: valid out pointer; the flags have the driver's values.
-    cu(unsafe { f.cuMemHostAlloc(&mut h, size, flags) })?;
-    *p = h;
-    Ok(())
 }
 
 /// Allocates page-locked memory on the host.
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
-    run("cudaMallocHost", || host_alloc(ptr, size, cudaHostAllocDefault))
+    run("cudaMallocHost", || {
+        let p = out(ptr)?;
+        let f = rt::ctx()?;
+        if size == 0 {
+            *p = null_mut();
+            return Ok(());
+        }
+        cu(f.cuMemAllocHost(p, size))
+    })
 }
 
 /// Allocates page-locked memory on the host.
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    run("cudaHostAlloc", || host_alloc(pHost, size, flags))
+    run("cudaHostAlloc", || {
+        let f = rt::ctx()?;
+        // Size 0 gives NULL before the flags are looked at; otherwise the driver judges them.
+        if size == 0 {
+            *out(pHost)? = null_mut();
+            return Ok(());
+        }
+        cu(f.cuMemHostAlloc(pHost, size, flags))
+    })
 }
 
 /// Frees page-locked memory.
@@ -198,14 +194,9 @@ pub unsafe extern "C" fn cudaHostGetFlags(pFlags: *mut c_uint, pHost: *mut c_voi
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t {
     run("cudaMemGetInfo", || {
-        let free = out(free)?;
-        let total = out(total)?;
+        // Either pointer may be NULL: both go to the driver as given.
         let f = rt::ctx()?;
-        let (mut fr, mut to) = (0, 0);
-        cu(f.cuMemGetInfo(&mut fr, &mut to))?;
-        *free = fr;
-        *total = to;
-        Ok(())
+        cu(f.cuMemGetInfo(free, total))
     })
 }
 

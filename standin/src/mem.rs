@@ -94,7 +94,8 @@ export! {
         nonnull(pPitch)?;
         with(|s| {
             s.cur()?;
-            if widthInBytes == 0 || height == 0 || !matches!(elementSizeBytes, 4 | 8 | 16) || widthInBytes > MAX_PITCH {
+            // No limit on the width: a pitch too large for memory is out of memory.
+            if widthInBytes == 0 || height == 0 || !matches!(elementSizeBytes, 4 | 8 | 16) {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             let pitch = round_up(widthInBytes, PITCH_ALIGN).ok_or(CUDA_ERROR_INVALID_VALUE)?;
@@ -157,9 +158,18 @@ export! {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             let addr = p as usize;
-            addr.checked_add(bytesize).ok_or(CUDA_ERROR_INVALID_VALUE)?;
-            if s.overlaps(addr, bytesize) {
-                return Err(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+            let end = addr.checked_add(bytesize).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+            // Allocations are disjoint: the last one starting before `end` is the only one
+            // that can overlap. Overlapping a registration is "already registered"; memory
+            // the driver allocated (page-locked or not) cannot be registered at all.
+            if let Some((&b, a)) = s.allocs.range(..end).next_back() {
+                if b + a.size > addr {
+                    return Err(if a.kind == Kind::Registered {
+                        CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+                    } else {
+                        CUDA_ERROR_INVALID_VALUE
+                    });
+                }
             }
             let buffer_id = s.buffer_id();
             s.allocs.insert(addr, Alloc {
@@ -182,11 +192,14 @@ export! {
             if p.is_null() {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
-            match s.allocs.get(&(p as usize)) {
-                Some(a) if a.kind == Kind::Registered => {
-                    s.allocs.remove(&(p as usize));
+            // Only the base of a registration unregisters; any other address inside
+            // page-locked memory is an invalid value, one outside it was never registered.
+            match s.find(p as usize) {
+                Some((b, a)) if a.kind == Kind::Registered && b == p as usize => {
+                    s.allocs.remove(&b);
                     Ok(())
                 }
+                Some((_, a)) if matches!(a.kind, Kind::Registered | Kind::Pinned) => Err(CUDA_ERROR_INVALID_VALUE),
                 _ => Err(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED),
             }
         })
@@ -216,7 +229,9 @@ export! {
             s.cur()?;
             match s.find(p as usize) {
                 Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
-                    *pFlags = a.flags;
+                    // With unified addressing all page-locked memory is mapped: DEVICEMAP (2)
+                    // is reported whatever the allocation or registration asked for.
+                    *pFlags = a.flags | 2;
                     Ok(())
                 }
                 _ => Err(CUDA_ERROR_INVALID_VALUE),
@@ -225,12 +240,15 @@ export! {
     }
 
     fn cuMemGetInfo(free: *mut usize, total: *mut usize) {
-        nonnull(free)?;
-        nonnull(total)?;
+        // Either may be NULL: only the ones given are written.
         with(|s| {
             let d = s.cur()?;
-            *free = TOTAL_MEM - s.used[d as usize];
-            *total = TOTAL_MEM;
+            if !free.is_null() {
+                *free = TOTAL_MEM - s.used[d as usize];
+            }
+            if !total.is_null() {
+                *total = TOTAL_MEM;
+            }
             Ok(())
         })
     }
@@ -715,7 +733,9 @@ export! {
 
     fn cuMemAdvise_v2(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation) {
         with(|s| {
-            let loc = loc_v2(s, location);
+            // A device location naming no device is an invalid value here (prefetch says
+            // invalid device).
+            let loc = loc_v2(s, location).map_err(|e| if e == CUDA_ERROR_INVALID_DEVICE { CUDA_ERROR_INVALID_VALUE } else { e });
             s.advise(devPtr as usize, count, advice, loc)
         })
     }
