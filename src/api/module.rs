@@ -19,7 +19,7 @@ use std::sync::{Arc, LazyLock, OnceLock};
 
 use parking_lot::{Mutex, RwLock};
 
-use crate::boundary::{cu, out, run, Res};
+use crate::boundary::{cu, out, record, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::error::cudaError;
@@ -189,12 +189,28 @@ fn find_func(func: *const c_void) -> Option<Arc<Func>> {
 
 /// The `CUkernel` for `func`: a registered host stub, or a `cudaKernel_t` we handed out.
 /// Once looked up, this is one read lock.
+///
+/// As in NVIDIA's runtime, a null pointer is `cudaErrorInvalidDeviceFunction`, and any other
+/// pointer that is not a registered host stub is taken as a `cudaKernel_t` (one from
+/// `cudaLibraryGetKernel`, say) for the driver to judge: one it does not know is
+/// `cudaErrorInvalidResourceHandle`.
 fn resolve(func: *const c_void, f: &Fns) -> Res<CUkernel> {
     if let Some(&k) = FUNCS.read().get(&(func as usize)).and_then(|fun| fun.kernel.get()) {
         return Ok(k as CUkernel);
     }
-    let fun = find_func(func).ok_or(cudaError::cudaErrorInvalidDeviceFunction)?;
-    kernel_of(&fun, f)
+    if func.is_null() {
+        return Err(cudaError::cudaErrorInvalidDeviceFunction);
+    }
+    match find_func(func) {
+        Some(fun) => kernel_of(&fun, f),
+        None => {
+            let k = func as CUkernel;
+            let mut h: CUfunction = null_mut();
+            // SAFETY: the driver checks the handle; a context is current.
+            cu(unsafe { f.cuKernelGetFunction(&mut h, k) })?;
+            Ok(k)
+        }
+    }
 }
 
 /// The `CUfunction` of `func` in the current context.
@@ -206,14 +222,20 @@ fn function_of(func: *const c_void, f: &Fns) -> Res<CUfunction> {
     Ok(h)
 }
 
-/// The launch dimensions every device CUDA 12 and 13 support has: block (1024, 1024, 64) of
-/// at most 1024 threads, grid (2^31 - 1, 65535, 65535).
+/// The launch dimensions every device CUDA 12 supports has: block (1024, 1024, 64) of at
+/// most 1024 threads, grid (2^31 - 1, 65535, 65535).
+#[cfg(feature = "abi12")]
 const MAX_BLOCK: [u32; 3] = [1024, 1024, 64];
+#[cfg(feature = "abi12")]
 const MAX_THREADS: u64 = 1024;
+#[cfg(feature = "abi12")]
 const MAX_GRID: [u32; 3] = [0x7fff_ffff, 65535, 65535];
 
-/// NVIDIA's runtime checks the dimensions itself (`cudaErrorInvalidConfiguration`); what
-/// the driver refuses beyond that (shared memory) keeps the driver's error.
+/// Built for the 12 ABI, the dimensions are checked here (`cudaErrorInvalidConfiguration`);
+/// what the driver refuses beyond that (shared memory) keeps the driver's error. NVIDIA's 13
+/// runtime leaves the dimensions to the driver as well: a block of 2048 threads, a zero or
+/// too large grid is the driver's `cudaErrorInvalidValue`.
+#[cfg(feature = "abi12")]
 fn check_config(grid: dim3, block: dim3) -> Res {
     let g = [grid.x, grid.y, grid.z];
     let b = [block.x, block.y, block.z];
@@ -229,6 +251,7 @@ fn check_config(grid: dim3, block: dim3) -> Res {
 
 #[allow(clippy::too_many_arguments)]
 fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t, cooperative: bool) -> Res {
+    #[cfg(feature = "abi12")]
     check_config(grid, block)?;
     let shared: c_uint = shared.try_into().map_err(|_| cudaError::cudaErrorInvalidValue)?;
     let h = k as CUfunction;
@@ -507,7 +530,16 @@ pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, s
 pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const c_void) -> cudaError_t {
     run("cudaFuncGetName", || {
         let name = out(name)?;
-        let fun = find_func(func).ok_or(cudaError::cudaErrorInvalidDeviceFunction)?;
+        if func.is_null() {
+            return Err(cudaError::cudaErrorInvalidDeviceFunction);
+        }
+        let Some(fun) = find_func(func) else {
+            // Not a registered stub: a kernel handle for the driver to judge (see `resolve`);
+            // one it knows but that is not ours has no name here.
+            let f = rt::ctx()?;
+            resolve(func, f)?;
+            return Err(cudaError::cudaErrorInvalidDeviceFunction);
+        };
         *name = fun.name.as_ptr();
         Ok(())
     })
@@ -550,17 +582,23 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
 }
 
 /// Set attributes for a given function.
+///
+/// As NVIDIA's runtime does, the attribute is checked first, and the outcome of the
+/// driver's call is stored as the thread's last error, success included: a successful call
+/// clears an earlier (not sticky) error.
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cudaFuncAttribute, value: c_int) -> cudaError_t {
     run("cudaFuncSetAttribute", || {
-        let f = rt::ctx()?;
-        let k = resolve(func, f)?;
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
+        let f = rt::ctx()?;
+        let k = resolve(func, f)?;
         let dev = rt::current_device()?;
         // SAFETY: a kernel of a loaded library and the current device.
-        cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })
+        cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })?;
+        record(cudaError::cudaSuccess);
+        Ok(())
     })
 }
 
@@ -631,14 +669,16 @@ const D2H: c_int = 2;
 const D2D: c_int = 3;
 const DEFAULT: c_int = 4;
 
+/// A copy of no bytes to or from a symbol succeeds at once, as in NVIDIA's runtime: before
+/// the symbol, the range and the kind are looked at.
 fn to_symbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: Option<cudaStream_t>) -> Res {
+    if count == 0 {
+        return Ok(());
+    }
     let f = rt::ctx()?;
     let dst = symbol_range(sym, count, offset, f)?;
     if !matches!(kind, H2D | D2D | DEFAULT) {
         return Err(cudaError::cudaErrorInvalidMemcpyDirection);
-    }
-    if count == 0 {
-        return Ok(());
     }
     // SAFETY: a device range checked against the symbol's size; the source is the caller's.
     cu(unsafe {
@@ -654,13 +694,13 @@ fn to_symbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize
 }
 
 fn from_symbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: Option<cudaStream_t>) -> Res {
+    if count == 0 {
+        return Ok(());
+    }
     let f = rt::ctx()?;
     let src = symbol_range(sym, count, offset, f)?;
     if !matches!(kind, D2H | D2D | DEFAULT) {
         return Err(cudaError::cudaErrorInvalidMemcpyDirection);
-    }
-    if count == 0 {
-        return Ok(());
     }
     // SAFETY: a device range checked against the symbol's size; the destination is the
     // caller's.
