@@ -130,12 +130,12 @@ fn read_desc(desc: *const cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)
     to_cu_format(d)
 }
 
-/// A caller's array handle; null is `cudaErrorInvalidValue`, the error NVIDIA documents for
-/// these calls (`cudaArrayGetPlane` and `cudaGetMipmappedArrayLevel` document
-/// `cudaErrorInvalidResourceHandle` and check for null themselves).
+/// A caller's array handle; null is `cudaErrorInvalidResourceHandle`, as NVIDIA's runtime
+/// returns for queries of and copies to or from a null array (the sparse and memory
+/// requirement queries return `cudaErrorInvalidValue` and check for null themselves).
 fn array_handle(a: *const cudaArray) -> Res<CUarray> {
     if a.is_null() {
-        return Err(cudaError::cudaErrorInvalidValue);
+        return Err(cudaError::cudaErrorInvalidResourceHandle);
     }
     Ok(a as CUarray)
 }
@@ -321,11 +321,13 @@ fn requirements_out(r: &CUDA_ARRAY_MEMORY_REQUIREMENTS) -> cudaArrayMemoryRequir
 pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t {
     run("cudaArrayGetSparseProperties", || {
         let o = out(sparseProperties)?;
-        let a = array_handle(array)?;
+        if array.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let f = rt::ctx()?;
         let mut s = CUDA_ARRAY_SPARSE_PROPERTIES::default();
         // SAFETY: valid out pointer; the caller's handle.
-        cu(unsafe { f.cuArrayGetSparseProperties(&mut s, a) })?;
+        cu(unsafe { f.cuArrayGetSparseProperties(&mut s, array as CUarray) })?;
         *o = sparse_out(&s);
         Ok(())
     })
@@ -353,12 +355,14 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties:
 pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: c_int) -> cudaError_t {
     run("cudaArrayGetMemoryRequirements", || {
         let o = out(memoryRequirements)?;
-        let dev = rt::check_device(device)?;
-        let a = array_handle(array)?;
+        if array.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let f = rt::ctx()?;
         let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
-        // SAFETY: valid out pointer; the caller's handle; a checked device.
-        cu(unsafe { f.cuArrayGetMemoryRequirements(&mut r, a, dev) })?;
+        // The device ordinal goes to the driver as it is: NVIDIA's runtime does not check it.
+        // SAFETY: valid out pointer; the caller's handle.
+        cu(unsafe { f.cuArrayGetMemoryRequirements(&mut r, array as CUarray, device as CUdevice) })?;
         *o = requirements_out(&r);
         Ok(())
     })
@@ -369,14 +373,14 @@ pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut
 pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t {
     run("cudaMipmappedArrayGetMemoryRequirements", || {
         let o = out(memoryRequirements)?;
-        let dev = rt::check_device(device)?;
         if mipmap.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
         let f = rt::ctx()?;
         let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
-        // SAFETY: valid out pointer; the caller's handle; a checked device.
-        cu(unsafe { f.cuMipmappedArrayGetMemoryRequirements(&mut r, mipmap as CUmipmappedArray, dev) })?;
+        // The device ordinal goes to the driver as it is: NVIDIA's runtime does not check it.
+        // SAFETY: valid out pointer; the caller's handle.
+        cu(unsafe { f.cuMipmappedArrayGetMemoryRequirements(&mut r, mipmap as CUmipmappedArray, device as CUdevice) })?;
         *o = requirements_out(&r);
         Ok(())
     })
@@ -459,33 +463,42 @@ fn copy2d(dst: End, dx: usize, dy: usize, src: End, sx: usize, sy: usize, width:
     })
 }
 
-/// Checks what every 2D array copy checks before it reaches the driver: the direction and
-/// the pitch. `Ok(false)` when there is nothing to copy.
-fn check2d(kind: raw::cudaMemcpyKind, pitch: Option<usize>, width: usize, height: usize) -> Res<(CUmemorytype, CUmemorytype, bool)> {
-    let (s, d) = kind_sides(kind)?;
-    if pitch.is_some_and(|p| width > p) {
-        return Err(cudaError::cudaErrorInvalidPitchValue);
+/// Checks what every 2D array copy checks before it reaches the driver. An empty copy
+/// (`Ok(None)`) succeeds before anything else is looked at, as with NVIDIA's runtime. A
+/// pitch narrower than the row is `cudaErrorInvalidPitchValue` when several rows are
+/// copied and `cudaErrorInvalidValue` for one row. Then the kind: its sides must name the
+/// device wherever the copy has an array end (`cudaMemcpyDefault` names both), else
+/// `cudaErrorInvalidMemcpyDirection`. Gives the driver memory types of (source, destination).
+fn check2d(kind: raw::cudaMemcpyKind, pitch: Option<usize>, width: usize, height: usize, src_array: bool, dst_array: bool) -> Res<Option<(CUmemorytype, CUmemorytype)>> {
+    if width == 0 || height == 0 {
+        return Ok(None);
     }
-    Ok((s, d, width != 0 && height != 0))
+    if pitch.is_some_and(|p| width > p) {
+        return Err(if height > 1 { cudaError::cudaErrorInvalidPitchValue } else { cudaError::cudaErrorInvalidValue });
+    }
+    let (s, d) = kind_sides(kind)?;
+    let host = |t: CUmemorytype| t == CU_MEMORYTYPE_HOST;
+    if (src_array && host(s)) || (dst_array && host(d)) {
+        return Err(cudaError::cudaErrorInvalidMemcpyDirection);
+    }
+    Ok(Some((s, d)))
 }
 
 #[allow(clippy::too_many_arguments)]
 fn to_array(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
-    let (s, _, any) = check2d(kind, Some(spitch), width, height)?;
-    let a = array_handle(dst)?;
-    if !any {
+    let Some((s, _)) = check2d(kind, Some(spitch), width, height, false, true)? else {
         return Ok(());
-    }
+    };
+    let a = array_handle(dst)?;
     copy2d(End::Array(a), wOffset, hOffset, End::Mem(src, spitch, s), 0, 0, width, height, stream)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn from_array(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
-    let (_, d, any) = check2d(kind, Some(dpitch), width, height)?;
-    let a = array_handle(src)?;
-    if !any {
+    let Some((_, d)) = check2d(kind, Some(dpitch), width, height, true, false)? else {
         return Ok(());
-    }
+    };
+    let a = array_handle(src)?;
     copy2d(End::Mem(dst, dpitch, d), 0, 0, End::Array(a), wOffset, hOffset, width, height, stream)
 }
 
@@ -522,23 +535,51 @@ pub unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(dst: *mut c_void, dpitch: us
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
     run("cudaMemcpy2DArrayToArray", || {
-        let (_, _, any) = check2d(kind, None, width, height)?;
-        let (d, s) = (array_handle(dst)?, array_handle(src)?);
-        if !any {
+        if check2d(kind, None, width, height, true, true)?.is_none() {
             return Ok(());
         }
+        // NVIDIA's runtime: a null destination is an invalid value, a null source an invalid
+        // handle.
+        if dst.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let (d, s) = (array_handle(dst)?, array_handle(src)?);
         copy2d(End::Array(d), wOffsetDst, hOffsetDst, End::Array(s), wOffsetSrc, hOffsetSrc, width, height, None)
     })
 }
 
 // ---- the deprecated linear copies to and from arrays ------------------------------------
 
-/// Width in bytes of one row of an array.
-fn row_bytes(a: CUarray) -> Res<usize> {
+/// (bytes in one row, rows) of an array; a 1D array has one row.
+fn row_bytes(a: CUarray) -> Res<(usize, usize)> {
     let d = descriptor(a)?;
-    element_bytes(d.Format, d.NumChannels)
+    let row = element_bytes(d.Format, d.NumChannels)
         .and_then(|e| e.checked_mul(d.Width))
-        .ok_or(cudaError::cudaErrorInvalidValue)
+        .ok_or(cudaError::cudaErrorInvalidValue)?;
+    Ok((row, d.Height.max(1)))
+}
+
+/// Checks that `count` bytes from (`x` bytes, `y` rows) on stay inside an array of `rows`
+/// rows of `row` bytes: a linear copy either fits whole or copies nothing
+/// (`cudaErrorInvalidValue`).
+fn check_linear(row: usize, rows: usize, x: usize, y: usize, count: usize) -> Res {
+    let fits = x <= row
+        && y.checked_mul(row)
+            .and_then(|v| v.checked_add(x))
+            .and_then(|v| v.checked_add(count))
+            .is_some_and(|end| end <= row.saturating_mul(rows));
+    if fits {
+        Ok(())
+    } else {
+        Err(cudaError::cudaErrorInvalidValue)
+    }
+}
+
+/// The driver memory type of the linear end of `cudaMemcpyToArray` and friends: the source
+/// (`to`) or destination side of the kind. NVIDIA's runtime copies nothing, and succeeds, for a
+/// value that is no `cudaMemcpyKind` (`None`).
+fn linear_side(kind: raw::cudaMemcpyKind, to: bool) -> Option<CUmemorytype> {
+    kind_sides(kind).ok().map(|(s, d)| if to { s } else { d })
 }
 
 /// Copies `count` bytes between linear memory and an array, filling the array's rows from
@@ -546,10 +587,8 @@ fn row_bytes(a: CUarray) -> Res<usize> {
 /// more row. `to` tells the direction.
 #[allow(clippy::too_many_arguments)]
 fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, count: usize, stream: Option<cudaStream_t>) -> Res {
-    let row = row_bytes(a)?;
-    if x > row {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
+    let (row, rows) = row_bytes(a)?;
+    check_linear(row, rows, x, y, count)?;
     let step = |off: usize, ax: usize, ay: usize, w: usize, h: usize| -> Res {
         let m = End::Mem((mem as *const u8).wrapping_add(off) as *const c_void, w.max(row), t);
         if to {
@@ -563,19 +602,18 @@ fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmem
         step(0, x, y, first, 1)?;
     }
     let mut done = first;
-    let mut ay = y.checked_add(1).ok_or(cudaError::cudaErrorInvalidValue)?;
+    // In range: checked above.
+    let mut ay = y + 1;
     if count > done && row > 0 {
         let rows = (count - done) / row;
         if rows > 0 {
             step(done, 0, ay, row, rows)?;
             done += rows * row;
-            ay = ay.checked_add(rows).ok_or(cudaError::cudaErrorInvalidValue)?;
+            ay += rows;
         }
         if count > done {
             step(done, 0, ay, count - done, 1)?;
         }
-    } else if count > done {
-        return Err(cudaError::cudaErrorInvalidValue);
     }
     Ok(())
 }
@@ -585,9 +623,9 @@ fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmem
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
     run("cudaMemcpyToArray", || {
-        let (s, _) = kind_sides(kind)?;
         let a = array_handle(dst)?;
-        linear(true, a, wOffset, hOffset, src, s, count, None)
+        let Some(t) = linear_side(kind, true) else { return Ok(()) };
+        linear(true, a, wOffset, hOffset, src, t, count, None)
     })
 }
 
@@ -596,9 +634,9 @@ pub unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOf
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
     run("cudaMemcpyToArrayAsync", || {
-        let (s, _) = kind_sides(kind)?;
         let a = array_handle(dst)?;
-        linear(true, a, wOffset, hOffset, src, s, count, Some(stream))
+        let Some(t) = linear_side(kind, true) else { return Ok(()) };
+        linear(true, a, wOffset, hOffset, src, t, count, Some(stream))
     })
 }
 
@@ -607,9 +645,9 @@ pub unsafe extern "C" fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
     run("cudaMemcpyFromArray", || {
-        let (_, d) = kind_sides(kind)?;
         let a = array_handle(src)?;
-        linear(false, a, wOffset, hOffset, dst, d, count, None)
+        let Some(t) = linear_side(kind, false) else { return Ok(()) };
+        linear(false, a, wOffset, hOffset, dst, t, count, None)
     })
 }
 
@@ -618,9 +656,9 @@ pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_co
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
     run("cudaMemcpyFromArrayAsync", || {
-        let (_, d) = kind_sides(kind)?;
         let a = array_handle(src)?;
-        linear(false, a, wOffset, hOffset, dst, d, count, Some(stream))
+        let Some(t) = linear_side(kind, false) else { return Ok(()) };
+        linear(false, a, wOffset, hOffset, dst, t, count, Some(stream))
     })
 }
 
@@ -631,11 +669,10 @@ pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: us
     run("cudaMemcpyArrayToArray", || {
         kind_sides(kind)?;
         let (d, s) = (array_handle(dst)?, array_handle(src)?);
-        let (drow, srow) = (row_bytes(d)?, row_bytes(s)?);
+        let ((drow, drows), (srow, srows)) = (row_bytes(d)?, row_bytes(s)?);
+        check_linear(drow, drows, wOffsetDst, hOffsetDst, count)?;
+        check_linear(srow, srows, wOffsetSrc, hOffsetSrc, count)?;
         let (mut dx, mut dy, mut sx, mut sy) = (wOffsetDst, hOffsetDst, wOffsetSrc, hOffsetSrc);
-        if dx > drow || sx > srow {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
         let mut left = count;
         while left > 0 {
             let next = |y: usize| y.checked_add(1).ok_or(cudaError::cudaErrorInvalidValue);
