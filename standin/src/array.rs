@@ -10,6 +10,8 @@ pub const LAYERED: u32 = 0x01;
 pub const SURFACE_LDST: u32 = 0x02;
 pub const CUBEMAP: u32 = 0x04;
 pub const TEXTURE_GATHER: u32 = 0x08;
+pub const DEPTH_TEXTURE: u32 = 0x10;
+pub const COLOR_ATTACHMENT: u32 = 0x20;
 pub const SPARSE: u32 = 0x40;
 pub const DEFERRED_MAPPING: u32 = 0x80;
 pub const NV12: CUarray_format = 0xb0;
@@ -42,11 +44,19 @@ pub fn element(format: CUarray_format, channels: u32) -> Option<(usize, usize)> 
     }
 }
 
-/// Checks a descriptor against the documented extent rules and H100 limits.
+/// Checks a descriptor against the documented extent rules and H100 limits. As on an H100:
+/// no NV12 arrays, no depth-texture or color-attachment arrays, block-compressed formats
+/// need at least two dimensions; flag bits above 0x80 are not checked (0x100, video
+/// encode/decode, and unknown bits are kept as given).
 pub fn check_desc(d: &Desc) -> Res {
     let inval = Err(CUDA_ERROR_INVALID_VALUE);
-    if d.flags & !0xff != 0 || d.width == 0 || element(d.format, d.channels).is_none() {
+    if d.flags & (DEPTH_TEXTURE | COLOR_ATTACHMENT) != 0 || d.width == 0 || d.format == NV12 {
         return inval;
+    }
+    match element(d.format, d.channels) {
+        None => return inval,
+        Some((_, block)) if block > 1 && d.height == 0 => return inval,
+        _ => {}
     }
     let (w, h, z, f) = (d.width, d.height, d.depth, d.flags);
     let surf = f & SURFACE_LDST != 0;
@@ -177,6 +187,16 @@ pub fn tile_extent(d: &Desc) -> (u32, u32, u32) {
     }
 }
 
+/// CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL.
+const SINGLE_MIPTAIL: c_uint = 0x1;
+
+/// Whether an array (or level) of descriptor `d` is smaller than a tile in some dimension;
+/// the depth of layered and cubemap arrays counts layers, not texels.
+fn smaller_than_tile(d: &Desc, (tw, th, td): (u32, u32, u32)) -> bool {
+    let three_d = d.depth > 0 && d.flags & (LAYERED | CUBEMAP) == 0;
+    d.width < tw as usize || d.height.max(1) < th as usize || (three_d && d.depth < td as usize)
+}
+
 fn round_tile(b: usize) -> usize {
     b.div_ceil(TILE) * TILE
 }
@@ -256,22 +276,32 @@ export! {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             let (tw, th, td) = tile_extent(&a.desc);
-            *sparseProperties = CUDA_ARRAY_SPARSE_PROPERTIES {
+            let mut p = CUDA_ARRAY_SPARSE_PROPERTIES {
                 tileExtent_width: tw,
                 tileExtent_height: th,
                 tileExtent_depth: td,
                 ..Default::default()
             };
+            // An array smaller than one tile is all mip tail: level 0 on, whole 64 KiB tiles,
+            // one tail for the array.
+            if smaller_than_tile(&a.desc, (tw, th, td)) {
+                p.miptailFirstLevel = 0;
+                p.miptailSize = round_tile(a.bytes()) as u64;
+                p.flags = SINGLE_MIPTAIL;
+            }
+            *sparseProperties = p;
             Ok(())
         })
     }
 
     fn cuArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice) {
         nonnull(memoryRequirements)?;
+        // The device is not checked (as on NVIDIA's driver): the requirements are the array's.
+        let _ = device;
         with(|s| {
-            s.check_dev(device)?;
             let a = user_array(s, array as usize)?;
-            if a.desc.flags & DEFERRED_MAPPING == 0 {
+            // Levels of a mipmapped array have no requirements of their own.
+            if a.desc.flags & DEFERRED_MAPPING == 0 || a.owner != Owner::User {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             *memoryRequirements = CUDA_ARRAY_MEMORY_REQUIREMENTS { size: round_tile(a.bytes()), alignment: TILE, ..Default::default() };
@@ -316,15 +346,13 @@ fn mip_sparse(s: &State, m: usize) -> Res<CUDA_ARRAY_SPARSE_PROPERTIES> {
         tileExtent_depth: td,
         ..Default::default()
     };
-    let three_d = mm.desc.depth > 0 && mm.desc.flags & (LAYERED | CUBEMAP) == 0;
-    let first = mm.levels.iter().position(|l| {
-        let d = &s.arrays[l].desc;
-        d.width < tw as usize || d.height.max(1) < th as usize || (three_d && d.depth < td as usize)
-    });
+    let first = mm.levels.iter().position(|l| smaller_than_tile(&s.arrays[l].desc, (tw, th, td)));
     if let Some(f) = first {
         p.miptailFirstLevel = f as c_uint;
+        // Layered and cubemap arrays have one tail per layer (no SINGLE_MIPTAIL): its size.
+        let layers = if mm.desc.flags & (LAYERED | CUBEMAP) != 0 { mm.desc.depth.max(1) } else { 1 };
         let tail: usize = mm.levels[f..].iter().map(|l| s.arrays[l].bytes()).sum();
-        p.miptailSize = round_tile(tail) as u64;
+        p.miptailSize = round_tile(tail / layers) as u64;
     } else {
         p.miptailFirstLevel = mm.levels.len() as c_uint;
     }
@@ -404,14 +432,16 @@ export! {
 
     fn cuMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice) {
         nonnull(memoryRequirements)?;
+        // The device is not checked (as on NVIDIA's driver): the requirements are the array's.
+        let _ = device;
         with(|s| {
-            s.check_dev(device)?;
             let m = s.mipmaps.get(&(mipmap as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
             if m.desc.flags & DEFERRED_MAPPING == 0 {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
-            let total: usize = m.levels.iter().map(|l| round_tile(s.arrays[l].bytes())).sum();
-            *memoryRequirements = CUDA_ARRAY_MEMORY_REQUIREMENTS { size: total, alignment: TILE, ..Default::default() };
+            // All levels together, in whole tiles.
+            let total: usize = m.levels.iter().map(|l| s.arrays[l].bytes()).sum();
+            *memoryRequirements = CUDA_ARRAY_MEMORY_REQUIREMENTS { size: round_tile(total), alignment: TILE, ..Default::default() };
             Ok(())
         })
     }

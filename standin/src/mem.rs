@@ -332,11 +332,7 @@ impl State {
                 if !fits(e.x, w, a.row_bytes) || !fits(e.y, h, a.rows) || !fits(e.z, d, a.slices) {
                     return Err(inval);
                 }
-                // The x offset must be a whole number of elements.
-                let (eb, _) = crate::array::element(a.desc.format, a.desc.channels).unwrap_or((1, 1));
-                if e.x % eb != 0 {
-                    return Err(inval);
-                }
+                // Offsets and widths are in bytes: they need not be whole elements.
                 let off = offset(a.row_bytes, a.rows, e.x, e.y, e.z).ok_or(inval)?;
                 Ok(Resolved { start: a.data + off, pitch: a.row_bytes, height: a.rows })
             }
