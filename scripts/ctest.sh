@@ -17,13 +17,14 @@
 #   --repeat N     run each test N times; every run must pass (default 1)
 #   --timeout S    seconds a run may take (default 30)
 #
-# Environment: CTEST_DIR (ctest), where the tests and expected/ are.
-# Environment (--gpu): CUDART_RS_DIST (dist), NVCC (/usr/local/cuda/bin/nvcc),
+# Environment: CTEST_DIR (ctest), where the tests and expected/ are; CUDART_RS_DIST (dist);
+#   CTEST_DETECT_LEAKS (1; 0 turns LeakSanitizer off under --sanitize).
+# Environment (--gpu): NVCC (/usr/local/cuda/bin/nvcc),
 #   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: /usr/local/cuda/lib64, else
 #   .gpu/nvidia13), NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
 #   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out).
 #
-# The last line is always `N passed, N failed, N skipped`; the exit status is non-zero when
+# The last line of a run is `N passed, N failed, N skipped`; the exit status is non-zero when
 # anything failed.
 set -uo pipefail
 
