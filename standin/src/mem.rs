@@ -801,7 +801,9 @@ unsafe fn pointer_attr(s: &State, attr: c_int, ptr: usize, data: *mut c_void, le
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         return match attr {
-            1 | 3 | 4 | 7 | 11 | 12 | 14 | 17..=20 => w64(0),
+            // The H100's driver reports an unknown pointer as its own host address.
+            4 => w64(ptr as u64),
+            1 | 3 | 7 | 11 | 12 | 14 | 17..=20 => w64(0),
             2 | 6 | 8 | 10 | 13 | 15 | 16 | 21 => w32(0),
             9 => w32(CU_DEVICE_INVALID as u32),
             _ => Err(CUDA_ERROR_INVALID_VALUE),
