@@ -1,5 +1,6 @@
 //! Driver API types, as `cuda.h` declares them. Internal: none of these appear in the
-//! runtime header (the module is skipped by cbindgen).
+//! runtime header (the module is skipped by cbindgen). The stand-in driver (`standin/`)
+//! shares this file; each crate provides the opaque handle structs in `super::handles`.
 #![allow(non_camel_case_types, non_snake_case, dead_code)]
 
 use std::ffi::{c_int, c_uint, c_void};
@@ -36,7 +37,7 @@ opaque! {
     CUgreenCtx = CUgreenCtx_st;
 }
 
-pub use crate::types::{CUevent_st, CUfunc_st, CUstream_st};
+pub use super::handles::{CUevent_st, CUfunc_st, CUstream_st};
 pub type CUstream = *mut CUstream_st;
 pub type CUevent = *mut CUevent_st;
 pub type CUfunction = *mut CUfunc_st;

@@ -89,5 +89,3 @@ pub struct cudaMemcpy3DPeerParms {
     pub extent: cudaExtent,
 }
 
-/// Integer views of this module's enums (see `types::raw`).
-pub mod raw {}

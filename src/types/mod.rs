@@ -119,7 +119,6 @@ pub(crate) use raw_enum;
 /// Made by a macro, so that cbindgen sees only the enums of the same names.
 pub mod raw {
     pub use super::array::raw::*;
-    pub use super::copy::raw::*;
     pub use super::device::raw::*;
     pub use super::launch::raw::*;
     pub use super::memory::raw::*;

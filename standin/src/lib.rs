@@ -34,7 +34,22 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments, clippy::manual_is_multiple_of)]
 
+/// The driver's types, shared with the runtime (`src/driver/types.rs`).
+#[path = "../../src/driver/types.rs"]
 pub mod types;
+
+/// The opaque handle structs the shared driver types refer to.
+mod handles {
+    macro_rules! opaque {
+        ($($name:ident),*) => {$(
+            #[repr(C)]
+            pub struct $name {
+                _private: [u8; 0],
+            }
+        )*};
+    }
+    opaque!(CUstream_st, CUevent_st, CUfunc_st);
+}
 mod state;
 mod mem;
 mod array;

@@ -432,15 +432,6 @@ impl State {
         Ok((base, a))
     }
 
-    /// Whether any allocation overlaps `[addr, addr + len)`.
-    pub fn overlaps(&self, addr: usize, len: usize) -> bool {
-        let end = addr.saturating_add(len);
-        if let Some((&b, a)) = self.allocs.range(..end).next_back() {
-            return b + a.size > addr;
-        }
-        false
-    }
-
     /// Validates a stream handle: null, `CU_STREAM_LEGACY`, `CU_STREAM_PER_THREAD` or a live
     /// stream; `CUDA_ERROR_INVALID_HANDLE` otherwise.
     pub fn check_stream(&self, s: usize) -> Res {
