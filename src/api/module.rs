@@ -581,11 +581,10 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
     })
 }
 
+// As NVIDIA's runtime does, the attribute is checked first, and the outcome of the driver's
+// call is stored as the thread's last error, success included: a successful call clears an
+// earlier (not sticky) error.
 /// Set attributes for a given function.
-///
-/// As NVIDIA's runtime does, the attribute is checked first, and the outcome of the
-/// driver's call is stored as the thread's last error, success included: a successful call
-/// clears an earlier (not sticky) error.
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cudaFuncAttribute, value: c_int) -> cudaError_t {
     run("cudaFuncSetAttribute", || {
