@@ -90,3 +90,47 @@ pub fn out<T>(p: *mut T) -> Res<&'static mut T> {
     // SAFETY: the caller's out pointer; null is rejected, anything else is the caller's promise.
     unsafe { p.as_mut() }.ok_or(cudaError::cudaErrorInvalidValue)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_recorded_and_cleared() {
+        assert_eq!(run("t", || Err(cudaError::cudaErrorInvalidValue)), cudaError::cudaErrorInvalidValue);
+        assert_eq!(peek_last(), cudaError::cudaErrorInvalidValue);
+        assert_eq!(take_last(), cudaError::cudaErrorInvalidValue);
+        assert_eq!(take_last(), cudaError::cudaSuccess);
+        // A success leaves the last error alone.
+        run("t", || Err(cudaError::cudaErrorInvalidDevice));
+        assert_eq!(run("t", || Ok(())), cudaError::cudaSuccess);
+        assert_eq!(take_last(), cudaError::cudaErrorInvalidDevice);
+    }
+
+    #[test]
+    fn not_ready_is_not_recorded() {
+        take_last();
+        assert_eq!(run("t", || Err(cudaError::cudaErrorNotReady)), cudaError::cudaErrorNotReady);
+        assert_eq!(take_last(), cudaError::cudaSuccess);
+    }
+
+    #[test]
+    fn sticky_errors_stay() {
+        run("t", || Err(cudaError::cudaErrorIllegalAddress));
+        run("t", || Err(cudaError::cudaErrorInvalidValue));
+        assert_eq!(take_last(), cudaError::cudaErrorIllegalAddress);
+        assert_eq!(take_last(), cudaError::cudaErrorIllegalAddress);
+    }
+
+    #[test]
+    fn a_panic_becomes_cuda_error_unknown() {
+        let r = run("t", || panic!("boom"));
+        assert_eq!(r, cudaError::cudaErrorUnknown);
+        assert_eq!(take_last(), cudaError::cudaErrorUnknown);
+    }
+
+    #[test]
+    fn null_out_pointer_is_invalid_value() {
+        assert_eq!(out::<i32>(std::ptr::null_mut()).err(), Some(cudaError::cudaErrorInvalidValue));
+    }
+}

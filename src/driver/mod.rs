@@ -234,9 +234,12 @@ pub fn version_or_zero() -> c_int {
 
 fn load() -> Result<Driver, cudaError> {
     crate::trace::init();
-    let path = std::env::var_os(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into());
+    load_from(&std::env::var_os(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into()))
+}
+
+fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
     // SAFETY: loading the CUDA driver runs its initialisers, which is what it is for.
-    let lib = match unsafe { libloading::Library::new(&path) } {
+    let lib = match unsafe { libloading::Library::new(path) } {
         Ok(l) => l,
         Err(e) => {
             tracing::warn!("cannot load the CUDA driver {:?}: {e}", path);
@@ -275,4 +278,30 @@ fn load() -> Result<Driver, cudaError> {
     let legacy = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_LEGACY_STREAM));
     let ptds = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
     Ok(Driver { legacy, ptds, version, _lib: lib })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_driver_is_insufficient_driver() {
+        let r = load_from(std::ffi::OsStr::new("/nonexistent/libcuda.so.1"));
+        assert_eq!(r.err(), Some(cudaError::cudaErrorInsufficientDriver));
+    }
+
+    #[test]
+    fn a_library_without_the_driver_api_is_insufficient_driver() {
+        // Any shared library that is not a CUDA driver: libc's math library.
+        let r = load_from(std::ffi::OsStr::new("libm.so.6"));
+        assert_eq!(r.err(), Some(cudaError::cudaErrorInsufficientDriver));
+    }
+
+    #[test]
+    fn entry_points_are_listed_once() {
+        let mut seen = std::collections::HashSet::new();
+        for (sym, ver) in ENTRY_POINTS {
+            assert!(seen.insert((*sym, *ver)), "{sym} @ {ver} listed twice");
+        }
+    }
 }
