@@ -2879,3 +2879,34 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
 #endif  // __cplusplus
 
 #endif  /* CUDART_RS_CUDA_RUNTIME_API_H */
+
+#ifndef CUDART_RS_MAKE_FUNCTIONS
+#define CUDART_RS_MAKE_FUNCTIONS
+/** Returns a cudaPitchedPtr based on the specified input parameters. */
+static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
+    struct cudaPitchedPtr s;
+    s.ptr = d;
+    s.pitch = p;
+    s.xsize = xsz;
+    s.ysize = ysz;
+    return s;
+}
+
+/** Returns a cudaPos based on the specified input parameters. */
+static inline struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) {
+    struct cudaPos p;
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    return p;
+}
+
+/** Returns a cudaExtent based on the specified input parameters. */
+static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
+    struct cudaExtent e;
+    e.width = w;
+    e.height = h;
+    e.depth = d;
+    return e;
+}
+#endif

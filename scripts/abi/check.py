@@ -135,6 +135,25 @@ class Header:
         self.funcs = []        # (name, prototype text)
         self.by_name = {}      # type name/tag -> agg key
         self.unknown = []      # declarations none of the checks understands
+        self.inlines = []      # static inline helpers (not exports)
+
+
+def strip_inline_functions(text, h):
+    """Takes `static inline` function definitions out of the text (NVIDIA defines the same
+    ones static inline in driver_functions.h: nothing is exported), naming them in h.inlines."""
+    out, pos = [], 0
+    for m in re.finditer(r"static\s+inline\b[^;{}]*?(\w+)\s*\([^;{}]*\)\s*\{", text):
+        if m.start() < pos:
+            continue
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.append(text[pos:m.start()])
+        h.inlines.append(m.group(1))
+        pos = i
+    out.append(text[pos:])
+    return " ".join(out)
 
 
 def parse_ours(lines, guard_hint="_H"):
@@ -150,6 +169,7 @@ def parse_ours(lines, guard_hint="_H"):
         code.append(line)
     text = " ".join(code)
     text = re.sub(r'extern\s+"C"\s*\{', " ", text)
+    text = strip_inline_functions(text, h)
     for decl in split_top(text, ";"):
         decl = re.sub(r"\s+", " ", decl).strip()
         td = decl.startswith("typedef ")
