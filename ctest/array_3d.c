@@ -41,7 +41,7 @@ static cudaError_t read_back(cudaArray_t a, size_t depth) {
 int main(void) {
     struct cudaChannelFormatDesc f = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
     struct cudaChannelFormatDesc u8 = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
-    for (int i = 0; i < W * H * D; i++) (&vol[0][0][0])[i] = (float)i;
+    for (int i = 0; i < W * H * D; i++) (&vol[0][0][0])[i] = (float)(i + 1);
     cudaArray_t a = NULL, b = NULL, small = NULL, layered = NULL;
     OK(cudaMalloc3DArray(&a, &f, ext(W, H, D), 0));
     OK(cudaMalloc3DArray(&b, &f, ext(W, H, D), 0));
@@ -91,24 +91,41 @@ int main(void) {
     CHECK(bad == 0);
     SHOWI("array -> array wrong elements", bad);
 
-    /* array -> pitched device memory with a byte offset, then back to host */
+    /* array -> pitched device memory at dstPos.x = 16: where the rows land in the pitched
+     * buffer, found by searching it, and the way back from srcPos.x = 16 */
     struct cudaPitchedPtr dev;
-    OK(cudaMalloc3D(&dev, ext(W * sizeof(float) + 16, H, D)));
+    OK(cudaMalloc3D(&dev, ext(W * sizeof(float) + 64, H, D)));
+    static unsigned char raw[D][H][512];
+    CHECK(dev.pitch <= sizeof raw[0][0]);
+    OK(cudaMemset(dev.ptr, 0, dev.pitch * H * D));
     memset(&p, 0, sizeof p);
     p.srcArray = a;
     p.dstPtr = dev;
-    p.dstPos = pos(16, 0, 0); /* bytes for a pitched pointer */
+    p.dstPos = pos(16, 0, 0);
     p.extent = ext(W, H, D);
     p.kind = cudaMemcpyDefault;
-    OK(SHOW("array -> pitched at byte 16, Default", cudaMemcpy3D(&p)));
+    OK(SHOW("array -> pitched at dstPos.x 16, Default", cudaMemcpy3D(&p)));
+    memset(raw, 0, sizeof raw);
+    OK(cudaMemcpy2D(raw, sizeof raw[0][0], dev.ptr, dev.pitch, dev.pitch, H * D, cudaMemcpyDeviceToHost));
+    long at = -1;
+    for (size_t x = 0; x + sizeof vol[0][0] <= dev.pitch && at < 0; x++)
+        if (memcmp(&raw[0][0][x], vol[0][0], sizeof vol[0][0]) == 0) at = (long)x;
+    SHOWI("first row found at byte", at);
+    int rows_ok = at >= 0;
+    for (int z = 0; z < D && rows_ok; z++)
+        for (int y = 0; y < H && rows_ok; y++)
+            rows_ok = memcmp(&raw[z][y][at], vol[z][y], sizeof vol[z][y]) == 0;
+    printf("every row at that byte: %d\n", rows_ok);
+    CHECK(rows_ok);
     memset(&p, 0, sizeof p);
-    memset(back, 0, sizeof back);
     p.srcPtr = dev;
     p.srcPos = pos(16, 0, 0);
-    p.dstPtr = pp(back, sizeof back[0][0], W, H);
-    p.extent = ext(W * sizeof(float), H, D); /* bytes between pointers */
-    p.kind = cudaMemcpyDeviceToHost;
-    OK(SHOW("pitched -> host", cudaMemcpy3D(&p)));
+    p.dstArray = b;
+    p.extent = ext(W, H, D);
+    p.kind = cudaMemcpyDefault;
+    OK(SHOW("pitched at srcPos.x 16 -> array, Default", cudaMemcpy3D(&p)));
+    OK(read_back(b, D));
+    printf("round trip through srcPos/dstPos 16 equal: %d\n", memcmp(vol, back, sizeof vol) == 0);
     CHECK(memcmp(vol, back, sizeof vol) == 0);
 
     /* peer forms on one device */

@@ -268,10 +268,13 @@ fn copy3d(
         (Some(a), _) | (None, Some(a)) => a,
         (None, None) => 1,
     };
-    let bytes = |n: usize, es: Option<usize>| n.checked_mul(es.unwrap_or(1)).ok_or(cudaError::cudaErrorInvalidValue);
-    let width = extent.width.checked_mul(elem).ok_or(cudaError::cudaErrorInvalidValue)?;
-    let s = s.at(bytes(src.1.x, ses)?, src.1.y, src.1.z);
-    let d = d.at(bytes(dst.1.x, des)?, dst.1.y, dst.1.z);
+    // Widths and x positions are in the copy's elements at both ends: a pointer end's
+    // position is scaled by the array's element size too, as NVIDIA's runtime does
+    // (measured on the H100, ctest/array_3d.c).
+    let bytes = |n: usize| n.checked_mul(elem).ok_or(cudaError::cudaErrorInvalidValue);
+    let width = bytes(extent.width)?;
+    let s = s.at(bytes(src.1.x)?, src.1.y, src.1.z);
+    let d = d.at(bytes(dst.1.x)?, dst.1.y, dst.1.z);
     check_end3d(f, &s, width, extent.height, extent.depth)?;
     check_end3d(f, &d, width, extent.height, extent.depth)?;
     Ok(Some(Copy3D { src: s, dst: d, width, height: extent.height, depth: extent.depth }))
@@ -283,8 +286,8 @@ fn copy3d(
 /// per end, and no array at an end the kind puts on the host (`cudaErrorInvalidValue`);
 /// equal element sizes when both ends are arrays (`cudaErrorInvalidValue`); pitches and
 /// rows per slice of pointer ends ([`check_end3d`]: `cudaErrorInvalidPitchValue`).
-/// `extent.width` is in elements of the array taking part (bytes if none);
-/// `srcPos.x`/`dstPos.x` are in elements of an array end and in bytes of a pointer end.
+/// `extent.width` and `srcPos.x`/`dstPos.x` of both ends are in elements of the array
+/// taking part (bytes if none).
 pub(crate) fn memcpy3d_params(f: &Fns, p: &cudaMemcpy3DParms) -> Res<CUDA_MEMCPY3D> {
     let Some(c) = copy3d(
         f,
