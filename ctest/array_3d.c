@@ -7,23 +7,6 @@
 #define H 5
 #define D 4
 
-static struct cudaPos pos(size_t x, size_t y, size_t z) {
-    struct cudaPos p;
-    p.x = x;
-    p.y = y;
-    p.z = z;
-    return p;
-}
-
-static struct cudaPitchedPtr pp(void *ptr, size_t pitch, size_t xsize, size_t ysize) {
-    struct cudaPitchedPtr r;
-    r.ptr = ptr;
-    r.pitch = pitch;
-    r.xsize = xsize;
-    r.ysize = ysize;
-    return r;
-}
-
 static float vol[D][H][W], back[D][H][W];
 
 /* Reads the whole 3D array `a` to `back` with cudaMemcpy3D (array -> host). */
@@ -32,7 +15,7 @@ static cudaError_t read_back(cudaArray_t a, size_t depth) {
     memset(&p, 0, sizeof p);
     memset(back, 0, sizeof back);
     p.srcArray = a;
-    p.dstPtr = pp(back, sizeof back[0][0], W, H);
+    p.dstPtr = pptr(back, sizeof back[0][0], W, H);
     p.extent = ext(W, H, depth);
     p.kind = cudaMemcpyDeviceToHost;
     return cudaMemcpy3D(&p);
@@ -50,7 +33,7 @@ int main(void) {
 
     struct cudaMemcpy3DParms p;
     memset(&p, 0, sizeof p);
-    p.srcPtr = pp(vol, sizeof vol[0][0], W, H);
+    p.srcPtr = pptr(vol, sizeof vol[0][0], W, H);
     p.dstArray = a;
     p.extent = ext(W, H, D);
     p.kind = cudaMemcpyDefault;
@@ -65,7 +48,7 @@ int main(void) {
     float zero[D][H][W];
     memset(zero, 0, sizeof zero);
     memset(&p, 0, sizeof p);
-    p.srcPtr = pp(zero, sizeof zero[0][0], W, H);
+    p.srcPtr = pptr(zero, sizeof zero[0][0], W, H);
     p.dstArray = b;
     p.extent = ext(W, H, D);
     p.kind = cudaMemcpyHostToDevice;
@@ -158,7 +141,7 @@ int main(void) {
 
     /* one layer of a layered array: z is the layer */
     memset(&p, 0, sizeof p);
-    p.srcPtr = pp(vol[2], sizeof vol[0][0], W, H);
+    p.srcPtr = pptr(vol[2], sizeof vol[0][0], W, H);
     p.dstArray = layered;
     p.dstPos = pos(0, 0, 3);
     p.extent = ext(W, H, 1);
@@ -168,7 +151,7 @@ int main(void) {
     memset(back, 0, sizeof back);
     p.srcArray = layered;
     p.srcPos = pos(0, 0, 3);
-    p.dstPtr = pp(back, sizeof back[0][0], W, H);
+    p.dstPtr = pptr(back, sizeof back[0][0], W, H);
     p.extent = ext(W, H, 1);
     p.kind = cudaMemcpyDeviceToHost;
     OK(SHOW("layer 3 -> host", cudaMemcpy3D(&p)));
@@ -183,7 +166,7 @@ int main(void) {
     SHOW("element size mismatch", cudaMemcpy3D(&p));
     SHOW_LAST("element size mismatch");
     p.dstArray = b;
-    p.srcPtr = pp(vol, sizeof vol[0][0], W, H);
+    p.srcPtr = pptr(vol, sizeof vol[0][0], W, H);
     SHOW("srcArray and srcPtr both set", cudaMemcpy3D(&p));
     SHOW_LAST("both set");
     memset(&p, 0, sizeof p);

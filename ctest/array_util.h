@@ -21,15 +21,6 @@ static void show_info(const char *label, cudaArray_t a) {
            (unsigned long long)e.height, (unsigned long long)e.depth, fl);
 }
 
-/* make_cudaExtent lives in driver_functions.h, which cuda_runtime_api.h does not include. */
-static struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
 static struct cudaChannelFormatDesc mkdesc(int x, int y, int z, int w, int kind) {
     return cudaCreateChannelDesc(x, y, z, w, (enum cudaChannelFormatKind)kind);
 }

@@ -9,31 +9,6 @@
 
 static unsigned char pat(size_t x, size_t y, size_t z) { return (unsigned char)(x + 29 * y + 71 * z + 3); }
 
-static struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
-static struct cudaPos pos(size_t x, size_t y, size_t z) {
-    struct cudaPos p;
-    p.x = x;
-    p.y = y;
-    p.z = z;
-    return p;
-}
-
-static struct cudaPitchedPtr pptr(void *p, size_t pitch, size_t xs, size_t ys) {
-    struct cudaPitchedPtr r;
-    r.ptr = p;
-    r.pitch = pitch;
-    r.xsize = xs;
-    r.ysize = ys;
-    return r;
-}
-
 int main(void) {
     /* cudaMalloc3D: what it returns besides the pointer. */
     struct cudaPitchedPtr dv, dv2;

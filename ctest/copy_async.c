@@ -13,23 +13,6 @@ static int same(const unsigned char *p, int n, int seed) {
     return 1;
 }
 
-static struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
-static struct cudaPitchedPtr pptr(void *p, size_t pitch, size_t xs, size_t ys) {
-    struct cudaPitchedPtr r;
-    r.ptr = p;
-    r.pitch = pitch;
-    r.xsize = xs;
-    r.ysize = ys;
-    return r;
-}
-
 int main(void) {
     cudaStream_t s = NULL;
     OK(SHOW("cudaStreamCreate", cudaStreamCreate(&s)));

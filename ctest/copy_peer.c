@@ -6,23 +6,6 @@
 
 static unsigned char pat(int i) { return (unsigned char)(3 * i + 11); }
 
-static struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
-static struct cudaPitchedPtr pptr(void *p, size_t pitch, size_t xs, size_t ys) {
-    struct cudaPitchedPtr r;
-    r.ptr = p;
-    r.pitch = pitch;
-    r.xsize = xs;
-    r.ysize = ys;
-    return r;
-}
-
 int main(void) {
     unsigned char h[N], back[N];
     unsigned char *a = NULL, *b = NULL;

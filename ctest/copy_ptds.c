@@ -28,23 +28,6 @@ cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int valu
 #define N 256
 #define THREADS 4
 
-static struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
-static struct cudaPitchedPtr pptr(void *p, size_t pitch, size_t xs, size_t ys) {
-    struct cudaPitchedPtr r;
-    r.ptr = p;
-    r.pitch = pitch;
-    r.xsize = xs;
-    r.ysize = ys;
-    return r;
-}
-
 /* Each thread: memsets and copies on its own null stream; returns the number of failures. */
 static void *worker(void *arg) {
     long t = (long)arg;

@@ -3,23 +3,6 @@
  * extent's bytes are set. */
 #include "ctest.h"
 
-static struct cudaPitchedPtr pp(void *p, size_t pitch, size_t xsize, size_t ysize) {
-    struct cudaPitchedPtr r;
-    r.ptr = p;
-    r.pitch = pitch;
-    r.xsize = xsize;
-    r.ysize = ysize;
-    return r;
-}
-
-static struct cudaExtent ex(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
 int main(void) {
     enum { N = 4096 };
     static const struct {
@@ -50,8 +33,8 @@ int main(void) {
     OK(cudaMalloc((void **)&d, N));
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         OK(cudaMemset(d, 0xee, N));
-        cudaError_t r = SHOW(cases[k].label, cudaMemset3D(pp(d, cases[k].pitch, cases[k].xsize, cases[k].ysize), 0x31,
-                                                          ex(cases[k].w, cases[k].h, cases[k].d)));
+        cudaError_t r = SHOW(cases[k].label, cudaMemset3D(pptr(d, cases[k].pitch, cases[k].xsize, cases[k].ysize), 0x31,
+                                                          ext(cases[k].w, cases[k].h, cases[k].d)));
         cudaGetLastError();
         OK(cudaMemcpy(buf, d, N, cudaMemcpyDeviceToHost));
         int bad = 0;

@@ -3,23 +3,6 @@
  * sizes, narrow pitches, null and freed pointers. */
 #include "ctest.h"
 
-static struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
-static struct cudaPitchedPtr pptr(void *p, size_t pitch, size_t xs, size_t ys) {
-    struct cudaPitchedPtr r;
-    r.ptr = p;
-    r.pitch = pitch;
-    r.xsize = xs;
-    r.ysize = ys;
-    return r;
-}
-
 #define N 300
 static unsigned char buf[4096];
 
