@@ -639,6 +639,17 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
             problems.append("%s: in %s but not exported" % (n, rel(exports)))
         for n in sorted(set(ours) - listed):
             problems.append("%s: exported but not in %s" % (n, rel(exports)))
+    # The committed list of what each ABI exports: an export that disappears (or appears
+    # without the list being updated) is a change of the library's ABI.
+    baseline = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exports-%s.txt" % abi)
+    if os.path.exists(baseline):
+        base = set(l.strip() for l in open(baseline) if l.strip() and not l.startswith("#"))
+        for n in sorted(base - set(ours)):
+            problems.append("%s: in %s, no longer exported" % (n, rel(baseline)))
+        for n in sorted(set(ours) - base):
+            problems.append("%s: exported, not yet in %s (add it)" % (n, rel(baseline)))
+    else:
+        problems.append("no export baseline %s" % rel(baseline))
     declared = set(n for n, _ in h.funcs)
     for n in sorted(declared):
         if n not in ours:
