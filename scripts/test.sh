@@ -5,6 +5,7 @@
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
 #   4. scripts/build.sh                           (dist/)
 #   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
+#      scripts/abi/selftest.sh                    (each of those checks fails when broken)
 #   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
 #   7. the same with --sanitize                   (AddressSanitizer, UBSan)
 #   8. ctest/stress.c, run repeatedly             (when there is one)
@@ -64,6 +65,7 @@ run_step "header drift" bash scripts/gen-header.sh --check
 if run_step "build" bash scripts/build.sh; then
     if [[ -f scripts/abi-check.sh ]]; then
         run_step "ABI and symbol checks" bash scripts/abi-check.sh
+        run_step "ABI checks fail when broken" bash scripts/abi/selftest.sh
     fi
     ctest_step "C tests" --standin --abi both
     ctest_step "C tests, sanitized" --standin --abi both --sanitize
