@@ -26,7 +26,7 @@ int main(void) {
     p.dstPtr.pitch = pitch;
     p.dstPtr.xsize = W;
     p.dstPtr.ysize = H;
-    p.extent = ext(W, H, 1);
+    p.extent = make_cudaExtent(W, H, 1);
     p.kind = cudaMemcpyDeviceToDevice;
     OK(SHOW("cudaMemcpy3D array -> pitched", cudaMemcpy3D(&p)));
     memset(out, 0, sizeof out);
@@ -54,7 +54,7 @@ int main(void) {
 
     /* a 3D array written and read back through cudaMemcpy3D */
     cudaArray_t c = NULL;
-    OK(SHOW("cudaMalloc3DArray", cudaMalloc3DArray(&c, &f, ext(W, H, D), 0)));
+    OK(SHOW("cudaMalloc3DArray", cudaMalloc3DArray(&c, &f, make_cudaExtent(W, H, D), 0)));
     float vol[D][H][W], vol2[D][H][W];
     for (int i = 0; i < W * H * D; i++)
         (&vol[0][0][0])[i] = (float)i;
@@ -64,7 +64,7 @@ int main(void) {
     p.srcPtr.xsize = W;
     p.srcPtr.ysize = H;
     p.dstArray = c;
-    p.extent = ext(W, H, D);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyHostToDevice;
     OK(SHOW("cudaMemcpy3D host -> 3D array", cudaMemcpy3D(&p)));
     memset(&p, 0, sizeof p);
@@ -74,7 +74,7 @@ int main(void) {
     p.dstPtr.pitch = sizeof vol2[0][0];
     p.dstPtr.xsize = W;
     p.dstPtr.ysize = H;
-    p.extent = ext(W, H, D);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyDeviceToHost;
     OK(SHOW("cudaMemcpy3D 3D array -> host", cudaMemcpy3D(&p)));
     CHECK(memcmp(vol, vol2, sizeof vol) == 0);

@@ -74,7 +74,7 @@ int main(void) {
         } else {
             SHOW_LAST(label);
         }
-        r = cudaMalloc3DArray(&a, &d, ext(8, 8, 4), 0);
+        r = cudaMalloc3DArray(&a, &d, make_cudaExtent(8, 8, 4), 0);
         printf("%s cudaMalloc3DArray 8x8x4: %s\n", label, cudaGetErrorName(r));
         if (r == cudaSuccess) {
             show_info("  3D", a);
@@ -91,8 +91,8 @@ int main(void) {
     SHOW_LAST("NULL array");
     SHOW("cudaMallocArray(NULL desc)", cudaMallocArray(&a, NULL, 4, 4, 0));
     SHOW_LAST("NULL desc");
-    SHOW("cudaMalloc3DArray(NULL array)", cudaMalloc3DArray(NULL, &d, ext(4, 4, 4), 0));
-    SHOW("cudaMalloc3DArray(NULL desc)", cudaMalloc3DArray(&a, NULL, ext(4, 4, 4), 0));
+    SHOW("cudaMalloc3DArray(NULL array)", cudaMalloc3DArray(NULL, &d, make_cudaExtent(4, 4, 4), 0));
+    SHOW("cudaMalloc3DArray(NULL desc)", cudaMalloc3DArray(&a, NULL, make_cudaExtent(4, 4, 4), 0));
     SHOW_LAST("NULL desc 3D");
 
     /* cudaArrayGetInfo with NULL outputs, and of NULL */

@@ -31,42 +31,42 @@ int main(void) {
     struct cudaChannelFormatDesc f = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
     struct cudaChannelFormatDesc u4 = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
 
-    levels("2D", &f, ext(16, 8, 0), 0, 0);
-    levels("2D", &f, ext(16, 8, 0), 1, 0);
-    levels("2D", &f, ext(16, 8, 0), 3, 0);
-    levels("2D", &f, ext(16, 8, 0), 5, 0);
-    levels("2D", &f, ext(16, 8, 0), 6, 0);
-    levels("2D", &f, ext(16, 8, 0), 100, 0);
-    levels("2D odd", &u4, ext(13, 5, 0), 100, 0);
-    levels("1D", &f, ext(32, 0, 0), 100, 0);
-    levels("3D", &f, ext(8, 4, 16), 100, 0);
-    levels("1D layered", &f, ext(16, 0, 3), 100, cudaArrayLayered);
-    levels("2D layered", &f, ext(16, 8, 3), 100, cudaArrayLayered);
-    levels("2D layered many layers", &f, ext(4, 4, 64), 100, cudaArrayLayered);
-    levels("cubemap", &f, ext(8, 8, 6), 100, cudaArrayCubemap);
-    levels("layered cubemap", &f, ext(8, 8, 12), 100, cudaArrayCubemap | cudaArrayLayered);
-    levels("2D surface", &f, ext(16, 8, 0), 3, cudaArraySurfaceLoadStore);
-    levels("2D gather", &f, ext(16, 8, 0), 3, cudaArrayTextureGather);
-    levels("3D gather", &f, ext(16, 8, 4), 3, cudaArrayTextureGather);
-    levels("2D deferred", &f, ext(16, 8, 0), 3, cudaArrayDeferredMapping);
-    levels("2D sparse", &f, ext(256, 256, 0), 100, cudaArraySparse);
-    levels("width 0", &f, ext(0, 8, 0), 3, 0);
-    levels("cubemap w != h", &f, ext(8, 4, 6), 3, cudaArrayCubemap);
-    levels("cubemap depth 5", &f, ext(8, 8, 5), 3, cudaArrayCubemap);
-    levels("too wide", &f, ext((size_t)1 << 30, 8, 0), 3, 0);
-    levels("unknown flag", &f, ext(16, 8, 0), 3, 0x100);
+    levels("2D", &f, make_cudaExtent(16, 8, 0), 0, 0);
+    levels("2D", &f, make_cudaExtent(16, 8, 0), 1, 0);
+    levels("2D", &f, make_cudaExtent(16, 8, 0), 3, 0);
+    levels("2D", &f, make_cudaExtent(16, 8, 0), 5, 0);
+    levels("2D", &f, make_cudaExtent(16, 8, 0), 6, 0);
+    levels("2D", &f, make_cudaExtent(16, 8, 0), 100, 0);
+    levels("2D odd", &u4, make_cudaExtent(13, 5, 0), 100, 0);
+    levels("1D", &f, make_cudaExtent(32, 0, 0), 100, 0);
+    levels("3D", &f, make_cudaExtent(8, 4, 16), 100, 0);
+    levels("1D layered", &f, make_cudaExtent(16, 0, 3), 100, cudaArrayLayered);
+    levels("2D layered", &f, make_cudaExtent(16, 8, 3), 100, cudaArrayLayered);
+    levels("2D layered many layers", &f, make_cudaExtent(4, 4, 64), 100, cudaArrayLayered);
+    levels("cubemap", &f, make_cudaExtent(8, 8, 6), 100, cudaArrayCubemap);
+    levels("layered cubemap", &f, make_cudaExtent(8, 8, 12), 100, cudaArrayCubemap | cudaArrayLayered);
+    levels("2D surface", &f, make_cudaExtent(16, 8, 0), 3, cudaArraySurfaceLoadStore);
+    levels("2D gather", &f, make_cudaExtent(16, 8, 0), 3, cudaArrayTextureGather);
+    levels("3D gather", &f, make_cudaExtent(16, 8, 4), 3, cudaArrayTextureGather);
+    levels("2D deferred", &f, make_cudaExtent(16, 8, 0), 3, cudaArrayDeferredMapping);
+    levels("2D sparse", &f, make_cudaExtent(256, 256, 0), 100, cudaArraySparse);
+    levels("width 0", &f, make_cudaExtent(0, 8, 0), 3, 0);
+    levels("cubemap w != h", &f, make_cudaExtent(8, 4, 6), 3, cudaArrayCubemap);
+    levels("cubemap depth 5", &f, make_cudaExtent(8, 8, 5), 3, cudaArrayCubemap);
+    levels("too wide", &f, make_cudaExtent((size_t)1 << 30, 8, 0), 3, 0);
+    levels("unknown flag", &f, make_cudaExtent(16, 8, 0), 3, 0x100);
 
     /* bad descriptors and nulls */
     struct cudaChannelFormatDesc bad = cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindUnsigned);
-    levels("3 channels", &bad, ext(16, 8, 0), 3, 0);
+    levels("3 channels", &bad, make_cudaExtent(16, 8, 0), 3, 0);
     cudaMipmappedArray_t m = NULL;
-    SHOW("cudaMallocMipmappedArray(NULL out)", cudaMallocMipmappedArray(NULL, &f, ext(16, 8, 0), 3, 0));
+    SHOW("cudaMallocMipmappedArray(NULL out)", cudaMallocMipmappedArray(NULL, &f, make_cudaExtent(16, 8, 0), 3, 0));
     SHOW_LAST("NULL out");
-    SHOW("cudaMallocMipmappedArray(NULL desc)", cudaMallocMipmappedArray(&m, NULL, ext(16, 8, 0), 3, 0));
+    SHOW("cudaMallocMipmappedArray(NULL desc)", cudaMallocMipmappedArray(&m, NULL, make_cudaExtent(16, 8, 0), 3, 0));
     SHOW_LAST("NULL desc");
 
     /* levels hold data: each level written and read back */
-    OK(SHOW("cudaMallocMipmappedArray", cudaMallocMipmappedArray(&m, &f, ext(8, 8, 0), 4, 0)));
+    OK(SHOW("cudaMallocMipmappedArray", cudaMallocMipmappedArray(&m, &f, make_cudaExtent(8, 8, 0), 4, 0)));
     float in[8 * 8], out[8 * 8];
     for (unsigned int l = 0; l < 4; l++) {
         cudaArray_t a = NULL;
@@ -114,7 +114,7 @@ int main(void) {
     SHOW_LAST("free NULL");
 
     /* mipmapped sparse properties / requirements on a plain one */
-    OK(cudaMallocMipmappedArray(&m, &f, ext(64, 64, 0), 3, 0));
+    OK(cudaMallocMipmappedArray(&m, &f, make_cudaExtent(64, 64, 0), 3, 0));
     SHOW("mipmapped sparse properties (plain)", cudaMipmappedArrayGetSparseProperties(&sp, m));
     SHOW_LAST("mip sparse plain");
     struct cudaArrayMemoryRequirements mr;

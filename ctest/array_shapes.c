@@ -73,7 +73,7 @@ int main(void) {
             char label[128];
             snprintf(label, sizeof label, "%s %s", s->name, k ? "uchar4" : "float");
             cudaArray_t a = NULL;
-            cudaError_t r = cudaMalloc3DArray(&a, k ? &u8x4 : &f4, ext(s->w, s->h, s->d), s->flags);
+            cudaError_t r = cudaMalloc3DArray(&a, k ? &u8x4 : &f4, make_cudaExtent(s->w, s->h, s->d), s->flags);
             printf("%s cudaMalloc3DArray: %s\n", label, cudaGetErrorName(r));
             if (r == cudaSuccess) {
                 show_info(label, a);

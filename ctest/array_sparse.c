@@ -72,7 +72,7 @@ int main(void) {
             char label[96];
             snprintf(label, sizeof label, "%s %s", cases[i].name, k ? "uchar4" : "float");
             cudaArray_t a = NULL;
-            cudaError_t r = cudaMalloc3DArray(&a, k ? &u4 : &f, ext(cases[i].w, cases[i].h, cases[i].d), cases[i].flags);
+            cudaError_t r = cudaMalloc3DArray(&a, k ? &u4 : &f, make_cudaExtent(cases[i].w, cases[i].h, cases[i].d), cases[i].flags);
             printf("%s cudaMalloc3DArray: %s\n", label, cudaGetErrorName(r));
             if (r != cudaSuccess) {
                 SHOW_LAST(label);
@@ -87,8 +87,8 @@ int main(void) {
 
     /* argument errors */
     cudaArray_t a = NULL, sp_a = NULL, plain = NULL;
-    OK(cudaMalloc3DArray(&a, &f, ext(128, 128, 0), cudaArrayDeferredMapping));
-    OK(cudaMalloc3DArray(&sp_a, &f, ext(128, 128, 0), cudaArraySparse));
+    OK(cudaMalloc3DArray(&a, &f, make_cudaExtent(128, 128, 0), cudaArrayDeferredMapping));
+    OK(cudaMalloc3DArray(&sp_a, &f, make_cudaExtent(128, 128, 0), cudaArraySparse));
     OK(cudaMallocArray(&plain, &f, 16, 16, 0));
     SHOW("sparse NULL out", cudaArrayGetSparseProperties(NULL, sp_a));
     SHOW_LAST("sparse NULL out");
@@ -128,7 +128,7 @@ int main(void) {
     };
     for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++) {
         cudaMipmappedArray_t m = NULL;
-        cudaError_t r = cudaMallocMipmappedArray(&m, &f, ext(mcases[i].w, mcases[i].h, mcases[i].d),
+        cudaError_t r = cudaMallocMipmappedArray(&m, &f, make_cudaExtent(mcases[i].w, mcases[i].h, mcases[i].d),
                                                  mcases[i].levels, mcases[i].flags);
         printf("%s cudaMallocMipmappedArray: %s\n", mcases[i].name, cudaGetErrorName(r));
         if (r != cudaSuccess) {

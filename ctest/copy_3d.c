@@ -14,8 +14,8 @@ int main(void) {
     struct cudaPitchedPtr dv, dv2;
     memset(&dv, 0, sizeof dv);
     memset(&dv2, 0, sizeof dv2);
-    OK(SHOW("cudaMalloc3D", cudaMalloc3D(&dv, ext(W, H, D))));
-    OK(SHOW("cudaMalloc3D 2", cudaMalloc3D(&dv2, ext(W, H, D))));
+    OK(SHOW("cudaMalloc3D", cudaMalloc3D(&dv, make_cudaExtent(W, H, D))));
+    OK(SHOW("cudaMalloc3D 2", cudaMalloc3D(&dv2, make_cudaExtent(W, H, D))));
     SHOWU("pitch", dv.pitch);
     SHOWU("xsize", dv.xsize);
     SHOWU("ysize", dv.ysize);
@@ -24,17 +24,17 @@ int main(void) {
     {
         struct cudaPitchedPtr z;
         memset(&z, 0x5a, sizeof z);
-        SHOW("cudaMalloc3D NULL", cudaMalloc3D(NULL, ext(W, H, D)));
+        SHOW("cudaMalloc3D NULL", cudaMalloc3D(NULL, make_cudaExtent(W, H, D)));
         SHOW_LAST("cudaMalloc3D NULL");
-        SHOW("cudaMalloc3D width 0", cudaMalloc3D(&z, ext(0, H, D)));
+        SHOW("cudaMalloc3D width 0", cudaMalloc3D(&z, make_cudaExtent(0, H, D)));
         printf("width 0: ptr %s, pitch %llu, xsize %llu, ysize %llu\n", z.ptr ? "set" : "NULL",
                (unsigned long long)z.pitch, (unsigned long long)z.xsize, (unsigned long long)z.ysize);
         if (z.ptr) cudaFree(z.ptr);
         struct cudaPitchedPtr one;
-        SHOW("cudaMalloc3D 1x1x1", cudaMalloc3D(&one, ext(1, 1, 1)));
+        SHOW("cudaMalloc3D 1x1x1", cudaMalloc3D(&one, make_cudaExtent(1, 1, 1)));
         SHOWU("1x1x1 pitch", one.pitch);
         cudaFree(one.ptr);
-        SHOW("cudaMalloc3D huge", cudaMalloc3D(&z, ext((size_t)1 << 20, (size_t)1 << 20, (size_t)1 << 20)));
+        SHOW("cudaMalloc3D huge", cudaMalloc3D(&z, make_cudaExtent((size_t)1 << 20, (size_t)1 << 20, (size_t)1 << 20)));
         SHOW_LAST("cudaMalloc3D huge");
     }
 
@@ -48,22 +48,22 @@ int main(void) {
     struct cudaMemcpy3DParms p;
     /* Whole volume host -> device -> device -> host. */
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, HP, W, HH);
+    p.srcPtr = make_cudaPitchedPtr(h, HP, W, HH);
     p.dstPtr = dv;
-    p.extent = ext(W, H, D);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("3D H2D", cudaMemcpy3D(&p));
     memset(&p, 0, sizeof p);
     p.srcPtr = dv;
     p.dstPtr = dv2;
-    p.extent = ext(W, H, D);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyDeviceToDevice;
     SHOW("3D D2D", cudaMemcpy3D(&p));
     memset(back, 0xcc, sizeof back);
     memset(&p, 0, sizeof p);
     p.srcPtr = dv2;
-    p.dstPtr = pptr(back, HP, W, HH);
-    p.extent = ext(W, H, D);
+    p.dstPtr = make_cudaPitchedPtr(back, HP, W, HH);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyDeviceToHost;
     SHOW("3D D2H", cudaMemcpy3D(&p));
     {
@@ -79,20 +79,20 @@ int main(void) {
     }
 
     /* A 7x2x2 box from host (3,1,1) to device (10,2,0), read back whole with Default. */
-    OK(cudaMemset3D(dv, 0, ext(W, H, D)));
+    OK(cudaMemset3D(dv, 0, make_cudaExtent(W, H, D)));
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, HP, W, HH);
-    p.srcPos = pos(3, 1, 1);
+    p.srcPtr = make_cudaPitchedPtr(h, HP, W, HH);
+    p.srcPos = make_cudaPos(3, 1, 1);
     p.dstPtr = dv;
-    p.dstPos = pos(10, 2, 0);
-    p.extent = ext(7, 2, 2);
+    p.dstPos = make_cudaPos(10, 2, 0);
+    p.extent = make_cudaExtent(7, 2, 2);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("3D H2D box", cudaMemcpy3D(&p));
     memset(back, 0xcc, sizeof back);
     memset(&p, 0, sizeof p);
     p.srcPtr = dv;
-    p.dstPtr = pptr(back, W, W, H);
-    p.extent = ext(W, H, D);
+    p.dstPtr = make_cudaPitchedPtr(back, W, W, H);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyDefault;
     SHOW("3D Default D2H whole", cudaMemcpy3D(&p));
     {
@@ -113,9 +113,9 @@ int main(void) {
         static unsigned char hh[W * H * D];
         memset(hh, 0, sizeof hh);
         memset(&p, 0, sizeof p);
-        p.srcPtr = pptr(h, HP, W, HH);
-        p.dstPtr = pptr(hh, W, W, H);
-        p.extent = ext(W, H, D);
+        p.srcPtr = make_cudaPitchedPtr(h, HP, W, HH);
+        p.dstPtr = make_cudaPitchedPtr(hh, W, W, H);
+        p.extent = make_cudaExtent(W, H, D);
         p.kind = cudaMemcpyHostToHost;
         SHOW("3D H2H", cudaMemcpy3D(&p));
         int ok = 1;
@@ -131,23 +131,23 @@ int main(void) {
         struct cudaChannelFormatDesc f32 = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
         struct cudaChannelFormatDesc u16 = cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned);
         cudaArray_t a = NULL, a2 = NULL, b16 = NULL;
-        OK(SHOW("cudaMalloc3DArray a", cudaMalloc3DArray(&a, &f32, ext(6, H, D), 0)));
-        OK(SHOW("cudaMalloc3DArray a2", cudaMalloc3DArray(&a2, &f32, ext(6, H, D), 0)));
-        OK(SHOW("cudaMalloc3DArray b16", cudaMalloc3DArray(&b16, &u16, ext(6, H, D), 0)));
+        OK(SHOW("cudaMalloc3DArray a", cudaMalloc3DArray(&a, &f32, make_cudaExtent(6, H, D), 0)));
+        OK(SHOW("cudaMalloc3DArray a2", cudaMalloc3DArray(&a2, &f32, make_cudaExtent(6, H, D), 0)));
+        OK(SHOW("cudaMalloc3DArray b16", cudaMalloc3DArray(&b16, &u16, make_cudaExtent(6, H, D), 0)));
         /* Host (pitch 32 = 8 floats, 6 rows) -> array, 6x5x3 floats. */
         memset(&p, 0, sizeof p);
-        p.srcPtr = pptr(h, HP, W, HH);
+        p.srcPtr = make_cudaPitchedPtr(h, HP, W, HH);
         p.dstArray = a;
-        p.extent = ext(6, H, D);
+        p.extent = make_cudaExtent(6, H, D);
         p.kind = cudaMemcpyHostToDevice;
         SHOW("3D H2A", cudaMemcpy3D(&p));
         /* Array -> array, 2x2x2 floats from (1,1,1) to (3,0,0). */
         memset(&p, 0, sizeof p);
         p.srcArray = a;
-        p.srcPos = pos(1, 1, 1);
+        p.srcPos = make_cudaPos(1, 1, 1);
         p.dstArray = a2;
-        p.dstPos = pos(3, 0, 0);
-        p.extent = ext(2, 2, 2);
+        p.dstPos = make_cudaPos(3, 0, 0);
+        p.extent = make_cudaExtent(2, 2, 2);
         p.kind = cudaMemcpyDeviceToDevice;
         SHOW("3D A2A box", cudaMemcpy3D(&p));
         /* Array a -> device, the kind saying the source is on the host: refused, an array
@@ -155,7 +155,7 @@ int main(void) {
         memset(&p, 0, sizeof p);
         p.srcArray = a;
         p.dstPtr = dv2;
-        p.extent = ext(6, H, D);
+        p.extent = make_cudaExtent(6, H, D);
         p.kind = cudaMemcpyHostToDevice;
         SHOW("3D A2D", cudaMemcpy3D(&p));
         memset(back, 0xcc, sizeof back);
@@ -172,9 +172,9 @@ int main(void) {
         memset(back, 0xcc, sizeof back);
         memset(&p, 0, sizeof p);
         p.srcArray = a2;
-        p.srcPos = pos(3, 0, 0);
-        p.dstPtr = pptr(back, 8, 8, 2);
-        p.extent = ext(2, 2, 2);
+        p.srcPos = make_cudaPos(3, 0, 0);
+        p.dstPtr = make_cudaPitchedPtr(back, 8, 8, 2);
+        p.extent = make_cudaExtent(2, 2, 2);
         p.kind = cudaMemcpyDeviceToHost;
         SHOW("3D A2H box", cudaMemcpy3D(&p));
         {
@@ -189,7 +189,7 @@ int main(void) {
         memset(&p, 0, sizeof p);
         p.srcArray = a;
         p.dstArray = b16;
-        p.extent = ext(2, 2, 1);
+        p.extent = make_cudaExtent(2, 2, 1);
         p.kind = cudaMemcpyDeviceToDevice;
         SHOW("3D A2A element sizes differ", cudaMemcpy3D(&p));
         SHOW_LAST("element sizes differ");
@@ -198,7 +198,7 @@ int main(void) {
         p.srcArray = a;
         p.srcPtr = dv;
         p.dstPtr = dv2;
-        p.extent = ext(2, 2, 1);
+        p.extent = make_cudaExtent(2, 2, 1);
         p.kind = cudaMemcpyDeviceToDevice;
         SHOW("3D src array and ptr", cudaMemcpy3D(&p));
         SHOW_LAST("src array and ptr");
@@ -206,7 +206,7 @@ int main(void) {
         p.srcPtr = dv;
         p.dstArray = a2;
         p.dstPtr = dv2;
-        p.extent = ext(2, 2, 1);
+        p.extent = make_cudaExtent(2, 2, 1);
         p.kind = cudaMemcpyDeviceToDevice;
         SHOW("3D dst array and ptr", cudaMemcpy3D(&p));
         SHOW_LAST("dst array and ptr");
@@ -218,13 +218,13 @@ int main(void) {
     /* Neither array nor pointer. */
     memset(&p, 0, sizeof p);
     p.dstPtr = dv2;
-    p.extent = ext(2, 2, 1);
+    p.extent = make_cudaExtent(2, 2, 1);
     p.kind = cudaMemcpyDeviceToDevice;
     SHOW("3D no source", cudaMemcpy3D(&p));
     SHOW_LAST("no source");
     memset(&p, 0, sizeof p);
     p.srcPtr = dv;
-    p.extent = ext(2, 2, 1);
+    p.extent = make_cudaExtent(2, 2, 1);
     p.kind = cudaMemcpyDeviceToDevice;
     SHOW("3D no destination", cudaMemcpy3D(&p));
     SHOW_LAST("no destination");
@@ -241,18 +241,18 @@ int main(void) {
     p.srcPtr = dv;
     p.dstPtr = dv2;
     p.kind = cudaMemcpyDeviceToDevice;
-    p.extent = ext(0, H, D);
+    p.extent = make_cudaExtent(0, H, D);
     SHOW("3D width 0", cudaMemcpy3D(&p));
-    p.extent = ext(W, 0, D);
+    p.extent = make_cudaExtent(W, 0, D);
     SHOW("3D height 0", cudaMemcpy3D(&p));
-    p.extent = ext(W, H, 0);
+    p.extent = make_cudaExtent(W, H, 0);
     SHOW("3D depth 0", cudaMemcpy3D(&p));
     p.kind = (enum cudaMemcpyKind)9;
     SHOW("3D depth 0 kind 9", cudaMemcpy3D(&p));
     SHOW_LAST("empty extents");
 
     /* Invalid kinds. */
-    p.extent = ext(W, H, D);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = (enum cudaMemcpyKind)5;
     SHOW("3D kind 5", cudaMemcpy3D(&p));
     SHOW_LAST("3D kind 5");
@@ -262,34 +262,34 @@ int main(void) {
 
     /* Pitches narrower than the row. */
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, 8, 8, HH);
+    p.srcPtr = make_cudaPitchedPtr(h, 8, 8, HH);
     p.dstPtr = dv;
-    p.extent = ext(W, H, 1);
+    p.extent = make_cudaExtent(W, H, 1);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("3D src pitch < width", cudaMemcpy3D(&p));
     SHOW_LAST("src pitch < width");
     memset(&p, 0, sizeof p);
     p.srcPtr = dv;
-    p.dstPtr = pptr(back, 8, 8, HH);
-    p.extent = ext(W, H, 2);
+    p.dstPtr = make_cudaPitchedPtr(back, 8, 8, HH);
+    p.extent = make_cudaExtent(W, H, 2);
     p.kind = cudaMemcpyDeviceToHost;
     SHOW("3D dst pitch < width", cudaMemcpy3D(&p));
     SHOW_LAST("dst pitch < width");
 
     /* Rows that fit the pitch only without the x position (24 bytes from x 20, pitch 32). */
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, HP, W, HH);
-    p.srcPos = pos(20, 0, 0);
+    p.srcPtr = make_cudaPitchedPtr(h, HP, W, HH);
+    p.srcPos = make_cudaPos(20, 0, 0);
     p.dstPtr = dv;
-    p.extent = ext(W, H, 1);
+    p.extent = make_cudaExtent(W, H, 1);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("3D src x + width > pitch", cudaMemcpy3D(&p));
     SHOW_LAST("src x + width > pitch");
     /* Slices taller than the source's rows per slice (ysize 2 < height 5, depth 2). */
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, HP, W, 2);
+    p.srcPtr = make_cudaPitchedPtr(h, HP, W, 2);
     p.dstPtr = dv;
-    p.extent = ext(W, H, 2);
+    p.extent = make_cudaExtent(W, H, 2);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("3D src ysize < height", cudaMemcpy3D(&p));
     SHOW_LAST("src ysize < height");
@@ -297,9 +297,9 @@ int main(void) {
     /* A freed destination. */
     OK(cudaFree(dv2.ptr));
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, HP, W, HH);
+    p.srcPtr = make_cudaPitchedPtr(h, HP, W, HH);
     p.dstPtr = dv2;
-    p.extent = ext(W, H, D);
+    p.extent = make_cudaExtent(W, H, D);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("3D H2D freed dst", cudaMemcpy3D(&p));
     SHOW_LAST("freed dst");

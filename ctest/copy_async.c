@@ -69,11 +69,11 @@ int main(void) {
     {
         struct cudaMemcpy3DParms p;
         memset(&p, 0, sizeof p);
-        p.srcPtr = pptr(pin, 8, 8, 4);
+        p.srcPtr = make_cudaPitchedPtr(pin, 8, 8, 4);
         p.srcPos.x = 1;
         p.srcPos.y = 1;
-        p.dstPtr = pptr(d2, 6, 6, 3);
-        p.extent = ext(6, 3, 2);
+        p.dstPtr = make_cudaPitchedPtr(d2, 6, 6, 3);
+        p.extent = make_cudaExtent(6, 3, 2);
         p.kind = cudaMemcpyHostToDevice;
         SHOW("3D H2D async", cudaMemcpy3DAsync(&p, s));
         memset(pin2, 0, N);

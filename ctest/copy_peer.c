@@ -57,13 +57,13 @@ int main(void) {
     /* 3D peer: 16 bytes x 4 rows from a (pitch 16) at (2,1,0) to b (pitch 32). */
     struct cudaMemcpy3DPeerParms p;
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(a, 16, 16, 8);
+    p.srcPtr = make_cudaPitchedPtr(a, 16, 16, 8);
     p.srcPos.x = 2;
     p.srcPos.y = 1;
     p.srcDevice = 0;
-    p.dstPtr = pptr(b, 32, 32, 4);
+    p.dstPtr = make_cudaPitchedPtr(b, 32, 32, 4);
     p.dstDevice = 0;
-    p.extent = ext(12, 4, 1);
+    p.extent = make_cudaExtent(12, 4, 1);
     OK(cudaMemset(b, 0, N));
     SHOW("cudaMemcpy3DPeer", cudaMemcpy3DPeer(&p));
     memset(back, 0xcc, N);
@@ -77,9 +77,9 @@ int main(void) {
     }
     SHOW("cudaMemcpy3DPeerAsync", cudaMemcpy3DPeerAsync(&p, s));
     OK(cudaStreamSynchronize(s));
-    p.extent = ext(12, 4, 0);
+    p.extent = make_cudaExtent(12, 4, 0);
     SHOW("3D peer depth 0", cudaMemcpy3DPeer(&p));
-    p.extent = ext(12, 4, 1);
+    p.extent = make_cudaExtent(12, 4, 1);
     p.dstDevice = n;
     SHOW("3D peer dst device n", cudaMemcpy3DPeer(&p));
     SHOW_LAST("3D peer dst device n");

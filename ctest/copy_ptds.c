@@ -71,8 +71,8 @@ int main(void) {
     SHOW("cudaMemsetAsync_ptsz", cudaMemsetAsync_ptsz(d + 64, 2, 64, 0));
     SHOW("cudaMemset2D_ptds", cudaMemset2D_ptds(d + 128, 16, 3, 8, 4));
     SHOW("cudaMemset2DAsync_ptsz", cudaMemset2DAsync_ptsz(d + 128 + 8, 16, 4, 8, 4, 0));
-    SHOW("cudaMemset3D_ptds", cudaMemset3D_ptds(pptr(d + 192, 8, 8, 2), 5, ext(4, 2, 2)));
-    SHOW("cudaMemset3DAsync_ptsz", cudaMemset3DAsync_ptsz(pptr(d + 196, 8, 8, 2), 6, ext(4, 2, 2), 0));
+    SHOW("cudaMemset3D_ptds", cudaMemset3D_ptds(make_cudaPitchedPtr(d + 192, 8, 8, 2), 5, make_cudaExtent(4, 2, 2)));
+    SHOW("cudaMemset3DAsync_ptsz", cudaMemset3DAsync_ptsz(make_cudaPitchedPtr(d + 196, 8, 8, 2), 6, make_cudaExtent(4, 2, 2), 0));
     SHOW("cudaStreamSynchronize(per-thread)", cudaStreamSynchronize(cudaStreamPerThread));
     OK(cudaMemcpy(back, d, N, cudaMemcpyDeviceToHost));
     {
@@ -85,18 +85,18 @@ int main(void) {
     }
     struct cudaMemcpy3DParms p;
     memset(&p, 0, sizeof p);
-    p.srcPtr = pptr(h, 16, 16, 4);
-    p.dstPtr = pptr(d, 16, 16, 4);
-    p.extent = ext(16, 4, 2);
+    p.srcPtr = make_cudaPitchedPtr(h, 16, 16, 4);
+    p.dstPtr = make_cudaPitchedPtr(d, 16, 16, 4);
+    p.extent = make_cudaExtent(16, 4, 2);
     p.kind = cudaMemcpyHostToDevice;
     SHOW("cudaMemcpy3D_ptds", cudaMemcpy3D_ptds(&p));
     p.kind = cudaMemcpyDefault;
     SHOW("cudaMemcpy3DAsync_ptsz", cudaMemcpy3DAsync_ptsz(&p, 0));
     struct cudaMemcpy3DPeerParms q;
     memset(&q, 0, sizeof q);
-    q.srcPtr = pptr(d, 16, 16, 4);
-    q.dstPtr = pptr(d + 128, 16, 16, 4);
-    q.extent = ext(16, 4, 2);
+    q.srcPtr = make_cudaPitchedPtr(d, 16, 16, 4);
+    q.dstPtr = make_cudaPitchedPtr(d + 128, 16, 16, 4);
+    q.extent = make_cudaExtent(16, 4, 2);
     SHOW("cudaMemcpy3DPeer_ptds", cudaMemcpy3DPeer_ptds(&q));
     SHOW("cudaMemcpy3DPeerAsync_ptsz", cudaMemcpy3DPeerAsync_ptsz(&q, 0));
     SHOW("cudaStreamSynchronize(per-thread)", cudaStreamSynchronize(cudaStreamPerThread));

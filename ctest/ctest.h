@@ -25,6 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
+#ifndef CUDART_RS_CUDA_RUNTIME_API_H
+/* make_cudaExtent, make_cudaPos and make_cudaPitchedPtr: NVIDIA keeps them in
+ * driver_functions.h, which its cuda_runtime.h includes so (our header has them). */
+#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+#include <driver_functions.h>
+#undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+#endif
 
 static int ct_failed = 0;
 
@@ -61,33 +68,6 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
 
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
-
-/* make_cudaExtent, make_cudaPos and make_cudaPitchedPtr live in NVIDIA's driver_functions.h,
- * which cuda_runtime_api.h does not include: the tests build these structs with these. */
-static inline struct cudaExtent ext(size_t w, size_t h, size_t d) {
-    struct cudaExtent e;
-    e.width = w;
-    e.height = h;
-    e.depth = d;
-    return e;
-}
-
-static inline struct cudaPos pos(size_t x, size_t y, size_t z) {
-    struct cudaPos p;
-    p.x = x;
-    p.y = y;
-    p.z = z;
-    return p;
-}
-
-static inline struct cudaPitchedPtr pptr(void *ptr, size_t pitch, size_t xsize, size_t ysize) {
-    struct cudaPitchedPtr r;
-    r.ptr = ptr;
-    r.pitch = pitch;
-    r.xsize = xsize;
-    r.ysize = ysize;
-    return r;
-}
 
 /* The end of main. */
 #define DONE()                                                                           \

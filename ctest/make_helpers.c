@@ -1,12 +1,6 @@
 /* make_cudaExtent, make_cudaPitchedPtr and make_cudaPos (static inline functions, as in
  * NVIDIA's driver_functions.h), used in a 3D copy round trip. */
 #include "ctest.h"
-#ifndef CUDART_RS_CUDA_RUNTIME_API_H
-/* NVIDIA's headers keep them in driver_functions.h, which cuda_runtime.h includes so. */
-#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
-#include <driver_functions.h>
-#undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
-#endif
 
 int main(void) {
     struct cudaExtent e = make_cudaExtent(16, 4, 2);

@@ -33,8 +33,8 @@ int main(void) {
     OK(cudaMalloc((void **)&d, N));
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         OK(cudaMemset(d, 0xee, N));
-        cudaError_t r = SHOW(cases[k].label, cudaMemset3D(pptr(d, cases[k].pitch, cases[k].xsize, cases[k].ysize), 0x31,
-                                                          ext(cases[k].w, cases[k].h, cases[k].d)));
+        cudaError_t r = SHOW(cases[k].label, cudaMemset3D(make_cudaPitchedPtr(d, cases[k].pitch, cases[k].xsize, cases[k].ysize), 0x31,
+                                                          make_cudaExtent(cases[k].w, cases[k].h, cases[k].d)));
         cudaGetLastError();
         OK(cudaMemcpy(buf, d, N, cudaMemcpyDeviceToHost));
         int bad = 0;

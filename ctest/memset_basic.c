@@ -99,11 +99,11 @@ int main(void) {
 
     /* 3D on cudaMalloc3D memory: 10 bytes x 3 rows x 2 slices of a 16 x 4 x 3 volume. */
     struct cudaPitchedPtr v;
-    OK(SHOW("cudaMalloc3D", cudaMalloc3D(&v, ext(16, 4, 3))));
+    OK(SHOW("cudaMalloc3D", cudaMalloc3D(&v, make_cudaExtent(16, 4, 3))));
     size_t vbytes = v.pitch * 4 * 3;
     unsigned char *vb = (unsigned char *)malloc(vbytes);
     OK(cudaMemset(v.ptr, 0xee, vbytes));
-    SHOW("memset3D", cudaMemset3D(v, 0x42, ext(10, 3, 2)));
+    SHOW("memset3D", cudaMemset3D(v, 0x42, make_cudaExtent(10, 3, 2)));
     OK(cudaMemcpy(vb, v.ptr, vbytes, cudaMemcpyDeviceToHost));
     {
         int bad = 0;
@@ -117,10 +117,10 @@ int main(void) {
         SHOWI("3D wrong bytes", bad);
     }
     /* Whole volume (slices follow each other), then Async at an offset pointer. */
-    SHOW("memset3D whole", cudaMemset3D(v, 0x10, ext(16, 4, 3)));
+    SHOW("memset3D whole", cudaMemset3D(v, 0x10, make_cudaExtent(16, 4, 3)));
     struct cudaPitchedPtr off = v;
     off.ptr = (char *)v.ptr + v.pitch + 2; /* row 1, byte 2 */
-    SHOW("memset3DAsync offset", cudaMemset3DAsync(off, 0x20, ext(5, 2, 3), s));
+    SHOW("memset3DAsync offset", cudaMemset3DAsync(off, 0x20, make_cudaExtent(5, 2, 3), s));
     OK(cudaStreamSynchronize(s));
     OK(cudaMemcpy(vb, v.ptr, vbytes, cudaMemcpyDeviceToHost));
     {
@@ -136,7 +136,7 @@ int main(void) {
     }
     /* A pitched pointer over plain cudaMalloc memory: pitch 8, 3 rows per slice. */
     OK(cudaMemset(d, 0xee, 4096));
-    SHOW("memset3D linear", cudaMemset3D(pptr(d, 8, 8, 3), 0x99, ext(4, 2, 3)));
+    SHOW("memset3D linear", cudaMemset3D(make_cudaPitchedPtr(d, 8, 8, 3), 0x99, make_cudaExtent(4, 2, 3)));
     OK(cudaMemcpy(buf, d, 96, cudaMemcpyDeviceToHost));
     {
         int bad;
@@ -158,7 +158,7 @@ int main(void) {
         };
         for (int k = 0; k < (int)(sizeof one / sizeof one[0]); k++) {
             OK(cudaMemset(d, 0xee, 64));
-            cudaError_t r = SHOW(one[k].label, cudaMemset3D(pptr(d, one[k].pitch, one[k].xsize, one[k].ysize), 0x31, ext(24, 1, 1)));
+            cudaError_t r = SHOW(one[k].label, cudaMemset3D(make_cudaPitchedPtr(d, one[k].pitch, one[k].xsize, one[k].ysize), 0x31, make_cudaExtent(24, 1, 1)));
             cudaGetLastError();
             OK(cudaMemcpy(buf, d, 32, cudaMemcpyDeviceToHost));
             int bad;
@@ -167,13 +167,13 @@ int main(void) {
         }
     }
     /* Empty extents and failures. */
-    SHOW("memset3D width 0", cudaMemset3D(v, 1, ext(0, 4, 3)));
-    SHOW("memset3D height 0", cudaMemset3D(v, 1, ext(16, 0, 3)));
-    SHOW("memset3D depth 0", cudaMemset3D(v, 1, ext(16, 4, 0)));
-    SHOW("memset3D empty NULL", cudaMemset3D(pptr(NULL, 0, 0, 0), 1, ext(0, 0, 0)));
-    SHOW("memset3D pitch < width", cudaMemset3D(pptr(d, 4, 8, 3), 1, ext(8, 2, 2)));
+    SHOW("memset3D width 0", cudaMemset3D(v, 1, make_cudaExtent(0, 4, 3)));
+    SHOW("memset3D height 0", cudaMemset3D(v, 1, make_cudaExtent(16, 0, 3)));
+    SHOW("memset3D depth 0", cudaMemset3D(v, 1, make_cudaExtent(16, 4, 0)));
+    SHOW("memset3D empty NULL", cudaMemset3D(make_cudaPitchedPtr(NULL, 0, 0, 0), 1, make_cudaExtent(0, 0, 0)));
+    SHOW("memset3D pitch < width", cudaMemset3D(make_cudaPitchedPtr(d, 4, 8, 3), 1, make_cudaExtent(8, 2, 2)));
     SHOW_LAST("memset3D pitch < width");
-    SHOW("memset3D NULL", cudaMemset3D(pptr(NULL, 64, 16, 4), 1, ext(16, 4, 3)));
+    SHOW("memset3D NULL", cudaMemset3D(make_cudaPitchedPtr(NULL, 64, 16, 4), 1, make_cudaExtent(16, 4, 3)));
     SHOW_LAST("memset3D NULL");
 
     /* Freed memory. */
@@ -182,7 +182,7 @@ int main(void) {
     SHOW_LAST("memset freed");
     SHOW("memset2D freed", cudaMemset2D(v.ptr, v.pitch, 1, 16, 4));
     SHOW_LAST("memset2D freed");
-    SHOW("memset3D freed", cudaMemset3D(v, 1, ext(16, 4, 3)));
+    SHOW("memset3D freed", cudaMemset3D(v, 1, make_cudaExtent(16, 4, 3)));
     SHOW_LAST("memset3D freed");
 
     free(vb);
