@@ -6,6 +6,7 @@
 #   4. scripts/build.sh                           (dist/)
 #   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
 #      scripts/abi/selftest.sh                    (each of those checks fails when broken)
+#      scripts/nodriver-check.sh                  (no driver: ours == NVIDIA's runtime here)
 #   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
 #   7. the same with --sanitize                   (AddressSanitizer, UBSan)
 #   8. ctest/stress.c, run repeatedly             (when there is one)
@@ -67,6 +68,7 @@ if run_step "build" bash scripts/build.sh; then
         run_step "ABI and symbol checks" bash scripts/abi-check.sh
         run_step "ABI checks fail when broken" bash scripts/abi/selftest.sh
     fi
+    run_step "no driver: NVIDIA's runtime and ours" bash scripts/nodriver-check.sh
     ctest_step "C tests" --standin --abi both
     ctest_step "C tests, sanitized" --standin --abi both --sanitize
     if [[ -f ctest/stress.c ]]; then

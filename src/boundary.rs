@@ -55,9 +55,22 @@ pub fn peek_last() -> cudaError {
 }
 
 /// Runs an export's body. Every `extern "C"` function that returns `cudaError_t` is
-/// written as `boundary::run("name", || { ... })`.
+/// written as `boundary::run("name", || { ... })`. As in NVIDIA's runtime, the runtime is
+/// initialised first: without a usable driver every such call fails with the
+/// initialisation error (`cudaErrorInsufficientDriver`, `cudaErrorNoDevice`, ...), before
+/// its arguments are looked at.
 #[inline(always)]
 pub fn run<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaError_t {
+    run_uninitialised(name, || {
+        crate::rt::driver()?;
+        f()
+    })
+}
+
+/// [`run`] for the few exports that need no driver (`cudaRuntimeGetVersion`,
+/// `cudaDriverGetVersion`).
+#[inline(always)]
+pub fn run_uninitialised<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaError_t {
     let r = match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {
@@ -97,34 +110,34 @@ mod tests {
 
     #[test]
     fn errors_are_recorded_and_cleared() {
-        assert_eq!(run("t", || Err(cudaError::cudaErrorInvalidValue)), cudaError::cudaErrorInvalidValue);
+        assert_eq!(run_uninitialised("t", || Err(cudaError::cudaErrorInvalidValue)), cudaError::cudaErrorInvalidValue);
         assert_eq!(peek_last(), cudaError::cudaErrorInvalidValue);
         assert_eq!(take_last(), cudaError::cudaErrorInvalidValue);
         assert_eq!(take_last(), cudaError::cudaSuccess);
         // A success leaves the last error alone.
-        run("t", || Err(cudaError::cudaErrorInvalidDevice));
-        assert_eq!(run("t", || Ok(())), cudaError::cudaSuccess);
+        run_uninitialised("t", || Err(cudaError::cudaErrorInvalidDevice));
+        assert_eq!(run_uninitialised("t", || Ok(())), cudaError::cudaSuccess);
         assert_eq!(take_last(), cudaError::cudaErrorInvalidDevice);
     }
 
     #[test]
     fn not_ready_is_not_recorded() {
         take_last();
-        assert_eq!(run("t", || Err(cudaError::cudaErrorNotReady)), cudaError::cudaErrorNotReady);
+        assert_eq!(run_uninitialised("t", || Err(cudaError::cudaErrorNotReady)), cudaError::cudaErrorNotReady);
         assert_eq!(take_last(), cudaError::cudaSuccess);
     }
 
     #[test]
     fn sticky_errors_stay() {
-        run("t", || Err(cudaError::cudaErrorIllegalAddress));
-        run("t", || Err(cudaError::cudaErrorInvalidValue));
+        run_uninitialised("t", || Err(cudaError::cudaErrorIllegalAddress));
+        run_uninitialised("t", || Err(cudaError::cudaErrorInvalidValue));
         assert_eq!(take_last(), cudaError::cudaErrorIllegalAddress);
         assert_eq!(take_last(), cudaError::cudaErrorIllegalAddress);
     }
 
     #[test]
     fn a_panic_becomes_cuda_error_unknown() {
-        let r = run("t", || panic!("boom"));
+        let r = run_uninitialised("t", || panic!("boom"));
         assert_eq!(r, cudaError::cudaErrorUnknown);
         assert_eq!(take_last(), cudaError::cudaErrorUnknown);
     }

@@ -12,7 +12,7 @@ use crate::types::*;
 /// Returns the CUDA Runtime version.
 #[no_mangle]
 pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
-    run("cudaRuntimeGetVersion", || {
+    boundary::run_uninitialised("cudaRuntimeGetVersion", || {
         *out(runtimeVersion)? = crate::CUDART_VERSION;
         Ok(())
     })
@@ -21,7 +21,7 @@ pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cu
 /// Returns the latest version of CUDA supported by the driver (0 if there is no driver).
 #[no_mangle]
 pub unsafe extern "C" fn cudaDriverGetVersion(driverVersion: *mut c_int) -> cudaError_t {
-    run("cudaDriverGetVersion", || {
+    boundary::run_uninitialised("cudaDriverGetVersion", || {
         let v = out(driverVersion)?;
         *v = driver::version_or_zero();
         Ok(())
@@ -40,16 +40,18 @@ pub extern "C" fn cudaGetErrorString(error: raw::cudaError_t) -> *const c_char {
     error::string(error.0)
 }
 
+// Without a usable driver, NVIDIA's runtime reports the initialisation error here every
+// time (it never clears), whatever came before.
 /// Returns the last error from a runtime call, and resets it to cudaSuccess.
 #[no_mangle]
 pub extern "C" fn cudaGetLastError() -> cudaError_t {
-    boundary::take_last()
+    rt::driver().map_or_else(|e| e, |_| boundary::take_last())
 }
 
 /// Returns the last error from a runtime call, without resetting it.
 #[no_mangle]
 pub extern "C" fn cudaPeekAtLastError() -> cudaError_t {
-    boundary::peek_last()
+    rt::driver().map_or_else(|e| e, |_| boundary::peek_last())
 }
 
 /// Returns the number of compute-capable devices.
