@@ -6,6 +6,7 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
+use crate::api::copy::{direction, memcpy2d_params, run2d, End};
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::error::cudaError;
@@ -112,7 +113,7 @@ fn from_cu_format(fmt: CUarray_format, n: c_uint) -> cudaChannelFormatDesc {
 }
 
 /// Bytes per element of a driver format, for the copies that count bytes along a row.
-fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
+pub(crate) fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
     if let Some(&(_, bits, _)) = PER_CHANNEL.iter().find(|e| e.2 == fmt) {
         return Some(bits as usize / 8 * n as usize);
     }
@@ -388,79 +389,10 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequireme
 
 // ---- 2D copies to, from and between arrays ----------------------------------------------
 
-/// One end of a 2D copy.
-#[derive(Copy, Clone)]
-enum End {
-    /// Linear memory: pointer, pitch, and the driver memory type the copy kind gives it.
-    Mem(*const c_void, usize, CUmemorytype),
-    /// A CUDA array.
-    Array(CUarray),
-}
-
-/// The driver memory types of the (source, destination) of a copy kind, or
-/// `cudaErrorInvalidMemcpyDirection`.
-fn kind_sides(kind: raw::cudaMemcpyKind) -> Res<(CUmemorytype, CUmemorytype)> {
-    const H: CUmemorytype = CU_MEMORYTYPE_HOST;
-    const D: CUmemorytype = CU_MEMORYTYPE_DEVICE;
-    const U: CUmemorytype = CU_MEMORYTYPE_UNIFIED;
-    const SIDES: [(CUmemorytype, CUmemorytype); 5] = [(H, H), (H, D), (D, H), (D, D), (U, U)];
-    usize::try_from(kind.0)
-        .ok()
-        .and_then(|k| SIDES.get(k).copied())
-        .ok_or(cudaError::cudaErrorInvalidMemcpyDirection)
-}
-
-/// Copies `height` rows of `width` bytes from (`sx` bytes, `sy` rows) of `src` to (`dx`, `dy`)
-/// of `dst`, on `stream` or synchronously.
-#[allow(clippy::too_many_arguments)]
-fn copy2d(dst: End, dx: usize, dy: usize, src: End, sx: usize, sy: usize, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
-    let mut p = CUDA_MEMCPY2D {
-        srcXInBytes: sx,
-        srcY: sy,
-        dstXInBytes: dx,
-        dstY: dy,
-        WidthInBytes: width,
-        Height: height,
-        ..Default::default()
-    };
-    match src {
-        End::Array(a) => {
-            p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-            p.srcArray = a;
-        }
-        End::Mem(ptr, pitch, t) => {
-            p.srcMemoryType = t;
-            p.srcPitch = pitch;
-            if t == CU_MEMORYTYPE_HOST {
-                p.srcHost = ptr;
-            } else {
-                p.srcDevice = ptr as CUdeviceptr;
-            }
-        }
-    }
-    match dst {
-        End::Array(a) => {
-            p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-            p.dstArray = a;
-        }
-        End::Mem(ptr, pitch, t) => {
-            p.dstMemoryType = t;
-            p.dstPitch = pitch;
-            if t == CU_MEMORYTYPE_HOST {
-                p.dstHost = ptr as *mut c_void;
-            } else {
-                p.dstDevice = ptr as CUdeviceptr;
-            }
-        }
-    }
-    let f = rt::ctx()?;
-    // SAFETY: a fully initialised copy descriptor; pointers and handles are the caller's.
-    cu(unsafe {
-        match stream {
-            Some(s) => f.cuMemcpy2DAsync(&p, s),
-            None => f.cuMemcpy2D(&p),
-        }
-    })
+/// Copies `height` rows of `width` bytes between two ends (their offsets set with
+/// [`End::at`]), on `stream` or synchronously.
+fn copy2d(dst: End, src: End, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
+    run2d(rt::ctx()?, &memcpy2d_params(dst, src, width, height), stream)
 }
 
 /// Checks what every 2D array copy checks before it reaches the driver. An empty copy
@@ -476,7 +408,7 @@ fn check2d(kind: raw::cudaMemcpyKind, pitch: Option<usize>, width: usize, height
     if pitch.is_some_and(|p| width > p) {
         return Err(if height > 1 { cudaError::cudaErrorInvalidPitchValue } else { cudaError::cudaErrorInvalidValue });
     }
-    let (s, d) = kind_sides(kind)?;
+    let (s, d) = direction(kind)?;
     let host = |t: CUmemorytype| t == CU_MEMORYTYPE_HOST;
     if (src_array && host(s)) || (dst_array && host(d)) {
         return Err(cudaError::cudaErrorInvalidMemcpyDirection);
@@ -490,7 +422,7 @@ fn to_array(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void
         return Ok(());
     };
     let a = array_handle(dst)?;
-    copy2d(End::Array(a), wOffset, hOffset, End::Mem(src, spitch, s), 0, 0, width, height, stream)
+    copy2d(End::array(a).at(wOffset, hOffset, 0), End::ptr(s, src, spitch, 0), width, height, stream)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -499,7 +431,7 @@ fn from_array(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: 
         return Ok(());
     };
     let a = array_handle(src)?;
-    copy2d(End::Mem(dst, dpitch, d), 0, 0, End::Array(a), wOffset, hOffset, width, height, stream)
+    copy2d(End::ptr(d, dst, dpitch, 0), End::array(a).at(wOffset, hOffset, 0), width, height, stream)
 }
 
 /// Copies data between host and device.
@@ -544,7 +476,7 @@ pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: 
             return Err(cudaError::cudaErrorInvalidValue);
         }
         let (d, s) = (array_handle(dst)?, array_handle(src)?);
-        copy2d(End::Array(d), wOffsetDst, hOffsetDst, End::Array(s), wOffsetSrc, hOffsetSrc, width, height, None)
+        copy2d(End::array(d).at(wOffsetDst, hOffsetDst, 0), End::array(s).at(wOffsetSrc, hOffsetSrc, 0), width, height, None)
     })
 }
 
@@ -579,7 +511,7 @@ fn check_linear(row: usize, rows: usize, x: usize, y: usize, count: usize) -> Re
 /// (`to`) or destination side of the kind. NVIDIA's runtime copies nothing, and succeeds, for a
 /// value that is no `cudaMemcpyKind` (`None`).
 fn linear_side(kind: raw::cudaMemcpyKind, to: bool) -> Option<CUmemorytype> {
-    kind_sides(kind).ok().map(|(s, d)| if to { s } else { d })
+    direction(kind).ok().map(|(s, d)| if to { s } else { d })
 }
 
 /// Copies `count` bytes between linear memory and an array, filling the array's rows from
@@ -590,11 +522,12 @@ fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmem
     let (row, rows) = row_bytes(a)?;
     check_linear(row, rows, x, y, count)?;
     let step = |off: usize, ax: usize, ay: usize, w: usize, h: usize| -> Res {
-        let m = End::Mem((mem as *const u8).wrapping_add(off) as *const c_void, w.max(row), t);
+        let m = End::ptr(t, (mem as *const u8).wrapping_add(off) as *const c_void, w.max(row), 0);
+        let arr = End::array(a).at(ax, ay, 0);
         if to {
-            copy2d(End::Array(a), ax, ay, m, 0, 0, w, h, stream)
+            copy2d(arr, m, w, h, stream)
         } else {
-            copy2d(m, 0, 0, End::Array(a), ax, ay, w, h, stream)
+            copy2d(m, arr, w, h, stream)
         }
     };
     let first = count.min(row - x);
@@ -667,7 +600,7 @@ pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArr
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
     run("cudaMemcpyArrayToArray", || {
-        kind_sides(kind)?;
+        direction(kind)?;
         let (d, s) = (array_handle(dst)?, array_handle(src)?);
         let ((drow, drows), (srow, srows)) = (row_bytes(d)?, row_bytes(s)?);
         check_linear(drow, drows, wOffsetDst, hOffsetDst, count)?;
@@ -686,7 +619,7 @@ pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: us
             if n == 0 {
                 return Err(cudaError::cudaErrorInvalidValue);
             }
-            copy2d(End::Array(d), dx, dy, End::Array(s), sx, sy, n, 1, None)?;
+            copy2d(End::array(d).at(dx, dy, 0), End::array(s).at(sx, sy, 0), n, 1, None)?;
             dx += n;
             sx += n;
             left -= n;

@@ -22,6 +22,7 @@
 use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 
+use crate::api::array::element_bytes;
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
@@ -81,11 +82,11 @@ impl End {
     }
 
     /// An array end (whatever the kind says, an array is device memory).
-    pub(crate) fn array(a: cudaArray_const_t) -> End {
+    pub(crate) fn array(a: CUarray) -> End {
         End {
             mem: CU_MEMORYTYPE_ARRAY,
             addr: 0,
-            array: a as CUarray,
+            array: a,
             pitch: 0,
             height: 0,
             x: 0,
@@ -184,29 +185,26 @@ pub(crate) fn run2d(f: &Fns, c: &CUDA_MEMCPY2D, stream: Option<cudaStream_t>) ->
     })
 }
 
-/// Bytes per element of a CUDA array: bytes per channel of its format times its channels
-/// (a whole 4x4 block for the block-compressed formats).
+/// Bytes per element of a CUDA array: a whole 4x4 block for the block-compressed formats,
+/// else what the format table of the array exports says ([`element_bytes`]); the planar and
+/// YUV formats, which that table does not size, count one byte per channel (two for the 16-bit
+/// ones).
 pub(crate) fn array_element_size(f: &Fns, a: CUarray) -> Res<usize> {
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
     // SAFETY: valid out pointer; the driver checks the handle.
     cu(unsafe { f.cuArray3DGetDescriptor(&mut d, a) })?;
-    let channel = match d.Format {
-        // 8-bit integers and the 8-bit normalized formats.
-        0x01 | 0x08 | 0xc0..=0xc2 | 0xc6..=0xc8 => 1,
-        // 16-bit integers, half floats and the 16-bit normalized formats.
-        0x02 | 0x09 | 0x10 | 0xc3..=0xc5 | 0xc9..=0xcb => 2,
-        // 32-bit integers and floats.
-        0x03 | 0x0a | 0x20 => 4,
-        // Packed R10G10B10A2: one 32-bit element.
-        0x50 => return Ok(4),
+    let channels = d.NumChannels.max(1) as usize;
+    Ok(match d.Format {
         // Block-compressed formats: one 4x4 block is 8 bytes (BC1, BC4) or 16.
-        0x91 | 0x92 | 0x97 | 0x98 => return Ok(8),
-        0x93..=0x96 | 0x99..=0x9e => return Ok(16),
-        // 16-bit YUV formats.
-        0x9f | 0xa1 | 0xa3 | 0xa4 | 0xa6 | 0xa7 | 0xb3 | 0xb5 => 2,
-        _ => 1,
-    };
-    Ok(channel * (d.NumChannels.max(1) as usize))
+        0x91 | 0x92 | 0x97 | 0x98 => 8,
+        0x93..=0x96 | 0x99..=0x9e => 16,
+        fmt => match element_bytes(fmt, d.NumChannels.max(1)) {
+            Some(n) => n,
+            // 16-bit YUV formats.
+            None if matches!(fmt, 0x9f | 0xa1 | 0xa3 | 0xa4 | 0xa6 | 0xa7 | 0xb3 | 0xb5) => 2 * channels,
+            None => channels,
+        },
+    })
 }
 
 /// The ends and size of a 3D copy, in bytes, before they go into a driver struct.
@@ -223,7 +221,7 @@ struct Copy3D {
 /// say: `cudaMemcpyDefault`, the peer copies); else `cudaErrorInvalidValue`.
 fn end3d(array: cudaArray_t, ptr: &cudaPitchedPtr, mem: CUmemorytype) -> Res<End> {
     match (array.is_null(), ptr.ptr.is_null()) {
-        (false, true) if mem != CU_MEMORYTYPE_HOST => Ok(End::array(array)),
+        (false, true) if mem != CU_MEMORYTYPE_HOST => Ok(End::array(array as CUarray)),
         (true, false) => Ok(End::ptr(mem, ptr.ptr, ptr.pitch, ptr.ysize)),
         _ => Err(cudaError::cudaErrorInvalidValue),
     }
