@@ -35,6 +35,9 @@
 
 static int ct_failed = 0;
 
+/* Output goes out line by line, so that a run killed by a signal shows its last line. */
+__attribute__((constructor)) static void ct_line_buffered(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
 /* Prints "label: cudaErrorName" for the result of a call and returns it. */
 #define SHOW(label, call) ct_show((label), (call))
 static cudaError_t ct_show(const char *label, cudaError_t e) {
