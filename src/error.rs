@@ -465,8 +465,8 @@ pub fn from_cu(r: CUresult) -> cudaError {
     }
 }
 
-/// Errors that leave the context unusable: they stay for every later call and
-/// `cudaGetLastError` does not clear them.
+/// Errors that leave the context unusable: the driver reports them from every later call
+/// on that context (the thread's last-error slot treats them like any other error).
 pub fn is_sticky(e: cudaError) -> bool {
     use cudaError::*;
     matches!(

@@ -120,9 +120,21 @@ pub fn primary(dev: c_int) -> Res<CUcontext> {
     let d = driver()?;
     let mut c: CUcontext = null_mut();
     // SAFETY: valid out pointer, checked ordinal.
-    cu(unsafe { d.legacy.cuDevicePrimaryCtxRetain(&mut c, dev) })?;
+    cu(unsafe { d.legacy.cuDevicePrimaryCtxRetain(&mut c, dev) }).map_err(retain_error)?;
     slot.store(c, Ordering::Release);
     Ok(c)
+}
+
+/// What a failed primary-context retain reports. After a fault and `cudaDeviceReset` the
+/// driver refuses a new primary context with the fault's (sticky) error, and NVIDIA's
+/// runtime reports the device as unavailable instead, from every call that needs a
+/// context (measured on the H100, `ctest/sticky_fault.c`).
+fn retain_error(e: cudaError) -> cudaError {
+    if crate::error::is_sticky(e) {
+        cudaError::cudaErrorDevicesUnavailable
+    } else {
+        e
+    }
 }
 
 /// Releases and resets the primary context of `dev` (`cudaDeviceReset`). The next call that

@@ -146,6 +146,9 @@ export! {
     fn cuMemFreeHost(p: *mut c_void) {
         with(|s| {
             s.cur()?;
+            if p.is_null() {
+                return Ok(());
+            }
             s.free(p as usize, &[Kind::Pinned])
         })
     }
