@@ -6,7 +6,7 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::api::copy::{direction, memcpy2d_params, run2d, End};
+use crate::api::copy::{direction, memcpy2d_params, narrower, row_pitch, run2d, End};
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::error::cudaError;
@@ -398,15 +398,19 @@ fn copy2d(dst: End, src: End, width: usize, height: usize, stream: Option<cudaSt
 /// Checks what every 2D array copy checks before it reaches the driver. An empty copy
 /// (`Ok(None)`) succeeds before anything else is looked at, as with NVIDIA's runtime. A
 /// pitch narrower than the row is `cudaErrorInvalidPitchValue` when several rows are
-/// copied and `cudaErrorInvalidValue` for one row. Then the kind: its sides must name the
-/// device wherever the copy has an array end (`cudaMemcpyDefault` names both), else
-/// `cudaErrorInvalidMemcpyDirection`. Gives the driver memory types of (source, destination).
+/// copied; for one row the pitch is not used, and only one given (not 0) but narrower than
+/// the row is refused, with `cudaErrorInvalidValue` ([`narrower`]). Then the kind: its
+/// sides must name the device wherever the copy has an array end (`cudaMemcpyDefault`
+/// names both), else `cudaErrorInvalidMemcpyDirection`. Gives the driver memory types of
+/// (source, destination).
 fn check2d(kind: raw::cudaMemcpyKind, pitch: Option<usize>, width: usize, height: usize, src_array: bool, dst_array: bool) -> Res<Option<(CUmemorytype, CUmemorytype)>> {
     if width == 0 || height == 0 {
         return Ok(None);
     }
-    if pitch.is_some_and(|p| width > p) {
-        return Err(if height > 1 { cudaError::cudaErrorInvalidPitchValue } else { cudaError::cudaErrorInvalidValue });
+    match pitch {
+        Some(p) if height > 1 && p < width => return Err(cudaError::cudaErrorInvalidPitchValue),
+        Some(p) if height == 1 && narrower(p, width) => return Err(cudaError::cudaErrorInvalidValue),
+        _ => {}
     }
     let (s, d) = direction(kind)?;
     let host = |t: CUmemorytype| t == CU_MEMORYTYPE_HOST;
@@ -422,7 +426,7 @@ fn to_array(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void
         return Ok(());
     };
     let a = array_handle(dst)?;
-    copy2d(End::array(a).at(wOffset, hOffset, 0), End::ptr(s, src, spitch, 0), width, height, stream)
+    copy2d(End::array(a).at(wOffset, hOffset, 0), End::ptr(s, src, row_pitch(spitch, width, height), 0), width, height, stream)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -431,7 +435,7 @@ fn from_array(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: 
         return Ok(());
     };
     let a = array_handle(src)?;
-    copy2d(End::ptr(d, dst, dpitch, 0), End::array(a).at(wOffset, hOffset, 0), width, height, stream)
+    copy2d(End::ptr(d, dst, row_pitch(dpitch, width, height), 0), End::array(a).at(wOffset, hOffset, 0), width, height, stream)
 }
 
 /// Copies data between host and device.

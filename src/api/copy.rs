@@ -435,11 +435,29 @@ fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaM
     })
 }
 
+/// The pitch of a single row that NVIDIA's runtime refuses (`cudaErrorInvalidValue`): one
+/// given (not 0) and narrower than the row. A pitch of 0 says nothing and is accepted.
+#[inline]
+pub(crate) fn narrower(pitch: usize, width: usize) -> bool {
+    pitch != 0 && pitch < width
+}
+
+/// The pitch a pointer end of a 2D copy gives the driver: its own with several rows; with
+/// one row, where the pitch is not used (and may be 0), the row width.
+#[inline]
+pub(crate) fn row_pitch(pitch: usize, width: usize, height: usize) -> usize {
+    if height == 1 {
+        width
+    } else {
+        pitch
+    }
+}
+
 /// `cudaMemcpy2D`/`cudaMemcpy2DAsync`: an empty copy does nothing (whatever the kind and
 /// pitches); with several rows, the pitches ([`check_pitch`], before the kind); the kind;
-/// with one row the pitches are not used but must still cover the row
-/// (`cudaErrorInvalidValue`), and the driver gets the row width as both pitches (so any
-/// larger pitch works).
+/// with one row the pitches are not used, but one that is given must still cover the row
+/// ([`narrower`]), and the driver gets the row width as both pitches (so a pitch of 0 or
+/// any larger one works).
 #[allow(clippy::too_many_arguments)]
 fn memcpy2d(
     dst: *mut c_void,
@@ -455,18 +473,15 @@ fn memcpy2d(
     if width == 0 || height == 0 {
         return Ok(());
     }
-    let (mut dp, mut sp) = (dpitch, spitch);
     if height > 1 {
-        check_pitch(f, &End::ptr(CU_MEMORYTYPE_DEVICE, dst, dp, height), width, height)?;
-        check_pitch(f, &End::ptr(CU_MEMORYTYPE_DEVICE, src, sp, height), width, height)?;
+        check_pitch(f, &End::ptr(CU_MEMORYTYPE_DEVICE, dst, dpitch, height), width, height)?;
+        check_pitch(f, &End::ptr(CU_MEMORYTYPE_DEVICE, src, spitch, height), width, height)?;
     }
     let (s, d) = direction(kind)?;
-    if height == 1 {
-        if dp < width || sp < width {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        (dp, sp) = (width, width);
+    if height == 1 && (narrower(dpitch, width) || narrower(spitch, width)) {
+        return Err(cudaError::cudaErrorInvalidValue);
     }
+    let (dp, sp) = (row_pitch(dpitch, width, height), row_pitch(spitch, width, height));
     let c = memcpy2d_params(End::ptr(d, dst, dp, height), End::ptr(s, src, sp, height), width, height);
     run2d(f, &c, stream)
 }
