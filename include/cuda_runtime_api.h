@@ -9,6 +9,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* Stream and kernel node attributes are launch attributes (driver_types.h). */
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaKernelNodeAttrID cudaLaunchAttributeID
+#define cudaKernelNodeAttrValue cudaLaunchAttributeValue
+
 
 #if !defined(CUDART_RS_ABI12)
 /**
@@ -145,6 +151,44 @@
  * Indicates that the layered sparse CUDA array or CUDA mipmapped array has a single mip tail region for all layers
  */
 #define cudaArraySparsePropertiesSingleMipTail 1
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * If set, each kernel launched as part of ::cudaLaunchCooperativeKernelMultiDevice only
+ * waits for prior work in the stream corresponding to that GPU to complete before the kernel
+ * begins execution.
+ */
+#define cudaCooperativeLaunchMultiDeviceNoPreSync 1
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * If set, any subsequent work pushed in a stream that participated in a call to
+ * ::cudaLaunchCooperativeKernelMultiDevice will only wait for the kernel launched on the GPU
+ * corresponding to that stream to complete before it begins execution.
+ */
+#define cudaCooperativeLaunchMultiDeviceNoPostSync 2
+#endif
+
+/**
+ * Default event record flag
+ */
+#define cudaEventRecordDefault 0
+
+/**
+ * Event is captured in the graph as an external event node when performing stream capture
+ */
+#define cudaEventRecordExternal 1
+
+/**
+ * Default event wait flag
+ */
+#define cudaEventWaitDefault 0
+
+/**
+ * Event is captured in the graph as an external event node when performing stream capture
+ */
+#define cudaEventWaitExternal 1
 
 /**
  * Default page-locked allocation flag
@@ -1660,6 +1704,222 @@ typedef enum cudaFuncAttribute {
 } cudaFuncAttribute;
 
 /**
+ * Launch attributes enum; used as id field of ::cudaLaunchAttribute
+ */
+typedef enum cudaLaunchAttributeID {
+    /**
+     * Ignored entry, for convenient composition
+     */
+    cudaLaunchAttributeIgnore = 0,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::accessPolicyWindow.
+     */
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::cooperative.
+     */
+    cudaLaunchAttributeCooperative = 2,
+    /**
+     * Valid for streams. See ::cudaLaunchAttributeValue::syncPolicy.
+     */
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::clusterDim.
+     */
+    cudaLaunchAttributeClusterDimension = 4,
+    /**
+     * Valid for graph nodes, launches. See
+     * ::cudaLaunchAttributeValue::clusterSchedulingPolicyPreference.
+     */
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    /**
+     * Valid for launches. Setting
+     * ::cudaLaunchAttributeValue::programmaticStreamSerializationAllowed to non-0 signals that
+     * the kernel will use programmatic means to resolve its stream dependency.
+     */
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::programmaticEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::priority.
+     */
+    cudaLaunchAttributePriority = 8,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomainMap.
+     */
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomain.
+     */
+    cudaLaunchAttributeMemSyncDomain = 10,
+    /**
+     * Valid for graph nodes and launches. Set ::cudaLaunchAttributeValue::preferredClusterDim
+     * to allow the kernel launch to specify a preferred substitute cluster dimension.
+     */
+    cudaLaunchAttributePreferredClusterDimension = 11,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::launchCompletionEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeLaunchCompletionEvent = 12,
+    /**
+     * Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a
+     * launch in a non-capturing stream will result in an error.
+     */
+    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+    /**
+     * Valid for launches. On devices where the L1 cache and shared memory use the same
+     * hardware resources, setting ::cudaLaunchAttributeValue::sharedMemCarveout to a
+     * percentage between 0-100 signals sets the shared memory carveout preference in percent
+     * of the total shared memory for that kernel launch.
+     */
+    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime
+     * that the launch should attempt to make the kernel maximize its NVLINK utilization.
+     */
+    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+#endif
+} cudaLaunchAttributeID;
+
+/**
+ * CUDA cooperative group scope
+ */
+typedef enum cudaCGScope {
+    /**
+     * Invalid cooperative group scope
+     */
+    cudaCGScopeInvalid = 0,
+    /**
+     * Scope represented by a grid_group
+     */
+    cudaCGScopeGrid = 1,
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Scope represented by a multi_grid_group
+     */
+    cudaCGScopeMultiGrid = 2,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved
+     */
+    cudaCGScopeReserved = 2,
+#endif
+} cudaCGScope;
+
+/**
+ * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
+ */
+typedef enum cudaAccessProperty {
+    /**
+     * Normal cache persistence.
+     */
+    cudaAccessPropertyNormal = 0,
+    /**
+     * Streaming access is less likely to persit from cache.
+     */
+    cudaAccessPropertyStreaming = 1,
+    /**
+     * Persisting access is more likely to persist in cache.
+     */
+    cudaAccessPropertyPersisting = 2,
+} cudaAccessProperty;
+
+/**
+ * Possible stream capture statuses returned by ::cudaStreamIsCapturing
+ */
+typedef enum cudaStreamCaptureStatus {
+    /**
+     * Stream is not capturing
+     */
+    cudaStreamCaptureStatusNone = 0,
+    /**
+     * Stream is actively capturing
+     */
+    cudaStreamCaptureStatusActive = 1,
+    /**
+     * Stream is part of a capture sequence that has been invalidated, but not terminated
+     */
+    cudaStreamCaptureStatusInvalidated = 2,
+} cudaStreamCaptureStatus;
+
+/**
+ * Possible modes for stream capture thread interactions. For more details see
+ * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
+ */
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2,
+} cudaStreamCaptureMode;
+
+/**
+ * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
+ */
+typedef enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4,
+} cudaSynchronizationPolicy;
+
+/**
+ * Cluster scheduling policies. These may be passed to ::cudaFuncSetAttribute
+ */
+typedef enum cudaClusterSchedulingPolicy {
+    /**
+     * the default policy
+     */
+    cudaClusterSchedulingPolicyDefault = 0,
+    /**
+     * spread the blocks within a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicySpread = 1,
+    /**
+     * allow the hardware to load-balance the blocks in a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicyLoadBalancing = 2,
+} cudaClusterSchedulingPolicy;
+
+/**
+ * Flags for ::cudaStreamUpdateCaptureDependencies
+ */
+typedef enum cudaStreamUpdateCaptureDependenciesFlags {
+    /**
+     * Add new nodes to the dependency set
+     */
+    cudaStreamAddCaptureDependencies = 0,
+    /**
+     * Replace the dependency set with the new nodes
+     */
+    cudaStreamSetCaptureDependencies = 1,
+} cudaStreamUpdateCaptureDependenciesFlags;
+
+/**
+ * Memory Synchronization Domain
+ *
+ * A kernel can be launched in a specified memory synchronization domain that affects all
+ * memory operations issued by that kernel. A memory barrier issued in one domain will only
+ * order memory operations in that domain, thus eliminating latency increase from memory
+ * barriers ordering unrelated traffic.
+ */
+typedef enum cudaLaunchMemSyncDomain {
+    /**
+     * Launch kernels in the default domain
+     */
+    cudaLaunchMemSyncDomainDefault = 0,
+    /**
+     * Launch kernels in the remote domain
+     */
+    cudaLaunchMemSyncDomainRemote = 1,
+} cudaLaunchMemSyncDomain;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -1668,6 +1928,11 @@ typedef struct CUevent_st CUevent_st;
  * Opaque driver function (`CUfunction`).
  */
 typedef struct CUfunc_st CUfunc_st;
+
+/**
+ * Opaque device-updatable kernel node: a driver `CUgraphDeviceNode`.
+ */
+typedef struct CUgraphDeviceUpdatableNode_st CUgraphDeviceUpdatableNode_st;
 
 /**
  * Opaque kernel: a driver `CUkernel`.
@@ -2098,6 +2363,322 @@ typedef struct cudaFuncAttributes {
     int reserved[16];
 } cudaFuncAttributes;
 
+#if defined(CUDART_RS_ABI12)
+/**
+ * CUDA launch parameters
+ */
+typedef struct cudaLaunchParams {
+    /**
+     * Device function symbol
+     */
+    void *func;
+    /**
+     * Grid dimentions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimentions
+     */
+    struct dim3 blockDim;
+    /**
+     * Arguments
+     */
+    void **args;
+    /**
+     * Shared memory
+     */
+    size_t sharedMem;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+} cudaLaunchParams;
+#endif
+
+/**
+ * Specifies an access policy for a window, a contiguous extent of memory beginning at
+ * base_ptr and ending at base_ptr + num_bytes.
+ */
+typedef struct cudaAccessPolicyWindow {
+    /**
+     * Starting address of the access policy window. CUDA driver may align it.
+     */
+    void *base_ptr;
+    /**
+     * Size in bytes of the window policy. CUDA driver may restrict the maximum size and
+     * alignment.
+     */
+    size_t num_bytes;
+    /**
+     * hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+     */
+    float hitRatio;
+    /**
+     * ::CUaccessProperty set for hit.
+     */
+    enum cudaAccessProperty hitProp;
+    /**
+     * ::CUaccessProperty set for miss. Must be either NORMAL or STREAMING.
+     */
+    enum cudaAccessProperty missProp;
+} cudaAccessPolicyWindow;
+
+/**
+ * Memory Synchronization Domain map
+ *
+ * See ::cudaLaunchMemSyncDomain.
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    /**
+     * The default domain ID to use for designated kernels
+     */
+    uint8_t default_;
+    /**
+     * The remote domain ID to use for designated kernels
+     */
+    uint8_t remote;
+} cudaLaunchMemSyncDomainMap_st;
+
+/**
+ * Memory Synchronization Domain map
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st cudaLaunchMemSyncDomainMap;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeClusterDimension (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueClusterDim {
+    /**
+     * The X dimension of the cluster, in blocks. Must be a divisor of the grid X dimension.
+     */
+    unsigned int x;
+    /**
+     * The Y dimension of the cluster, in blocks. Must be a divisor of the grid Y dimension.
+     */
+    unsigned int y;
+    /**
+     * The Z dimension of the cluster, in blocks. Must be a divisor of the grid Z dimension.
+     */
+    unsigned int z;
+} cudaLaunchAttributeValueClusterDim;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeProgrammaticEvent (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueProgrammaticEvent {
+    /**
+     * Event to fire when all blocks trigger it.
+     */
+    cudaEvent_t event;
+    /**
+     * Event record flags, see ::cudaEventRecordWithFlags. Does not accept
+     * ::cudaEventRecordExternal.
+     */
+    int flags;
+    /**
+     * If this is set to non-0, each block launch will automatically trigger the event.
+     */
+    int triggerAtBlockStart;
+} cudaLaunchAttributeValueProgrammaticEvent;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributePreferredClusterDimension (NVIDIA's field
+ * has an unnamed type).
+ */
+typedef struct cudaLaunchAttributeValuePreferredClusterDim {
+    /**
+     * The X dimension of the preferred cluster, in blocks.
+     */
+    unsigned int x;
+    /**
+     * The Y dimension of the preferred cluster, in blocks.
+     */
+    unsigned int y;
+    /**
+     * The Z dimension of the preferred cluster, in blocks.
+     */
+    unsigned int z;
+} cudaLaunchAttributeValuePreferredClusterDim;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeLaunchCompletionEvent (NVIDIA's field has
+ * an unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueLaunchCompletionEvent {
+    /**
+     * Event to fire when the last block launches.
+     */
+    cudaEvent_t event;
+    /**
+     * Event record flags, see ::cudaEventRecordWithFlags. Does not accept
+     * ::cudaEventRecordExternal.
+     */
+    int flags;
+} cudaLaunchAttributeValueLaunchCompletionEvent;
+
+/**
+ * CUDA device node handle for device-side node update
+ */
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeDeviceUpdatableKernelNode (NVIDIA's field
+ * has an unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueDeviceUpdatableKernelNode {
+    /**
+     * Whether or not the resulting kernel node should be device-updatable.
+     */
+    int deviceUpdatable;
+    /**
+     * Returns a handle to pass to the various device-side update functions.
+     */
+    cudaGraphDeviceNode_t devNode;
+} cudaLaunchAttributeValueDeviceUpdatableKernelNode;
+
+/**
+ * Launch attributes union; used as value field of ::cudaLaunchAttribute
+ *
+ * Enum values are held as integers: C may pass any value.
+ */
+typedef union cudaLaunchAttributeValue {
+    /**
+     * Pad to 64 bytes
+     */
+    char pad[64];
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeAccessPolicyWindow.
+     */
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeCooperative. Nonzero indicates a
+     * cooperative kernel (see ::cudaLaunchCooperativeKernel).
+     */
+    int cooperative;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeSynchronizationPolicy.
+     * ::cudaSynchronizationPolicy for work queued up in this stream.
+     */
+    enum cudaSynchronizationPolicy syncPolicy;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeClusterDimension that represents the
+     * desired cluster dimensions for the kernel.
+     */
+    struct cudaLaunchAttributeValueClusterDim clusterDim;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeClusterSchedulingPolicyPreference.
+     * Cluster scheduling policy preference for the kernel.
+     */
+    enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeProgrammaticStreamSerialization.
+     */
+    int programmaticStreamSerializationAllowed;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeProgrammaticEvent.
+     */
+    struct cudaLaunchAttributeValueProgrammaticEvent programmaticEvent;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePriority. Execution priority of the
+     * kernel.
+     */
+    int priority;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeMemSyncDomainMap. See
+     * ::cudaLaunchMemSyncDomainMap.
+     */
+    cudaLaunchMemSyncDomainMap memSyncDomainMap;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeMemSyncDomain. See
+     * ::cudaLaunchMemSyncDomain.
+     */
+    enum cudaLaunchMemSyncDomain memSyncDomain;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePreferredClusterDimension that
+     * represents the desired preferred cluster dimensions for the kernel.
+     */
+    struct cudaLaunchAttributeValuePreferredClusterDim preferredClusterDim;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeLaunchCompletionEvent.
+     */
+    struct cudaLaunchAttributeValueLaunchCompletionEvent launchCompletionEvent;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeDeviceUpdatableKernelNode.
+     */
+    struct cudaLaunchAttributeValueDeviceUpdatableKernelNode deviceUpdatableKernelNode;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePreferredSharedMemoryCarveout.
+     */
+    unsigned int sharedMemCarveout;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeNvlinkUtilCentricScheduling.
+     */
+    unsigned int nvlinkUtilCentricScheduling
+#endif
+    ;
+} cudaLaunchAttributeValue;
+
+/**
+ * Launch attribute
+ */
+typedef struct cudaLaunchAttribute_st {
+    /**
+     * Attribute to set
+     */
+    enum cudaLaunchAttributeID id;
+    /**
+     * `8 - sizeof(cudaLaunchAttributeID)` bytes of padding
+     */
+    char pad[4];
+    /**
+     * Value of the attribute
+     */
+    union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute_st;
+
+/**
+ * Launch attribute
+ */
+typedef struct cudaLaunchAttribute_st cudaLaunchAttribute;
+
+/**
+ * CUDA extensible launch configuration
+ */
+typedef struct cudaLaunchConfig_st {
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    size_t dynamicSmemBytes;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+    /**
+     * List of attributes; nullable if ::cudaLaunchConfig_t::numAttrs == 0
+     */
+    cudaLaunchAttribute *attrs;
+    /**
+     * Number of attributes populated in ::cudaLaunchConfig_t::attrs
+     */
+    unsigned int numAttrs;
+} cudaLaunchConfig_st;
+
+/**
+ * CUDA extensible launch configuration
+ */
+typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
+
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
  */
@@ -2113,6 +2694,83 @@ typedef struct cudaFuncAttributes {
  * Deprecated, External timeline semaphore interop is supported on the device
  */
 #define cudaDevAttrMaxTimelineSemaphoreInteropSupported cudaDevAttrTimelineSemaphoreInteropSupported
+#endif
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeAccessPolicyWindow
+ */
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeSynchronizationPolicy
+ */
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeMemSyncDomainMap
+ */
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeMemSyncDomain
+ */
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+
+/**
+ * Stream attribute: ::cudaLaunchAttributePriority
+ */
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeAccessPolicyWindow
+ */
+#define cudaKernelNodeAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeCooperative
+ */
+#define cudaKernelNodeAttributeCooperative cudaLaunchAttributeCooperative
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributePriority
+ */
+#define cudaKernelNodeAttributePriority cudaLaunchAttributePriority
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeClusterDimension
+ */
+#define cudaKernelNodeAttributeClusterDimension cudaLaunchAttributeClusterDimension
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeClusterSchedulingPolicyPreference
+ */
+#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference cudaLaunchAttributeClusterSchedulingPolicyPreference
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeMemSyncDomainMap
+ */
+#define cudaKernelNodeAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeMemSyncDomain
+ */
+#define cudaKernelNodeAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributePreferredSharedMemoryCarveout
+ */
+#define cudaKernelNodeAttributePreferredSharedMemoryCarveout cudaLaunchAttributePreferredSharedMemoryCarveout
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeDeviceUpdatableKernelNode
+ */
+#define cudaKernelNodeAttributeDeviceUpdatableKernelNode cudaLaunchAttributeDeviceUpdatableKernelNode
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeNvlinkUtilCentricScheduling
+ */
+#define cudaKernelNodeAttributeNvlinkUtilCentricScheduling cudaLaunchAttributeNvlinkUtilCentricScheduling
 #endif
 
 #if !defined(CUDART_RS_ABI12)

@@ -37,10 +37,11 @@ opaque! {
     CUgreenCtx = CUgreenCtx_st;
 }
 
-pub use super::handles::{CUevent_st, CUfunc_st, CUstream_st};
+pub use super::handles::{CUevent_st, CUfunc_st, CUgraphDeviceUpdatableNode_st, CUstream_st};
 pub type CUstream = *mut CUstream_st;
 pub type CUevent = *mut CUevent_st;
 pub type CUfunction = *mut CUfunc_st;
+pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
 
 pub type CUhostFn = Option<unsafe extern "C" fn(userData: *mut c_void)>;
 
