@@ -266,6 +266,12 @@
 #define cudaInitDeviceFlagsAreValid 1
 
 /**
+ * This flag, if set, indicates that the memory will be used as a buffer for hardware
+ * accelerated decompression.
+ */
+#define cudaMemPoolCreateUsageHwDecompress 2
+
+/**
  * CUDA error types.
  */
 typedef enum cudaError {
@@ -1920,6 +1926,172 @@ typedef enum cudaLaunchMemSyncDomain {
 } cudaLaunchMemSyncDomain;
 
 /**
+ * CUDA memory pool attributes
+ */
+typedef enum cudaMemPoolAttr {
+    /**
+     * (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another
+     * streams as long as a stream ordering dependency of the allocating stream on the free
+     * action exists. Cuda events and null stream interactions can create the required stream
+     * ordered dependencies. (default enabled)
+     */
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    /**
+     * (value type = int) Allow reuse of already completed frees when there is no dependency
+     * between the free and allocation. (default enabled)
+     */
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    /**
+     * (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to
+     * establish the stream ordering required to reuse a piece of memory released by
+     * cuFreeAsync (default enabled).
+     */
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    /**
+     * (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying
+     * to release memory back to the OS. When more than the release threshold bytes of memory
+     * are held by the memory pool, the allocator will try to release memory back to the OS on
+     * the next call to stream, event or context synchronize. (default 0)
+     */
+    cudaMemPoolAttrReleaseThreshold = 4,
+    /**
+     * (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool.
+     */
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    /**
+     * (value type = cuuint64_t) High watermark of backing memory allocated for the mempool
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaMemPoolAttrReservedMemHigh = 6,
+    /**
+     * (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the
+     * application.
+     */
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    /**
+     * (value type = cuuint64_t) High watermark of the amount of memory from the pool that was
+     * in use by the application since the last time it was reset. High watermark can only be
+     * reset to zero.
+     */
+    cudaMemPoolAttrUsedMemHigh = 8,
+} cudaMemPoolAttr;
+
+/**
+ * Specifies the memory protection flags for mapping.
+ */
+typedef enum cudaMemAccessFlags {
+    /**
+     * Default, make the address range not accessible
+     */
+    cudaMemAccessFlagsProtNone = 0,
+    /**
+     * Make the address range read accessible
+     */
+    cudaMemAccessFlagsProtRead = 1,
+    /**
+     * Make the address range read-write accessible
+     */
+    cudaMemAccessFlagsProtReadWrite = 3,
+} cudaMemAccessFlags;
+
+/**
+ * Defines the allocation types available
+ */
+typedef enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0,
+    /**
+     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
+     * the application is actively using it
+     */
+    cudaMemAllocationTypePinned = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * This allocation type is managed memory
+     */
+    cudaMemAllocationTypeManaged = 2,
+#endif
+    cudaMemAllocationTypeMax = 2147483647,
+} cudaMemAllocationType;
+
+/**
+ * Flags for specifying particular handle types
+ */
+typedef enum cudaMemAllocationHandleType {
+    /**
+     * Does not allow any export mechanism. >
+     */
+    cudaMemHandleTypeNone = 0,
+    /**
+     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
+     */
+    cudaMemHandleTypePosixFileDescriptor = 1,
+    /**
+     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
+     */
+    cudaMemHandleTypeWin32 = 2,
+    /**
+     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
+     */
+    cudaMemHandleTypeWin32Kmt = 4,
+    /**
+     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
+     */
+    cudaMemHandleTypeFabric = 8,
+} cudaMemAllocationHandleType;
+
+/**
+ * Flags to specify for copies within a batch. For more details see ::cudaMemcpyBatchAsync.
+ */
+typedef enum cudaMemcpyFlags {
+    cudaMemcpyFlagDefault = 0,
+    /**
+     * Hint to the driver to try and overlap the copy with compute work on the SMs.
+     */
+    cudaMemcpyFlagPreferOverlapWithCompute = 1,
+} cudaMemcpyFlags;
+
+/**
+ * Source access ordering of a copy within a batch.
+ */
+typedef enum cudaMemcpySrcAccessOrder {
+    /**
+     * Default invalid.
+     */
+    cudaMemcpySrcAccessOrderInvalid = 0,
+    /**
+     * Indicates that access to the source pointer must be in stream order.
+     */
+    cudaMemcpySrcAccessOrderStream = 1,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and all accesses
+     * must be complete before the API call returns.
+     */
+    cudaMemcpySrcAccessOrderDuringApiCall = 2,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and the accesses
+     * can happen even after the API call returns.
+     */
+    cudaMemcpySrcAccessOrderAny = 3,
+    cudaMemcpySrcAccessOrderMax = 2147483647,
+} cudaMemcpySrcAccessOrder;
+
+/**
+ * These flags allow applications to convey the operand type for individual copies specified
+ * in ::cudaMemcpy3DBatchAsync.
+ */
+typedef enum cudaMemcpy3DOperandType {
+    /**
+     * Memcpy operand is a valid pointer.
+     */
+    cudaMemcpyOperandTypePointer = 1,
+    /**
+     * Memcpy operand is a CUarray.
+     */
+    cudaMemcpyOperandTypeArray = 2,
+    cudaMemcpyOperandTypeMax = 2147483647,
+} cudaMemcpy3DOperandType;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -1938,6 +2110,11 @@ typedef struct CUgraphDeviceUpdatableNode_st CUgraphDeviceUpdatableNode_st;
  * Opaque kernel: a driver `CUkernel`.
  */
 typedef struct CUkern_st CUkern_st;
+
+/**
+ * Opaque memory pool: a driver `CUmemoryPool`.
+ */
+typedef struct CUmemPoolHandle_st CUmemPoolHandle_st;
 
 /**
  * Opaque driver stream (`CUstream`): runtime streams are driver streams.
@@ -2432,11 +2609,11 @@ typedef struct cudaLaunchMemSyncDomainMap_st {
     /**
      * The default domain ID to use for designated kernels
      */
-    uint8_t default_;
+    unsigned char default_;
     /**
      * The remote domain ID to use for designated kernels
      */
-    uint8_t remote;
+    unsigned char remote;
 } cudaLaunchMemSyncDomainMap_st;
 
 /**
@@ -2678,6 +2855,200 @@ typedef struct cudaLaunchConfig_st {
  * CUDA extensible launch configuration
  */
 typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
+
+/**
+ * CUDA memory pool
+ */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/**
+ * Memory access descriptor
+ */
+typedef struct cudaMemAccessDesc {
+    /**
+     * Location on which the request is to change it's accessibility
+     */
+    struct cudaMemLocation location;
+    /**
+     * ::CUmemProt accessibility flags to set on the request
+     */
+    enum cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * Specifies the properties of allocations made from the pool.
+ *
+ * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
+ */
+typedef struct cudaMemPoolProps {
+    /**
+     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
+     */
+    enum cudaMemAllocationType allocType;
+    /**
+     * Handle types that will be supported by allocations from the pool.
+     */
+    enum cudaMemAllocationHandleType handleTypes;
+    /**
+     * Location allocations should reside.
+     */
+    struct cudaMemLocation location;
+    /**
+     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
+     * specified. This security attribute defines the scope of which exported allocations may
+     * be tranferred to other processes. In all other cases, this field is required to be zero.
+     */
+    void *win32SecurityAttributes;
+    /**
+     * Maximum pool size. When set to 0, defaults to a system dependent value.
+     */
+    size_t maxSize;
+    /**
+     * Bitmask indicating intended usage for the pool.
+     */
+    unsigned short usage;
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[54];
+} cudaMemPoolProps;
+
+/**
+ * Opaque data for exporting a pool allocation
+ */
+typedef struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+} cudaMemPoolPtrExportData;
+
+/**
+ * CUDA Mem Fabric Handle
+ */
+typedef struct cudaMemFabricHandle_st {
+    /**
+     * `CUDA_IPC_HANDLE_SIZE` bytes
+     */
+    char reserved[64];
+} cudaMemFabricHandle_st;
+
+/**
+ * CUDA Mem Fabric Handle
+ */
+typedef struct cudaMemFabricHandle_st cudaMemFabricHandle_t;
+
+/**
+ * Attributes specific to copies within a batch. For more details on usage see
+ * ::cudaMemcpyBatchAsync.
+ */
+typedef struct cudaMemcpyAttributes {
+    /**
+     * Source access ordering to be observed for copies with this attribute.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Hint location for the source operand. Ignored when the pointers are not managed memory
+     * or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation srcLocHint;
+    /**
+     * Hint location for the destination operand. Ignored when the pointers are not managed
+     * memory or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation dstLocHint;
+    /**
+     * Additional flags for copies with this attribute. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpyAttributes;
+
+/**
+ * Struct representing offset into a ::cudaArray_t in elements
+ */
+typedef struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+} cudaOffset3D;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypePointer (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandPtr {
+    void *ptr;
+    /**
+     * Length of each row in elements.
+     */
+    size_t rowLength;
+    /**
+     * Height of each layer in elements.
+     */
+    size_t layerHeight;
+    /**
+     * Hint location for the operand. Ignored when the pointers are not managed memory or
+     * memory allocated outside CUDA.
+     */
+    struct cudaMemLocation locHint;
+} cudaMemcpy3DOperandPtr;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypeArray (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandArray {
+    cudaArray_t array;
+    struct cudaOffset3D offset;
+} cudaMemcpy3DOperandArray;
+
+/**
+ * The operand of a ::cudaMemcpy3DOperand, by its type (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaMemcpy3DOperandOp {
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypePointer
+     */
+    struct cudaMemcpy3DOperandPtr ptr;
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypeArray
+     */
+    struct cudaMemcpy3DOperandArray array;
+} cudaMemcpy3DOperandOp;
+
+/**
+ * Struct representing an operand for copy with ::cudaMemcpy3DBatchAsync
+ */
+typedef struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union cudaMemcpy3DOperandOp op;
+} cudaMemcpy3DOperand;
+
+/**
+ * One copy of a ::cudaMemcpy3DBatchAsync.
+ */
+typedef struct cudaMemcpy3DBatchOp {
+    /**
+     * Source memcpy operand.
+     */
+    struct cudaMemcpy3DOperand src;
+    /**
+     * Destination memcpy operand.
+     */
+    struct cudaMemcpy3DOperand dst;
+    /**
+     * Extents of the memcpy between src and dst. The width, height and depth components must
+     * not be 0.
+     */
+    struct cudaExtent extent;
+    /**
+     * Source access ordering to be observed for copy from src to dst.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Additional flags for copy from src to dst. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpy3DBatchOp;
 
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.

@@ -2,7 +2,7 @@
 //! attributes, the extensible launch configuration and its attributes (shared with streams
 //! and kernel nodes), access policy windows, and stream capture.
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
 use super::{cudaEvent_t, cudaStream_t};
 
@@ -268,9 +268,9 @@ pub enum cudaLaunchMemSyncDomain {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct cudaLaunchMemSyncDomainMap_st {
     /// The default domain ID to use for designated kernels
-    pub default_: u8,
+    pub default_: c_uchar,
     /// The remote domain ID to use for designated kernels
-    pub remote: u8,
+    pub remote: c_uchar,
 }
 
 /// Memory Synchronization Domain map

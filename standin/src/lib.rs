@@ -48,7 +48,7 @@ mod handles {
             }
         )*};
     }
-    opaque!(CUstream_st, CUevent_st, CUfunc_st, CUgraphDeviceUpdatableNode_st);
+    opaque!(CUstream_st, CUevent_st, CUfunc_st, CUgraphDeviceUpdatableNode_st, CUmemPoolHandle_st);
 }
 mod state;
 mod mem;
