@@ -152,6 +152,41 @@
  */
 #define cudaArraySparsePropertiesSingleMipTail 1
 
+/**
+ * Indicates that the external memory object is a dedicated resource
+ */
+#define cudaExternalMemoryDedicated 1
+
+/**
+ * When the flags parameter of ::cudaExternalSemaphoreSignalParams contains this flag, it
+ * indicates that signaling an external semaphore object should skip performing appropriate
+ * memory synchronization operations over all the external memory objects that are imported
+ * as ::cudaExternalMemoryHandleTypeNvSciBuf.
+ */
+#define cudaExternalSemaphoreSignalSkipNvSciBufMemSync 1
+
+/**
+ * When the flags parameter of ::cudaExternalSemaphoreWaitParams contains this flag, it
+ * indicates that waiting an external semaphore object should skip performing appropriate
+ * memory synchronization operations over all the external memory objects that are imported
+ * as ::cudaExternalMemoryHandleTypeNvSciBuf.
+ */
+#define cudaExternalSemaphoreWaitSkipNvSciBufMemSync 2
+
+/**
+ * When flags of ::cudaDeviceGetNvSciSyncAttributes is set to this, it indicates that
+ * application need signaler specific NvSciSyncAttr to be filled by
+ * ::cudaDeviceGetNvSciSyncAttributes.
+ */
+#define cudaNvSciSyncAttrSignal 1
+
+/**
+ * When flags of ::cudaDeviceGetNvSciSyncAttributes is set to this, it indicates that
+ * application need waiter specific NvSciSyncAttr to be filled by
+ * ::cudaDeviceGetNvSciSyncAttributes.
+ */
+#define cudaNvSciSyncAttrWait 2
+
 #if defined(CUDART_RS_ABI12)
 /**
  * If set, each kernel launched as part of ::cudaLaunchCooperativeKernelMultiDevice only
@@ -2092,9 +2127,104 @@ typedef enum cudaMemcpy3DOperandType {
 } cudaMemcpy3DOperandType;
 
 /**
+ * External memory handle types
+ */
+typedef enum cudaExternalMemoryHandleType {
+    /**
+     * Handle is an opaque file descriptor
+     */
+    cudaExternalMemoryHandleTypeOpaqueFd = 1,
+    /**
+     * Handle is an opaque shared NT handle
+     */
+    cudaExternalMemoryHandleTypeOpaqueWin32 = 2,
+    /**
+     * Handle is an opaque, globally shared handle
+     */
+    cudaExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+    /**
+     * Handle is a D3D12 heap object
+     */
+    cudaExternalMemoryHandleTypeD3D12Heap = 4,
+    /**
+     * Handle is a D3D12 committed resource
+     */
+    cudaExternalMemoryHandleTypeD3D12Resource = 5,
+    /**
+     * Handle is a shared NT handle to a D3D11 resource
+     */
+    cudaExternalMemoryHandleTypeD3D11Resource = 6,
+    /**
+     * Handle is a globally shared handle to a D3D11 resource
+     */
+    cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+    /**
+     * Handle is an NvSciBuf object
+     */
+    cudaExternalMemoryHandleTypeNvSciBuf = 8,
+} cudaExternalMemoryHandleType;
+
+/**
+ * External semaphore handle types
+ */
+typedef enum cudaExternalSemaphoreHandleType {
+    /**
+     * Handle is an opaque file descriptor
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueFd = 1,
+    /**
+     * Handle is an opaque shared NT handle
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+    /**
+     * Handle is an opaque, globally shared handle
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+    /**
+     * Handle is a shared NT handle referencing a D3D12 fence object
+     */
+    cudaExternalSemaphoreHandleTypeD3D12Fence = 4,
+    /**
+     * Handle is a shared NT handle referencing a D3D11 fence object
+     */
+    cudaExternalSemaphoreHandleTypeD3D11Fence = 5,
+    /**
+     * Opaque handle to NvSciSync Object
+     */
+    cudaExternalSemaphoreHandleTypeNvSciSync = 6,
+    /**
+     * Handle is a shared NT handle referencing a D3D11 keyed mutex object
+     */
+    cudaExternalSemaphoreHandleTypeKeyedMutex = 7,
+    /**
+     * Handle is a shared KMT handle referencing a D3D11 keyed mutex object
+     */
+    cudaExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+    /**
+     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     */
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+    /**
+     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     */
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10,
+} cudaExternalSemaphoreHandleType;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
+
+/**
+ * Opaque external memory: a driver `CUexternalMemory` (whose struct `cuda.h` calls
+ * `CUextMemory_st`; the runtime header's name is this one).
+ */
+typedef struct CUexternalMemory_st CUexternalMemory_st;
+
+/**
+ * Opaque external semaphore: a driver `CUexternalSemaphore` (`cuda.h`: `CUextSemaphore_st`).
+ */
+typedef struct CUexternalSemaphore_st CUexternalSemaphore_st;
 
 /**
  * Opaque driver function (`CUfunction`).
@@ -3049,6 +3179,393 @@ typedef struct cudaMemcpy3DBatchOp {
      */
     unsigned int flags;
 } cudaMemcpy3DBatchOp;
+
+/**
+ * CUDA external memory
+ */
+typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+
+/**
+ * CUDA external semaphore
+ */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+/**
+ * Win32 handle referencing the memory object (NVIDIA's field has an unnamed type). Exactly
+ * one of 'handle' and 'name' must be non-NULL.
+ */
+typedef struct cudaExternalMemoryHandleDescWin32 {
+    /**
+     * Valid NT handle. Must be NULL if 'name' is non-NULL
+     */
+    void *handle;
+    /**
+     * Name of a valid memory object. Must be NULL if 'handle' is non-NULL.
+     */
+    const void *name;
+} cudaExternalMemoryHandleDescWin32;
+
+/**
+ * The handle of a ::cudaExternalMemoryHandleDesc, by its type (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef union cudaExternalMemoryHandleDescHandle {
+    /**
+     * File descriptor referencing the memory object. Valid when type is
+     * ::cudaExternalMemoryHandleTypeOpaqueFd
+     */
+    int fd;
+    /**
+     * Win32 handle referencing the semaphore object.
+     */
+    struct cudaExternalMemoryHandleDescWin32 win32;
+    /**
+     * A handle representing NvSciBuf Object. Valid when type is
+     * ::cudaExternalMemoryHandleTypeNvSciBuf
+     */
+    const void *nvSciBufObject;
+} cudaExternalMemoryHandleDescHandle;
+
+/**
+ * External memory handle descriptor
+ */
+typedef struct cudaExternalMemoryHandleDesc {
+    /**
+     * Type of the handle
+     */
+    enum cudaExternalMemoryHandleType type;
+    union cudaExternalMemoryHandleDescHandle handle;
+    /**
+     * Size of the memory allocation
+     */
+    unsigned long long size;
+    /**
+     * Flags must either be zero or ::cudaExternalMemoryDedicated
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryHandleDesc;
+
+/**
+ * External memory buffer descriptor
+ */
+typedef struct cudaExternalMemoryBufferDesc {
+    /**
+     * Offset into the memory object where the buffer's base is
+     */
+    unsigned long long offset;
+    /**
+     * Size of the buffer
+     */
+    unsigned long long size;
+    /**
+     * Flags reserved for future use. Must be zero.
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryBufferDesc;
+
+/**
+ * External memory mipmap descriptor
+ */
+typedef struct cudaExternalMemoryMipmappedArrayDesc {
+    /**
+     * Offset into the memory object where the base level of the mipmap chain is.
+     */
+    unsigned long long offset;
+    /**
+     * Format of base level of the mipmap chain
+     */
+    struct cudaChannelFormatDesc formatDesc;
+    /**
+     * Dimensions of base level of the mipmap chain
+     */
+    struct cudaExtent extent;
+    /**
+     * Flags associated with CUDA mipmapped arrays. See ::cudaMallocMipmappedArray
+     */
+    unsigned int flags;
+    /**
+     * Total number of levels in the mipmap chain
+     */
+    unsigned int numLevels;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryMipmappedArrayDesc;
+
+/**
+ * Win32 handle referencing the semaphore object (NVIDIA's field has an unnamed type).
+ * Exactly one of 'handle' and 'name' must be non-NULL.
+ */
+typedef struct cudaExternalSemaphoreHandleDescWin32 {
+    /**
+     * Valid NT handle. Must be NULL if 'name' is non-NULL
+     */
+    void *handle;
+    /**
+     * Name of a valid synchronization primitive. Must be NULL if 'handle' is non-NULL.
+     */
+    const void *name;
+} cudaExternalSemaphoreHandleDescWin32;
+
+/**
+ * The handle of a ::cudaExternalSemaphoreHandleDesc, by its type (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef union cudaExternalSemaphoreHandleDescHandle {
+    /**
+     * File descriptor referencing the semaphore object. Valid when type is one of the
+     * following: ::cudaExternalSemaphoreHandleTypeOpaqueFd,
+     * ::cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd
+     */
+    int fd;
+    /**
+     * Win32 handle referencing the semaphore object.
+     */
+    struct cudaExternalSemaphoreHandleDescWin32 win32;
+    /**
+     * Valid NvSciSyncObj. Must be non NULL
+     */
+    const void *nvSciSyncObj;
+} cudaExternalSemaphoreHandleDescHandle;
+
+/**
+ * External semaphore handle descriptor
+ */
+typedef struct cudaExternalSemaphoreHandleDesc {
+    /**
+     * Type of the handle
+     */
+    enum cudaExternalSemaphoreHandleType type;
+    union cudaExternalSemaphoreHandleDescHandle handle;
+    /**
+     * Flags reserved for the future. Must be zero.
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalSemaphoreHandleDesc;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsFence {
+    /**
+     * Value of fence to be signaled
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreSignalParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreSignalParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
+    /**
+     * Value of key to release the mutex with
+     */
+    unsigned long long key;
+} cudaExternalSemaphoreSignalParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+    unsigned int reserved[12];
+} cudaExternalSemaphoreSignalParamsParams;
+
+/**
+ * External semaphore signal parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreSignalParams {
+    struct cudaExternalSemaphoreSignalParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreSignalParams;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsFence {
+    /**
+     * Value of fence to be waited on
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreWaitParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreWaitParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
+    /**
+     * Value of key to acquire the mutex with
+     */
+    unsigned long long key;
+    /**
+     * Timeout in milliseconds to wait to acquire the mutex
+     */
+    unsigned int timeoutMs;
+} cudaExternalSemaphoreWaitParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+    unsigned int reserved[10];
+} cudaExternalSemaphoreWaitParamsParams;
+
+/**
+ * External semaphore wait parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreWaitParams {
+    struct cudaExternalSemaphoreWaitParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreWaitParams;
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams_v1 (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParams_v1Params {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+} cudaExternalSemaphoreSignalParams_v1Params;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * External semaphore signal parameters(deprecated)
+ */
+typedef struct cudaExternalSemaphoreSignalParams_v1 {
+    struct cudaExternalSemaphoreSignalParams_v1Params params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+} cudaExternalSemaphoreSignalParams_v1;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams_v1 (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreWaitParams_v1Params {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+} cudaExternalSemaphoreWaitParams_v1Params;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * External semaphore wait parameters(deprecated)
+ */
+typedef struct cudaExternalSemaphoreWaitParams_v1 {
+    struct cudaExternalSemaphoreWaitParams_v1Params params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+} cudaExternalSemaphoreWaitParams_v1;
+#endif
 
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
