@@ -9,6 +9,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* Stream and kernel node attributes are launch attributes (driver_types.h). */
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaKernelNodeAttrID cudaLaunchAttributeID
+#define cudaKernelNodeAttrValue cudaLaunchAttributeValue
+
 
 #if !defined(CUDART_RS_ABI12)
 /**
@@ -147,6 +153,79 @@
 #define cudaArraySparsePropertiesSingleMipTail 1
 
 /**
+ * Indicates that the external memory object is a dedicated resource
+ */
+#define cudaExternalMemoryDedicated 1
+
+/**
+ * When the flags parameter of ::cudaExternalSemaphoreSignalParams contains this flag, it
+ * indicates that signaling an external semaphore object should skip performing appropriate
+ * memory synchronization operations over all the external memory objects that are imported
+ * as ::cudaExternalMemoryHandleTypeNvSciBuf.
+ */
+#define cudaExternalSemaphoreSignalSkipNvSciBufMemSync 1
+
+/**
+ * When the flags parameter of ::cudaExternalSemaphoreWaitParams contains this flag, it
+ * indicates that waiting an external semaphore object should skip performing appropriate
+ * memory synchronization operations over all the external memory objects that are imported
+ * as ::cudaExternalMemoryHandleTypeNvSciBuf.
+ */
+#define cudaExternalSemaphoreWaitSkipNvSciBufMemSync 2
+
+/**
+ * When flags of ::cudaDeviceGetNvSciSyncAttributes is set to this, it indicates that
+ * application need signaler specific NvSciSyncAttr to be filled by
+ * ::cudaDeviceGetNvSciSyncAttributes.
+ */
+#define cudaNvSciSyncAttrSignal 1
+
+/**
+ * When flags of ::cudaDeviceGetNvSciSyncAttributes is set to this, it indicates that
+ * application need waiter specific NvSciSyncAttr to be filled by
+ * ::cudaDeviceGetNvSciSyncAttributes.
+ */
+#define cudaNvSciSyncAttrWait 2
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * If set, each kernel launched as part of ::cudaLaunchCooperativeKernelMultiDevice only
+ * waits for prior work in the stream corresponding to that GPU to complete before the kernel
+ * begins execution.
+ */
+#define cudaCooperativeLaunchMultiDeviceNoPreSync 1
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * If set, any subsequent work pushed in a stream that participated in a call to
+ * ::cudaLaunchCooperativeKernelMultiDevice will only wait for the kernel launched on the GPU
+ * corresponding to that stream to complete before it begins execution.
+ */
+#define cudaCooperativeLaunchMultiDeviceNoPostSync 2
+#endif
+
+/**
+ * Default event record flag
+ */
+#define cudaEventRecordDefault 0
+
+/**
+ * Event is captured in the graph as an external event node when performing stream capture
+ */
+#define cudaEventRecordExternal 1
+
+/**
+ * Default event wait flag
+ */
+#define cudaEventWaitDefault 0
+
+/**
+ * Event is captured in the graph as an external event node when performing stream capture
+ */
+#define cudaEventWaitExternal 1
+
+/**
  * Default page-locked allocation flag
  */
 #define cudaHostAllocDefault 0
@@ -220,6 +299,12 @@
  * Tell the CUDA runtime that DeviceFlags is being set in cudaInitDevice call
  */
 #define cudaInitDeviceFlagsAreValid 1
+
+/**
+ * This flag, if set, indicates that the memory will be used as a buffer for hardware
+ * accelerated decompression.
+ */
+#define cudaMemPoolCreateUsageHwDecompress 2
 
 /**
  * CUDA error types.
@@ -1660,9 +1745,486 @@ typedef enum cudaFuncAttribute {
 } cudaFuncAttribute;
 
 /**
+ * Launch attributes enum; used as id field of ::cudaLaunchAttribute
+ */
+typedef enum cudaLaunchAttributeID {
+    /**
+     * Ignored entry, for convenient composition
+     */
+    cudaLaunchAttributeIgnore = 0,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::accessPolicyWindow.
+     */
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::cooperative.
+     */
+    cudaLaunchAttributeCooperative = 2,
+    /**
+     * Valid for streams. See ::cudaLaunchAttributeValue::syncPolicy.
+     */
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::clusterDim.
+     */
+    cudaLaunchAttributeClusterDimension = 4,
+    /**
+     * Valid for graph nodes, launches. See
+     * ::cudaLaunchAttributeValue::clusterSchedulingPolicyPreference.
+     */
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    /**
+     * Valid for launches. Setting
+     * ::cudaLaunchAttributeValue::programmaticStreamSerializationAllowed to non-0 signals that
+     * the kernel will use programmatic means to resolve its stream dependency.
+     */
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::programmaticEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::priority.
+     */
+    cudaLaunchAttributePriority = 8,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomainMap.
+     */
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomain.
+     */
+    cudaLaunchAttributeMemSyncDomain = 10,
+    /**
+     * Valid for graph nodes and launches. Set ::cudaLaunchAttributeValue::preferredClusterDim
+     * to allow the kernel launch to specify a preferred substitute cluster dimension.
+     */
+    cudaLaunchAttributePreferredClusterDimension = 11,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::launchCompletionEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeLaunchCompletionEvent = 12,
+    /**
+     * Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a
+     * launch in a non-capturing stream will result in an error.
+     */
+    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+    /**
+     * Valid for launches. On devices where the L1 cache and shared memory use the same
+     * hardware resources, setting ::cudaLaunchAttributeValue::sharedMemCarveout to a
+     * percentage between 0-100 signals sets the shared memory carveout preference in percent
+     * of the total shared memory for that kernel launch.
+     */
+    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime
+     * that the launch should attempt to make the kernel maximize its NVLINK utilization.
+     */
+    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+#endif
+} cudaLaunchAttributeID;
+
+/**
+ * CUDA cooperative group scope
+ */
+typedef enum cudaCGScope {
+    /**
+     * Invalid cooperative group scope
+     */
+    cudaCGScopeInvalid = 0,
+    /**
+     * Scope represented by a grid_group
+     */
+    cudaCGScopeGrid = 1,
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Scope represented by a multi_grid_group
+     */
+    cudaCGScopeMultiGrid = 2,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved
+     */
+    cudaCGScopeReserved = 2,
+#endif
+} cudaCGScope;
+
+/**
+ * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
+ */
+typedef enum cudaAccessProperty {
+    /**
+     * Normal cache persistence.
+     */
+    cudaAccessPropertyNormal = 0,
+    /**
+     * Streaming access is less likely to persit from cache.
+     */
+    cudaAccessPropertyStreaming = 1,
+    /**
+     * Persisting access is more likely to persist in cache.
+     */
+    cudaAccessPropertyPersisting = 2,
+} cudaAccessProperty;
+
+/**
+ * Possible stream capture statuses returned by ::cudaStreamIsCapturing
+ */
+typedef enum cudaStreamCaptureStatus {
+    /**
+     * Stream is not capturing
+     */
+    cudaStreamCaptureStatusNone = 0,
+    /**
+     * Stream is actively capturing
+     */
+    cudaStreamCaptureStatusActive = 1,
+    /**
+     * Stream is part of a capture sequence that has been invalidated, but not terminated
+     */
+    cudaStreamCaptureStatusInvalidated = 2,
+} cudaStreamCaptureStatus;
+
+/**
+ * Possible modes for stream capture thread interactions. For more details see
+ * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
+ */
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2,
+} cudaStreamCaptureMode;
+
+/**
+ * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
+ */
+typedef enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4,
+} cudaSynchronizationPolicy;
+
+/**
+ * Cluster scheduling policies. These may be passed to ::cudaFuncSetAttribute
+ */
+typedef enum cudaClusterSchedulingPolicy {
+    /**
+     * the default policy
+     */
+    cudaClusterSchedulingPolicyDefault = 0,
+    /**
+     * spread the blocks within a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicySpread = 1,
+    /**
+     * allow the hardware to load-balance the blocks in a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicyLoadBalancing = 2,
+} cudaClusterSchedulingPolicy;
+
+/**
+ * Flags for ::cudaStreamUpdateCaptureDependencies
+ */
+typedef enum cudaStreamUpdateCaptureDependenciesFlags {
+    /**
+     * Add new nodes to the dependency set
+     */
+    cudaStreamAddCaptureDependencies = 0,
+    /**
+     * Replace the dependency set with the new nodes
+     */
+    cudaStreamSetCaptureDependencies = 1,
+} cudaStreamUpdateCaptureDependenciesFlags;
+
+/**
+ * Memory Synchronization Domain
+ *
+ * A kernel can be launched in a specified memory synchronization domain that affects all
+ * memory operations issued by that kernel. A memory barrier issued in one domain will only
+ * order memory operations in that domain, thus eliminating latency increase from memory
+ * barriers ordering unrelated traffic.
+ */
+typedef enum cudaLaunchMemSyncDomain {
+    /**
+     * Launch kernels in the default domain
+     */
+    cudaLaunchMemSyncDomainDefault = 0,
+    /**
+     * Launch kernels in the remote domain
+     */
+    cudaLaunchMemSyncDomainRemote = 1,
+} cudaLaunchMemSyncDomain;
+
+/**
+ * CUDA memory pool attributes
+ */
+typedef enum cudaMemPoolAttr {
+    /**
+     * (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another
+     * streams as long as a stream ordering dependency of the allocating stream on the free
+     * action exists. Cuda events and null stream interactions can create the required stream
+     * ordered dependencies. (default enabled)
+     */
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    /**
+     * (value type = int) Allow reuse of already completed frees when there is no dependency
+     * between the free and allocation. (default enabled)
+     */
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    /**
+     * (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to
+     * establish the stream ordering required to reuse a piece of memory released by
+     * cuFreeAsync (default enabled).
+     */
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    /**
+     * (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying
+     * to release memory back to the OS. When more than the release threshold bytes of memory
+     * are held by the memory pool, the allocator will try to release memory back to the OS on
+     * the next call to stream, event or context synchronize. (default 0)
+     */
+    cudaMemPoolAttrReleaseThreshold = 4,
+    /**
+     * (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool.
+     */
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    /**
+     * (value type = cuuint64_t) High watermark of backing memory allocated for the mempool
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaMemPoolAttrReservedMemHigh = 6,
+    /**
+     * (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the
+     * application.
+     */
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    /**
+     * (value type = cuuint64_t) High watermark of the amount of memory from the pool that was
+     * in use by the application since the last time it was reset. High watermark can only be
+     * reset to zero.
+     */
+    cudaMemPoolAttrUsedMemHigh = 8,
+} cudaMemPoolAttr;
+
+/**
+ * Specifies the memory protection flags for mapping.
+ */
+typedef enum cudaMemAccessFlags {
+    /**
+     * Default, make the address range not accessible
+     */
+    cudaMemAccessFlagsProtNone = 0,
+    /**
+     * Make the address range read accessible
+     */
+    cudaMemAccessFlagsProtRead = 1,
+    /**
+     * Make the address range read-write accessible
+     */
+    cudaMemAccessFlagsProtReadWrite = 3,
+} cudaMemAccessFlags;
+
+/**
+ * Defines the allocation types available
+ */
+typedef enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0,
+    /**
+     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
+     * the application is actively using it
+     */
+    cudaMemAllocationTypePinned = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * This allocation type is managed memory
+     */
+    cudaMemAllocationTypeManaged = 2,
+#endif
+    cudaMemAllocationTypeMax = 2147483647,
+} cudaMemAllocationType;
+
+/**
+ * Flags for specifying particular handle types
+ */
+typedef enum cudaMemAllocationHandleType {
+    /**
+     * Does not allow any export mechanism. >
+     */
+    cudaMemHandleTypeNone = 0,
+    /**
+     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
+     */
+    cudaMemHandleTypePosixFileDescriptor = 1,
+    /**
+     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
+     */
+    cudaMemHandleTypeWin32 = 2,
+    /**
+     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
+     */
+    cudaMemHandleTypeWin32Kmt = 4,
+    /**
+     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
+     */
+    cudaMemHandleTypeFabric = 8,
+} cudaMemAllocationHandleType;
+
+/**
+ * Flags to specify for copies within a batch. For more details see ::cudaMemcpyBatchAsync.
+ */
+typedef enum cudaMemcpyFlags {
+    cudaMemcpyFlagDefault = 0,
+    /**
+     * Hint to the driver to try and overlap the copy with compute work on the SMs.
+     */
+    cudaMemcpyFlagPreferOverlapWithCompute = 1,
+} cudaMemcpyFlags;
+
+/**
+ * Source access ordering of a copy within a batch.
+ */
+typedef enum cudaMemcpySrcAccessOrder {
+    /**
+     * Default invalid.
+     */
+    cudaMemcpySrcAccessOrderInvalid = 0,
+    /**
+     * Indicates that access to the source pointer must be in stream order.
+     */
+    cudaMemcpySrcAccessOrderStream = 1,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and all accesses
+     * must be complete before the API call returns.
+     */
+    cudaMemcpySrcAccessOrderDuringApiCall = 2,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and the accesses
+     * can happen even after the API call returns.
+     */
+    cudaMemcpySrcAccessOrderAny = 3,
+    cudaMemcpySrcAccessOrderMax = 2147483647,
+} cudaMemcpySrcAccessOrder;
+
+/**
+ * These flags allow applications to convey the operand type for individual copies specified
+ * in ::cudaMemcpy3DBatchAsync.
+ */
+typedef enum cudaMemcpy3DOperandType {
+    /**
+     * Memcpy operand is a valid pointer.
+     */
+    cudaMemcpyOperandTypePointer = 1,
+    /**
+     * Memcpy operand is a CUarray.
+     */
+    cudaMemcpyOperandTypeArray = 2,
+    cudaMemcpyOperandTypeMax = 2147483647,
+} cudaMemcpy3DOperandType;
+
+/**
+ * External memory handle types
+ */
+typedef enum cudaExternalMemoryHandleType {
+    /**
+     * Handle is an opaque file descriptor
+     */
+    cudaExternalMemoryHandleTypeOpaqueFd = 1,
+    /**
+     * Handle is an opaque shared NT handle
+     */
+    cudaExternalMemoryHandleTypeOpaqueWin32 = 2,
+    /**
+     * Handle is an opaque, globally shared handle
+     */
+    cudaExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+    /**
+     * Handle is a D3D12 heap object
+     */
+    cudaExternalMemoryHandleTypeD3D12Heap = 4,
+    /**
+     * Handle is a D3D12 committed resource
+     */
+    cudaExternalMemoryHandleTypeD3D12Resource = 5,
+    /**
+     * Handle is a shared NT handle to a D3D11 resource
+     */
+    cudaExternalMemoryHandleTypeD3D11Resource = 6,
+    /**
+     * Handle is a globally shared handle to a D3D11 resource
+     */
+    cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+    /**
+     * Handle is an NvSciBuf object
+     */
+    cudaExternalMemoryHandleTypeNvSciBuf = 8,
+} cudaExternalMemoryHandleType;
+
+/**
+ * External semaphore handle types
+ */
+typedef enum cudaExternalSemaphoreHandleType {
+    /**
+     * Handle is an opaque file descriptor
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueFd = 1,
+    /**
+     * Handle is an opaque shared NT handle
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+    /**
+     * Handle is an opaque, globally shared handle
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+    /**
+     * Handle is a shared NT handle referencing a D3D12 fence object
+     */
+    cudaExternalSemaphoreHandleTypeD3D12Fence = 4,
+    /**
+     * Handle is a shared NT handle referencing a D3D11 fence object
+     */
+    cudaExternalSemaphoreHandleTypeD3D11Fence = 5,
+    /**
+     * Opaque handle to NvSciSync Object
+     */
+    cudaExternalSemaphoreHandleTypeNvSciSync = 6,
+    /**
+     * Handle is a shared NT handle referencing a D3D11 keyed mutex object
+     */
+    cudaExternalSemaphoreHandleTypeKeyedMutex = 7,
+    /**
+     * Handle is a shared KMT handle referencing a D3D11 keyed mutex object
+     */
+    cudaExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+    /**
+     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     */
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+    /**
+     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     */
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10,
+} cudaExternalSemaphoreHandleType;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
+
+/**
+ * Opaque external memory: a driver `CUexternalMemory` (whose struct `cuda.h` calls
+ * `CUextMemory_st`; the runtime header's name is this one).
+ */
+typedef struct CUexternalMemory_st CUexternalMemory_st;
+
+/**
+ * Opaque external semaphore: a driver `CUexternalSemaphore` (`cuda.h`: `CUextSemaphore_st`).
+ */
+typedef struct CUexternalSemaphore_st CUexternalSemaphore_st;
 
 /**
  * Opaque driver function (`CUfunction`).
@@ -1670,9 +2232,19 @@ typedef struct CUevent_st CUevent_st;
 typedef struct CUfunc_st CUfunc_st;
 
 /**
+ * Opaque device-updatable kernel node: a driver `CUgraphDeviceNode`.
+ */
+typedef struct CUgraphDeviceUpdatableNode_st CUgraphDeviceUpdatableNode_st;
+
+/**
  * Opaque kernel: a driver `CUkernel`.
  */
 typedef struct CUkern_st CUkern_st;
+
+/**
+ * Opaque memory pool: a driver `CUmemoryPool`.
+ */
+typedef struct CUmemPoolHandle_st CUmemPoolHandle_st;
 
 /**
  * Opaque driver stream (`CUstream`): runtime streams are driver streams.
@@ -2098,6 +2670,903 @@ typedef struct cudaFuncAttributes {
     int reserved[16];
 } cudaFuncAttributes;
 
+#if defined(CUDART_RS_ABI12)
+/**
+ * CUDA launch parameters
+ */
+typedef struct cudaLaunchParams {
+    /**
+     * Device function symbol
+     */
+    void *func;
+    /**
+     * Grid dimentions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimentions
+     */
+    struct dim3 blockDim;
+    /**
+     * Arguments
+     */
+    void **args;
+    /**
+     * Shared memory
+     */
+    size_t sharedMem;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+} cudaLaunchParams;
+#endif
+
+/**
+ * Specifies an access policy for a window, a contiguous extent of memory beginning at
+ * base_ptr and ending at base_ptr + num_bytes.
+ */
+typedef struct cudaAccessPolicyWindow {
+    /**
+     * Starting address of the access policy window. CUDA driver may align it.
+     */
+    void *base_ptr;
+    /**
+     * Size in bytes of the window policy. CUDA driver may restrict the maximum size and
+     * alignment.
+     */
+    size_t num_bytes;
+    /**
+     * hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+     */
+    float hitRatio;
+    /**
+     * ::CUaccessProperty set for hit.
+     */
+    enum cudaAccessProperty hitProp;
+    /**
+     * ::CUaccessProperty set for miss. Must be either NORMAL or STREAMING.
+     */
+    enum cudaAccessProperty missProp;
+} cudaAccessPolicyWindow;
+
+/**
+ * Memory Synchronization Domain map
+ *
+ * See ::cudaLaunchMemSyncDomain.
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    /**
+     * The default domain ID to use for designated kernels
+     */
+    unsigned char default_;
+    /**
+     * The remote domain ID to use for designated kernels
+     */
+    unsigned char remote;
+} cudaLaunchMemSyncDomainMap_st;
+
+/**
+ * Memory Synchronization Domain map
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st cudaLaunchMemSyncDomainMap;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeClusterDimension (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueClusterDim {
+    /**
+     * The X dimension of the cluster, in blocks. Must be a divisor of the grid X dimension.
+     */
+    unsigned int x;
+    /**
+     * The Y dimension of the cluster, in blocks. Must be a divisor of the grid Y dimension.
+     */
+    unsigned int y;
+    /**
+     * The Z dimension of the cluster, in blocks. Must be a divisor of the grid Z dimension.
+     */
+    unsigned int z;
+} cudaLaunchAttributeValueClusterDim;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeProgrammaticEvent (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueProgrammaticEvent {
+    /**
+     * Event to fire when all blocks trigger it.
+     */
+    cudaEvent_t event;
+    /**
+     * Event record flags, see ::cudaEventRecordWithFlags. Does not accept
+     * ::cudaEventRecordExternal.
+     */
+    int flags;
+    /**
+     * If this is set to non-0, each block launch will automatically trigger the event.
+     */
+    int triggerAtBlockStart;
+} cudaLaunchAttributeValueProgrammaticEvent;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributePreferredClusterDimension (NVIDIA's field
+ * has an unnamed type).
+ */
+typedef struct cudaLaunchAttributeValuePreferredClusterDim {
+    /**
+     * The X dimension of the preferred cluster, in blocks.
+     */
+    unsigned int x;
+    /**
+     * The Y dimension of the preferred cluster, in blocks.
+     */
+    unsigned int y;
+    /**
+     * The Z dimension of the preferred cluster, in blocks.
+     */
+    unsigned int z;
+} cudaLaunchAttributeValuePreferredClusterDim;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeLaunchCompletionEvent (NVIDIA's field has
+ * an unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueLaunchCompletionEvent {
+    /**
+     * Event to fire when the last block launches.
+     */
+    cudaEvent_t event;
+    /**
+     * Event record flags, see ::cudaEventRecordWithFlags. Does not accept
+     * ::cudaEventRecordExternal.
+     */
+    int flags;
+} cudaLaunchAttributeValueLaunchCompletionEvent;
+
+/**
+ * CUDA device node handle for device-side node update
+ */
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
+
+/**
+ * Value of launch attribute ::cudaLaunchAttributeDeviceUpdatableKernelNode (NVIDIA's field
+ * has an unnamed type).
+ */
+typedef struct cudaLaunchAttributeValueDeviceUpdatableKernelNode {
+    /**
+     * Whether or not the resulting kernel node should be device-updatable.
+     */
+    int deviceUpdatable;
+    /**
+     * Returns a handle to pass to the various device-side update functions.
+     */
+    cudaGraphDeviceNode_t devNode;
+} cudaLaunchAttributeValueDeviceUpdatableKernelNode;
+
+/**
+ * Launch attributes union; used as value field of ::cudaLaunchAttribute
+ *
+ * Enum values are held as integers: C may pass any value.
+ */
+typedef union cudaLaunchAttributeValue {
+    /**
+     * Pad to 64 bytes
+     */
+    char pad[64];
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeAccessPolicyWindow.
+     */
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeCooperative. Nonzero indicates a
+     * cooperative kernel (see ::cudaLaunchCooperativeKernel).
+     */
+    int cooperative;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeSynchronizationPolicy.
+     * ::cudaSynchronizationPolicy for work queued up in this stream.
+     */
+    enum cudaSynchronizationPolicy syncPolicy;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeClusterDimension that represents the
+     * desired cluster dimensions for the kernel.
+     */
+    struct cudaLaunchAttributeValueClusterDim clusterDim;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeClusterSchedulingPolicyPreference.
+     * Cluster scheduling policy preference for the kernel.
+     */
+    enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeProgrammaticStreamSerialization.
+     */
+    int programmaticStreamSerializationAllowed;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeProgrammaticEvent.
+     */
+    struct cudaLaunchAttributeValueProgrammaticEvent programmaticEvent;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePriority. Execution priority of the
+     * kernel.
+     */
+    int priority;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeMemSyncDomainMap. See
+     * ::cudaLaunchMemSyncDomainMap.
+     */
+    cudaLaunchMemSyncDomainMap memSyncDomainMap;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeMemSyncDomain. See
+     * ::cudaLaunchMemSyncDomain.
+     */
+    enum cudaLaunchMemSyncDomain memSyncDomain;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePreferredClusterDimension that
+     * represents the desired preferred cluster dimensions for the kernel.
+     */
+    struct cudaLaunchAttributeValuePreferredClusterDim preferredClusterDim;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeLaunchCompletionEvent.
+     */
+    struct cudaLaunchAttributeValueLaunchCompletionEvent launchCompletionEvent;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeDeviceUpdatableKernelNode.
+     */
+    struct cudaLaunchAttributeValueDeviceUpdatableKernelNode deviceUpdatableKernelNode;
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePreferredSharedMemoryCarveout.
+     */
+    unsigned int sharedMemCarveout;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeNvlinkUtilCentricScheduling.
+     */
+    unsigned int nvlinkUtilCentricScheduling
+#endif
+    ;
+} cudaLaunchAttributeValue;
+
+/**
+ * Launch attribute
+ */
+typedef struct cudaLaunchAttribute_st {
+    /**
+     * Attribute to set
+     */
+    enum cudaLaunchAttributeID id;
+    /**
+     * `8 - sizeof(cudaLaunchAttributeID)` bytes of padding
+     */
+    char pad[4];
+    /**
+     * Value of the attribute
+     */
+    union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute_st;
+
+/**
+ * Launch attribute
+ */
+typedef struct cudaLaunchAttribute_st cudaLaunchAttribute;
+
+/**
+ * CUDA extensible launch configuration
+ */
+typedef struct cudaLaunchConfig_st {
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    size_t dynamicSmemBytes;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+    /**
+     * List of attributes; nullable if ::cudaLaunchConfig_t::numAttrs == 0
+     */
+    cudaLaunchAttribute *attrs;
+    /**
+     * Number of attributes populated in ::cudaLaunchConfig_t::attrs
+     */
+    unsigned int numAttrs;
+} cudaLaunchConfig_st;
+
+/**
+ * CUDA extensible launch configuration
+ */
+typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
+
+/**
+ * CUDA memory pool
+ */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/**
+ * Memory access descriptor
+ */
+typedef struct cudaMemAccessDesc {
+    /**
+     * Location on which the request is to change it's accessibility
+     */
+    struct cudaMemLocation location;
+    /**
+     * ::CUmemProt accessibility flags to set on the request
+     */
+    enum cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * Specifies the properties of allocations made from the pool.
+ *
+ * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
+ */
+typedef struct cudaMemPoolProps {
+    /**
+     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
+     */
+    enum cudaMemAllocationType allocType;
+    /**
+     * Handle types that will be supported by allocations from the pool.
+     */
+    enum cudaMemAllocationHandleType handleTypes;
+    /**
+     * Location allocations should reside.
+     */
+    struct cudaMemLocation location;
+    /**
+     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
+     * specified. This security attribute defines the scope of which exported allocations may
+     * be tranferred to other processes. In all other cases, this field is required to be zero.
+     */
+    void *win32SecurityAttributes;
+    /**
+     * Maximum pool size. When set to 0, defaults to a system dependent value.
+     */
+    size_t maxSize;
+    /**
+     * Bitmask indicating intended usage for the pool.
+     */
+    unsigned short usage;
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[54];
+} cudaMemPoolProps;
+
+/**
+ * Opaque data for exporting a pool allocation
+ */
+typedef struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+} cudaMemPoolPtrExportData;
+
+/**
+ * CUDA Mem Fabric Handle
+ */
+typedef struct cudaMemFabricHandle_st {
+    /**
+     * `CUDA_IPC_HANDLE_SIZE` bytes
+     */
+    char reserved[64];
+} cudaMemFabricHandle_st;
+
+/**
+ * CUDA Mem Fabric Handle
+ */
+typedef struct cudaMemFabricHandle_st cudaMemFabricHandle_t;
+
+/**
+ * Attributes specific to copies within a batch. For more details on usage see
+ * ::cudaMemcpyBatchAsync.
+ */
+typedef struct cudaMemcpyAttributes {
+    /**
+     * Source access ordering to be observed for copies with this attribute.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Hint location for the source operand. Ignored when the pointers are not managed memory
+     * or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation srcLocHint;
+    /**
+     * Hint location for the destination operand. Ignored when the pointers are not managed
+     * memory or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation dstLocHint;
+    /**
+     * Additional flags for copies with this attribute. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpyAttributes;
+
+/**
+ * Struct representing offset into a ::cudaArray_t in elements
+ */
+typedef struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+} cudaOffset3D;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypePointer (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandPtr {
+    void *ptr;
+    /**
+     * Length of each row in elements.
+     */
+    size_t rowLength;
+    /**
+     * Height of each layer in elements.
+     */
+    size_t layerHeight;
+    /**
+     * Hint location for the operand. Ignored when the pointers are not managed memory or
+     * memory allocated outside CUDA.
+     */
+    struct cudaMemLocation locHint;
+} cudaMemcpy3DOperandPtr;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypeArray (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandArray {
+    cudaArray_t array;
+    struct cudaOffset3D offset;
+} cudaMemcpy3DOperandArray;
+
+/**
+ * The operand of a ::cudaMemcpy3DOperand, by its type (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaMemcpy3DOperandOp {
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypePointer
+     */
+    struct cudaMemcpy3DOperandPtr ptr;
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypeArray
+     */
+    struct cudaMemcpy3DOperandArray array;
+} cudaMemcpy3DOperandOp;
+
+/**
+ * Struct representing an operand for copy with ::cudaMemcpy3DBatchAsync
+ */
+typedef struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union cudaMemcpy3DOperandOp op;
+} cudaMemcpy3DOperand;
+
+/**
+ * One copy of a ::cudaMemcpy3DBatchAsync.
+ */
+typedef struct cudaMemcpy3DBatchOp {
+    /**
+     * Source memcpy operand.
+     */
+    struct cudaMemcpy3DOperand src;
+    /**
+     * Destination memcpy operand.
+     */
+    struct cudaMemcpy3DOperand dst;
+    /**
+     * Extents of the memcpy between src and dst. The width, height and depth components must
+     * not be 0.
+     */
+    struct cudaExtent extent;
+    /**
+     * Source access ordering to be observed for copy from src to dst.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Additional flags for copy from src to dst. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpy3DBatchOp;
+
+/**
+ * CUDA external memory
+ */
+typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+
+/**
+ * CUDA external semaphore
+ */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+/**
+ * Win32 handle referencing the memory object (NVIDIA's field has an unnamed type). Exactly
+ * one of 'handle' and 'name' must be non-NULL.
+ */
+typedef struct cudaExternalMemoryHandleDescWin32 {
+    /**
+     * Valid NT handle. Must be NULL if 'name' is non-NULL
+     */
+    void *handle;
+    /**
+     * Name of a valid memory object. Must be NULL if 'handle' is non-NULL.
+     */
+    const void *name;
+} cudaExternalMemoryHandleDescWin32;
+
+/**
+ * The handle of a ::cudaExternalMemoryHandleDesc, by its type (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef union cudaExternalMemoryHandleDescHandle {
+    /**
+     * File descriptor referencing the memory object. Valid when type is
+     * ::cudaExternalMemoryHandleTypeOpaqueFd
+     */
+    int fd;
+    /**
+     * Win32 handle referencing the semaphore object.
+     */
+    struct cudaExternalMemoryHandleDescWin32 win32;
+    /**
+     * A handle representing NvSciBuf Object. Valid when type is
+     * ::cudaExternalMemoryHandleTypeNvSciBuf
+     */
+    const void *nvSciBufObject;
+} cudaExternalMemoryHandleDescHandle;
+
+/**
+ * External memory handle descriptor
+ */
+typedef struct cudaExternalMemoryHandleDesc {
+    /**
+     * Type of the handle
+     */
+    enum cudaExternalMemoryHandleType type;
+    union cudaExternalMemoryHandleDescHandle handle;
+    /**
+     * Size of the memory allocation
+     */
+    unsigned long long size;
+    /**
+     * Flags must either be zero or ::cudaExternalMemoryDedicated
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryHandleDesc;
+
+/**
+ * External memory buffer descriptor
+ */
+typedef struct cudaExternalMemoryBufferDesc {
+    /**
+     * Offset into the memory object where the buffer's base is
+     */
+    unsigned long long offset;
+    /**
+     * Size of the buffer
+     */
+    unsigned long long size;
+    /**
+     * Flags reserved for future use. Must be zero.
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryBufferDesc;
+
+/**
+ * External memory mipmap descriptor
+ */
+typedef struct cudaExternalMemoryMipmappedArrayDesc {
+    /**
+     * Offset into the memory object where the base level of the mipmap chain is.
+     */
+    unsigned long long offset;
+    /**
+     * Format of base level of the mipmap chain
+     */
+    struct cudaChannelFormatDesc formatDesc;
+    /**
+     * Dimensions of base level of the mipmap chain
+     */
+    struct cudaExtent extent;
+    /**
+     * Flags associated with CUDA mipmapped arrays. See ::cudaMallocMipmappedArray
+     */
+    unsigned int flags;
+    /**
+     * Total number of levels in the mipmap chain
+     */
+    unsigned int numLevels;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryMipmappedArrayDesc;
+
+/**
+ * Win32 handle referencing the semaphore object (NVIDIA's field has an unnamed type).
+ * Exactly one of 'handle' and 'name' must be non-NULL.
+ */
+typedef struct cudaExternalSemaphoreHandleDescWin32 {
+    /**
+     * Valid NT handle. Must be NULL if 'name' is non-NULL
+     */
+    void *handle;
+    /**
+     * Name of a valid synchronization primitive. Must be NULL if 'handle' is non-NULL.
+     */
+    const void *name;
+} cudaExternalSemaphoreHandleDescWin32;
+
+/**
+ * The handle of a ::cudaExternalSemaphoreHandleDesc, by its type (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef union cudaExternalSemaphoreHandleDescHandle {
+    /**
+     * File descriptor referencing the semaphore object. Valid when type is one of the
+     * following: ::cudaExternalSemaphoreHandleTypeOpaqueFd,
+     * ::cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd
+     */
+    int fd;
+    /**
+     * Win32 handle referencing the semaphore object.
+     */
+    struct cudaExternalSemaphoreHandleDescWin32 win32;
+    /**
+     * Valid NvSciSyncObj. Must be non NULL
+     */
+    const void *nvSciSyncObj;
+} cudaExternalSemaphoreHandleDescHandle;
+
+/**
+ * External semaphore handle descriptor
+ */
+typedef struct cudaExternalSemaphoreHandleDesc {
+    /**
+     * Type of the handle
+     */
+    enum cudaExternalSemaphoreHandleType type;
+    union cudaExternalSemaphoreHandleDescHandle handle;
+    /**
+     * Flags reserved for the future. Must be zero.
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalSemaphoreHandleDesc;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsFence {
+    /**
+     * Value of fence to be signaled
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreSignalParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreSignalParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
+    /**
+     * Value of key to release the mutex with
+     */
+    unsigned long long key;
+} cudaExternalSemaphoreSignalParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+    unsigned int reserved[12];
+} cudaExternalSemaphoreSignalParamsParams;
+
+/**
+ * External semaphore signal parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreSignalParams {
+    struct cudaExternalSemaphoreSignalParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreSignalParams;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsFence {
+    /**
+     * Value of fence to be waited on
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreWaitParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreWaitParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
+    /**
+     * Value of key to acquire the mutex with
+     */
+    unsigned long long key;
+    /**
+     * Timeout in milliseconds to wait to acquire the mutex
+     */
+    unsigned int timeoutMs;
+} cudaExternalSemaphoreWaitParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+    unsigned int reserved[10];
+} cudaExternalSemaphoreWaitParamsParams;
+
+/**
+ * External semaphore wait parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreWaitParams {
+    struct cudaExternalSemaphoreWaitParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreWaitParams;
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams_v1 (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParams_v1Params {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+} cudaExternalSemaphoreSignalParams_v1Params;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * External semaphore signal parameters(deprecated)
+ */
+typedef struct cudaExternalSemaphoreSignalParams_v1 {
+    struct cudaExternalSemaphoreSignalParams_v1Params params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+} cudaExternalSemaphoreSignalParams_v1;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams_v1 (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreWaitParams_v1Params {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+} cudaExternalSemaphoreWaitParams_v1Params;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * External semaphore wait parameters(deprecated)
+ */
+typedef struct cudaExternalSemaphoreWaitParams_v1 {
+    struct cudaExternalSemaphoreWaitParams_v1Params params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+} cudaExternalSemaphoreWaitParams_v1;
+#endif
+
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
  */
@@ -2113,6 +3582,83 @@ typedef struct cudaFuncAttributes {
  * Deprecated, External timeline semaphore interop is supported on the device
  */
 #define cudaDevAttrMaxTimelineSemaphoreInteropSupported cudaDevAttrTimelineSemaphoreInteropSupported
+#endif
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeAccessPolicyWindow
+ */
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeSynchronizationPolicy
+ */
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeMemSyncDomainMap
+ */
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+
+/**
+ * Stream attribute: ::cudaLaunchAttributeMemSyncDomain
+ */
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+
+/**
+ * Stream attribute: ::cudaLaunchAttributePriority
+ */
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeAccessPolicyWindow
+ */
+#define cudaKernelNodeAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeCooperative
+ */
+#define cudaKernelNodeAttributeCooperative cudaLaunchAttributeCooperative
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributePriority
+ */
+#define cudaKernelNodeAttributePriority cudaLaunchAttributePriority
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeClusterDimension
+ */
+#define cudaKernelNodeAttributeClusterDimension cudaLaunchAttributeClusterDimension
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeClusterSchedulingPolicyPreference
+ */
+#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference cudaLaunchAttributeClusterSchedulingPolicyPreference
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeMemSyncDomainMap
+ */
+#define cudaKernelNodeAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeMemSyncDomain
+ */
+#define cudaKernelNodeAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributePreferredSharedMemoryCarveout
+ */
+#define cudaKernelNodeAttributePreferredSharedMemoryCarveout cudaLaunchAttributePreferredSharedMemoryCarveout
+
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeDeviceUpdatableKernelNode
+ */
+#define cudaKernelNodeAttributeDeviceUpdatableKernelNode cudaLaunchAttributeDeviceUpdatableKernelNode
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Kernel node attribute: ::cudaLaunchAttributeNvlinkUtilCentricScheduling
+ */
+#define cudaKernelNodeAttributeNvlinkUtilCentricScheduling cudaLaunchAttributeNvlinkUtilCentricScheduling
 #endif
 
 #if !defined(CUDART_RS_ABI12)

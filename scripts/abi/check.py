@@ -123,6 +123,26 @@ def field_type(decl, name):
     return d[: d.rfind(name)].strip()
 
 
+def anonymous_member(decl):
+    """The body of an anonymous struct/union member (C11: its fields are the parent's), or None."""
+    m = re.match(r"\s*(?:struct|union)\s*\{(.*)\}\s*$", decl, re.S)
+    return m.group(1) if m else None
+
+
+def member_decls(inner):
+    """[(name, declaration)] of an aggregate body; anonymous members' fields are the parent's."""
+    fields = []
+    for f in split_top(inner, ";"):
+        body = anonymous_member(f)
+        if body is not None:
+            fields += member_decls(body)
+            continue
+        n = declarator_name(f)
+        if n:
+            fields.append((n, f))
+    return fields
+
+
 class Header:
     def __init__(self):
         self.defines = []      # (name, value text)
@@ -185,11 +205,7 @@ def parse_ours(lines, guard_hint="_H"):
                 h.enums[key] = dict(tag=tag, name=name, consts=consts)
                 h.enum_order.append(key)
             else:
-                fields = []
-                for f in split_top(inner, ";"):
-                    n = declarator_name(f)
-                    if n:
-                        fields.append((n, f))
+                fields = member_decls(inner)
                 h.aggs[key] = dict(kind=kind, tag=tag, name=name, fields=fields)
                 h.agg_order.append(key)
                 if tag:
@@ -217,6 +233,25 @@ def parse_ours(lines, guard_hint="_H"):
     return h
 
 
+def nvidia_field_names(inner):
+    """Top-level field names of one of NVIDIA's struct/union bodies; the fields of an anonymous
+    member are the parent's."""
+    names = []
+    for f in split_top(inner, ";"):
+        body = anonymous_member(f)
+        if body is not None:
+            names += nvidia_field_names(body)
+            continue
+        f = re.sub(r"\{.*\}", " ", f, flags=re.S)
+        g = re.sub(r"\[[^\]]*\]", "[]", f)  # an array bound may hold sizeof(...)
+        if re.search(r"\(\s*\*", g) or "(" in g:
+            parts = [f] if re.search(r"\(\s*\*", g) else []  # skip member functions
+        else:
+            parts = split_top(f, ",")  # `unsigned int x, y, z`
+        names += [n for n in map(declarator_name, parts) if n]
+    return names
+
+
 def parse_nvidia_bodies(inc, abi, work):
     """Constant names of every enum and top-level field names of every struct/union NVIDIA's
     header defines (C view), by tag."""
@@ -237,15 +272,7 @@ def parse_nvidia_bodies(inc, abi, work):
         if kind == "enum":
             enums[tag] = [c.split("=")[0].strip() for c in split_top(inner, ",")]
         else:
-            names = []
-            for f in split_top(inner, ";"):
-                f = re.sub(r"\{.*\}", " ", f, flags=re.S)
-                if re.search(r"\(\s*\*", f) or "(" in f:
-                    parts = [f] if re.search(r"\(\s*\*", f) else []  # skip member functions
-                else:
-                    parts = split_top(f, ",")  # `unsigned int x, y, z`
-                names += [n for n in map(declarator_name, parts) if n]
-            aggs[tag] = names
+            aggs[tag] = nvidia_field_names(inner)
     return enums, aggs
 
 
@@ -344,8 +371,21 @@ def layout_items(h, cxx):
     def T(label, typ):  # C++ only: the type as typeid spells it
         return 'printf("%%s\\t%%s\\n", "%s", typeid(%s).name());' % (label, typ)
 
+    # Names of the types our header declares: a #define whose value is one of them is a
+    # second name for that type (NVIDIA: `#define cudaStreamAttrValue cudaLaunchAttributeValue`).
+    type_names = set(h.by_name) | set(n for n, _ in h.typedefs if n)
+    for e in h.enums.values():
+        type_names |= set(n for n in (e["tag"], e["name"]) if n)
+
     for name, val in h.defines:
         lines = []
+        if val in type_names:
+            lines.append(P("#%s sizeof" % name, '"%zu"', "sizeof(%s)" % name))
+            lines.append(P("#%s alignof" % name, '"%zu"', "ABI_ALIGNOF(%s)" % name))
+            if cxx:
+                lines.append(T("#%s type" % name, name))
+            items["define " + name] = " ".join(lines)
+            continue
         if re.match(r'^(u8|L|u|U)?"', val):
             lines.append(P("#%s value" % name, '"%s"', name))
         elif re.match(r"^\(?\s*-?[\d.]+([eE][-+]?\d+)?[fFlL]?\s*\)?$", val) and re.search(r"[.eE]", val):

@@ -11,7 +11,10 @@ pub mod types;
 /// The opaque handle structs `types` refers to: the runtime header's, since runtime streams,
 /// events and functions are driver ones.
 mod handles {
-    pub use crate::types::{CUevent_st, CUfunc_st, CUstream_st};
+    pub use crate::types::{
+        CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
+        CUmemPoolHandle_st, CUstream_st,
+    };
 }
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};

@@ -37,10 +37,19 @@ opaque! {
     CUgreenCtx = CUgreenCtx_st;
 }
 
-pub use super::handles::{CUevent_st, CUfunc_st, CUstream_st};
+pub use super::handles::{
+    CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
+    CUmemPoolHandle_st, CUstream_st,
+};
 pub type CUstream = *mut CUstream_st;
 pub type CUevent = *mut CUevent_st;
 pub type CUfunction = *mut CUfunc_st;
+pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
+pub type CUmemoryPool = *mut CUmemPoolHandle_st;
+/// `cuda.h`'s struct is `CUextMemory_st`; the runtime's handle is the same pointer.
+pub type CUexternalMemory = *mut CUexternalMemory_st;
+/// `cuda.h`'s struct is `CUextSemaphore_st`; the runtime's handle is the same pointer.
+pub type CUexternalSemaphore = *mut CUexternalSemaphore_st;
 
 pub type CUhostFn = Option<unsafe extern "C" fn(userData: *mut c_void)>;
 

@@ -12,15 +12,21 @@ use std::ffi::c_uint;
 pub use crate::error::{cudaError, cudaError_t};
 
 mod array;
+mod batch;
 mod copy;
 mod device;
+mod external;
 mod launch;
 mod memory;
+mod pool;
 pub use array::*;
+pub use batch::*;
 pub use copy::*;
 pub use device::*;
+pub use external::*;
 pub use launch::*;
 pub use memory::*;
+pub use pool::*;
 
 /// Opaque driver stream (`CUstream`): runtime streams are driver streams.
 pub struct CUstream_st {
@@ -119,9 +125,12 @@ pub(crate) use raw_enum;
 /// Made by a macro, so that cbindgen sees only the enums of the same names.
 pub mod raw {
     pub use super::array::raw::*;
+    pub use super::batch::raw::*;
     pub use super::device::raw::*;
+    pub use super::external::raw::*;
     pub use super::launch::raw::*;
     pub use super::memory::raw::*;
+    pub use super::pool::raw::*;
 
     super::raw_enum!(cudaError);
     pub type cudaError_t = cudaError;

@@ -48,7 +48,15 @@ mod handles {
             }
         )*};
     }
-    opaque!(CUstream_st, CUevent_st, CUfunc_st);
+    opaque!(
+        CUstream_st,
+        CUevent_st,
+        CUfunc_st,
+        CUgraphDeviceUpdatableNode_st,
+        CUmemPoolHandle_st,
+        CUexternalMemory_st,
+        CUexternalSemaphore_st
+    );
 }
 mod state;
 mod mem;
