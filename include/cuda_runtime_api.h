@@ -15,6 +15,9 @@
 #define cudaKernelNodeAttrID cudaLaunchAttributeID
 #define cudaKernelNodeAttrValue cudaLaunchAttributeValue
 
+/* Defined at the end (cbindgen cannot write its anonymous union). */
+typedef struct cudaGraphNodeParams cudaGraphNodeParams;
+
 
 #if !defined(CUDART_RS_ABI12)
 /**
@@ -186,6 +189,24 @@
  * ::cudaDeviceGetNvSciSyncAttributes.
  */
 #define cudaNvSciSyncAttrWait 2
+
+/**
+ * This port activates when the kernel has finished executing.
+ */
+#define cudaGraphKernelNodePortDefault 0
+
+/**
+ * This port activates when all blocks of the kernel have performed
+ * cudaTriggerProgrammaticLaunchCompletion() or have terminated. It must be used with edge type
+ * ::cudaGraphDependencyTypeProgrammatic. See also ::cudaLaunchAttributeProgrammaticEvent.
+ */
+#define cudaGraphKernelNodePortProgrammatic 1
+
+/**
+ * This port activates when all blocks of the kernel have begun execution. See also
+ * ::cudaLaunchAttributeLaunchCompletionEvent.
+ */
+#define cudaGraphKernelNodePortLaunchCompletion 2
 
 #if defined(CUDART_RS_ABI12)
 /**
@@ -2211,6 +2232,348 @@ typedef enum cudaExternalSemaphoreHandleType {
 } cudaExternalSemaphoreHandleType;
 
 /**
+ * Flags for user objects for graphs
+ */
+typedef enum cudaUserObjectFlags {
+    /**
+     * Indicates the destructor execution is not synchronized by any CUDA handle.
+     */
+    cudaUserObjectNoDestructorSync = 1,
+} cudaUserObjectFlags;
+
+/**
+ * Flags for retaining user object references for graphs
+ */
+typedef enum cudaUserObjectRetainFlags {
+    /**
+     * Transfer references from the caller rather than creating new references.
+     */
+    cudaGraphUserObjectMove = 1,
+} cudaUserObjectRetainFlags;
+
+/**
+ * Graph memory attributes
+ */
+typedef enum cudaGraphMemAttributeType {
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
+     */
+    cudaGraphMemAttrUsedMemCurrent = 0,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaGraphMemAttrUsedMemHigh = 1,
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
+     * the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
+     * use by the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemHigh = 3,
+} cudaGraphMemAttributeType;
+
+/**
+ * Flags of ::cudaGraphConditionalHandleCreate.
+ */
+typedef enum cudaGraphConditionalHandleFlags {
+    /**
+     * Apply default handle value when graph is launched.
+     */
+    cudaGraphCondAssignDefault = 1,
+} cudaGraphConditionalHandleFlags;
+
+/**
+ * CUDA conditional node types
+ */
+typedef enum cudaGraphConditionalNodeType {
+    /**
+     * Conditional 'if/else' Node. Body[0] executed if condition is non-zero. If size == 2,
+     * an optional ELSE graph is created and this is executed if the condition is zero.
+     */
+    cudaGraphCondTypeIf = 0,
+    /**
+     * Conditional 'while' Node. Body executed repeatedly while condition value is non-zero.
+     */
+    cudaGraphCondTypeWhile = 1,
+    /**
+     * Conditional 'switch' Node. Body[n] is executed once, where 'n' is the value of the
+     * condition. If the condition does not match a body index, no body is launched.
+     */
+    cudaGraphCondTypeSwitch = 2,
+} cudaGraphConditionalNodeType;
+
+/**
+ * CUDA Graph node types
+ */
+typedef enum cudaGraphNodeType {
+    /**
+     * GPU kernel node
+     */
+    cudaGraphNodeTypeKernel = 0,
+    /**
+     * Memcpy node
+     */
+    cudaGraphNodeTypeMemcpy = 1,
+    /**
+     * Memset node
+     */
+    cudaGraphNodeTypeMemset = 2,
+    /**
+     * Host (executable) node
+     */
+    cudaGraphNodeTypeHost = 3,
+    /**
+     * Node which executes an embedded graph
+     */
+    cudaGraphNodeTypeGraph = 4,
+    /**
+     * Empty (no-op) node
+     */
+    cudaGraphNodeTypeEmpty = 5,
+    /**
+     * External event wait node
+     */
+    cudaGraphNodeTypeWaitEvent = 6,
+    /**
+     * External event record node
+     */
+    cudaGraphNodeTypeEventRecord = 7,
+    /**
+     * External semaphore signal node
+     */
+    cudaGraphNodeTypeExtSemaphoreSignal = 8,
+    /**
+     * External semaphore wait node
+     */
+    cudaGraphNodeTypeExtSemaphoreWait = 9,
+    /**
+     * Memory allocation node
+     */
+    cudaGraphNodeTypeMemAlloc = 10,
+    /**
+     * Memory free node
+     */
+    cudaGraphNodeTypeMemFree = 11,
+    /**
+     * Conditional node. May be used to implement a conditional execution path or loop
+     * inside of a graph.
+     */
+    cudaGraphNodeTypeConditional = 13,
+    cudaGraphNodeTypeCount = 14,
+} cudaGraphNodeType;
+
+/**
+ * Child graph node ownership
+ */
+typedef enum cudaGraphChildGraphNodeOwnership {
+    /**
+     * Default behavior for a child graph node. Child graph is cloned into the parent and
+     * memory allocation/free nodes can't be present in the child graph.
+     */
+    cudaGraphChildGraphOwnershipClone = 0,
+    /**
+     * The child graph is moved to the parent. The handle to the child graph is owned by the
+     * parent and will be destroyed when the parent is destroyed.
+     */
+    cudaGraphChildGraphOwnershipMove = 1,
+} cudaGraphChildGraphNodeOwnership;
+
+/**
+ * Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
+ */
+typedef enum cudaGraphDependencyType_enum {
+    /**
+     * This is an ordinary dependency.
+     */
+    cudaGraphDependencyTypeDefault = 0,
+    /**
+     * This dependency type allows the downstream node to use
+     * cudaGridDependencySynchronize(). It may only be used between kernel nodes, and must be
+     * used with either the ::cudaGraphKernelNodePortProgrammatic or
+     * ::cudaGraphKernelNodePortLaunchCompletion outgoing port.
+     */
+    cudaGraphDependencyTypeProgrammatic = 1,
+} cudaGraphDependencyType_enum;
+
+/**
+ * CUDA Graph Update error types
+ */
+typedef enum cudaGraphExecUpdateResult {
+    /**
+     * The update succeeded
+     */
+    cudaGraphExecUpdateSuccess = 0,
+    /**
+     * The update failed for an unexpected reason which is described in the return value of
+     * the function
+     */
+    cudaGraphExecUpdateError = 1,
+    /**
+     * The update failed because the topology changed
+     */
+    cudaGraphExecUpdateErrorTopologyChanged = 2,
+    /**
+     * The update failed because a node type changed
+     */
+    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+    /**
+     * The update failed because the function of a kernel node changed (CUDA driver < 11.2)
+     */
+    cudaGraphExecUpdateErrorFunctionChanged = 4,
+    /**
+     * The update failed because the parameters changed in a way that is not supported
+     */
+    cudaGraphExecUpdateErrorParametersChanged = 5,
+    /**
+     * The update failed because something about the node is not supported
+     */
+    cudaGraphExecUpdateErrorNotSupported = 6,
+    /**
+     * The update failed because the function of a kernel node changed in an unsupported way
+     */
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+    /**
+     * The update failed because the node attributes changed in a way that is not supported
+     */
+    cudaGraphExecUpdateErrorAttributesChanged = 8,
+} cudaGraphExecUpdateResult;
+
+/**
+ * Graph instantiation results
+ */
+typedef enum cudaGraphInstantiateResult {
+    /**
+     * Instantiation succeeded
+     */
+    cudaGraphInstantiateSuccess = 0,
+    /**
+     * Instantiation failed for an unexpected reason which is described in the return value of
+     * the function
+     */
+    cudaGraphInstantiateError = 1,
+    /**
+     * Instantiation failed due to invalid structure, such as cycles
+     */
+    cudaGraphInstantiateInvalidStructure = 2,
+    /**
+     * Instantiation for device launch failed because the graph contained an unsupported
+     * operation
+     */
+    cudaGraphInstantiateNodeOperationNotSupported = 3,
+    /**
+     * Instantiation for device launch failed due to the nodes belonging to different contexts
+     */
+    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+    /**
+     * One or more conditional handles are not associated with conditional nodes
+     */
+    cudaGraphInstantiateConditionalHandleUnused = 5,
+} cudaGraphInstantiateResult;
+
+/**
+ * Specifies the field to update when performing multiple node updates from the device
+ */
+typedef enum cudaGraphKernelNodeField {
+    /**
+     * Invalid field
+     */
+    cudaGraphKernelNodeFieldInvalid = 0,
+    /**
+     * Grid dimension update
+     */
+    cudaGraphKernelNodeFieldGridDim = 1,
+    /**
+     * Kernel parameter update
+     */
+    cudaGraphKernelNodeFieldParam = 2,
+    /**
+     * Node enable/disable
+     */
+    cudaGraphKernelNodeFieldEnabled = 3,
+} cudaGraphKernelNodeField;
+
+/**
+ * CUDA Graph debug write options
+ */
+typedef enum cudaGraphDebugDotFlags {
+    /**
+     * Output all debug data as if every debug flag is enabled
+     */
+    cudaGraphDebugDotFlagsVerbose = (1 << 0),
+    /**
+     * Adds cudaKernelNodeParams to output
+     */
+    cudaGraphDebugDotFlagsKernelNodeParams = (1 << 2),
+    /**
+     * Adds cudaMemcpy3DParms to output
+     */
+    cudaGraphDebugDotFlagsMemcpyNodeParams = (1 << 3),
+    /**
+     * Adds cudaMemsetParams to output
+     */
+    cudaGraphDebugDotFlagsMemsetNodeParams = (1 << 4),
+    /**
+     * Adds cudaHostNodeParams to output
+     */
+    cudaGraphDebugDotFlagsHostNodeParams = (1 << 5),
+    /**
+     * Adds cudaEvent_t handle from record and wait nodes to output
+     */
+    cudaGraphDebugDotFlagsEventNodeParams = (1 << 6),
+    /**
+     * Adds cudaExternalSemaphoreSignalNodeParams values to output
+     */
+    cudaGraphDebugDotFlagsExtSemasSignalNodeParams = (1 << 7),
+    /**
+     * Adds cudaExternalSemaphoreWaitNodeParams to output
+     */
+    cudaGraphDebugDotFlagsExtSemasWaitNodeParams = (1 << 8),
+    /**
+     * Adds cudaKernelNodeAttrID values to output
+     */
+    cudaGraphDebugDotFlagsKernelNodeAttributes = (1 << 9),
+    /**
+     * Adds node handles and every kernel function handle to output
+     */
+    cudaGraphDebugDotFlagsHandles = (1 << 10),
+    /**
+     * Adds cudaConditionalNodeParams to output
+     */
+    cudaGraphDebugDotFlagsConditionalNodeParams = (1 << 15),
+} cudaGraphDebugDotFlags;
+
+/**
+ * Flags for instantiating a graph
+ */
+typedef enum cudaGraphInstantiateFlags {
+    /**
+     * Automatically free memory allocated in a graph before relaunching.
+     */
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
+    /**
+     * Automatically upload the graph after instantiation. Only supported by
+     * ::cudaGraphInstantiateWithParams. The upload will be performed using the stream
+     * provided in instantiateParams.
+     */
+    cudaGraphInstantiateFlagUpload = 2,
+    /**
+     * Instantiate the graph to be launchable from the device. This flag can only be used on
+     * platforms which support unified addressing. This flag cannot be used in conjunction
+     * with cudaGraphInstantiateFlagAutoFreeOnLaunch.
+     */
+    cudaGraphInstantiateFlagDeviceLaunch = 4,
+    /**
+     * Run the graph using the per-node priority attributes rather than the priority of the
+     * stream it is launched into.
+     */
+    cudaGraphInstantiateFlagUseNodePriority = 8,
+} cudaGraphInstantiateFlags;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -2237,6 +2600,21 @@ typedef struct CUfunc_st CUfunc_st;
 typedef struct CUgraphDeviceUpdatableNode_st CUgraphDeviceUpdatableNode_st;
 
 /**
+ * Opaque executable graph: a driver `CUgraphExec`.
+ */
+typedef struct CUgraphExec_st CUgraphExec_st;
+
+/**
+ * Opaque graph node: a driver `CUgraphNode`.
+ */
+typedef struct CUgraphNode_st CUgraphNode_st;
+
+/**
+ * Opaque graph: a driver `CUgraph`.
+ */
+typedef struct CUgraph_st CUgraph_st;
+
+/**
  * Opaque kernel: a driver `CUkernel`.
  */
 typedef struct CUkern_st CUkern_st;
@@ -2250,6 +2628,11 @@ typedef struct CUmemPoolHandle_st CUmemPoolHandle_st;
  * Opaque driver stream (`CUstream`): runtime streams are driver streams.
  */
 typedef struct CUstream_st CUstream_st;
+
+/**
+ * Opaque user object: a driver `CUuserObject`.
+ */
+typedef struct CUuserObject_st CUuserObject_st;
 
 /**
  * Opaque CUDA array: a driver `CUarray`.
@@ -3568,6 +3951,548 @@ typedef struct cudaExternalSemaphoreWaitParams_v1 {
 #endif
 
 /**
+ * CUDA graph
+ */
+typedef struct CUgraph_st *cudaGraph_t;
+
+/**
+ * CUDA graph node.
+ */
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+
+/**
+ * CUDA executable (launchable) graph
+ */
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/**
+ * CUDA user object for graphs
+ */
+typedef struct CUuserObject_st *cudaUserObject_t;
+
+/**
+ * CUDA handle for conditional graph nodes
+ */
+typedef unsigned long long cudaGraphConditionalHandle;
+
+/**
+ * CUDA host function
+ */
+typedef void (*cudaHostFn_t)(void *userData);
+
+/**
+ * CUDA GPU kernel node parameters
+ */
+typedef struct cudaKernelNodeParams {
+    /**
+     * Kernel to launch
+     */
+    void *func;
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    unsigned int sharedMemBytes;
+    /**
+     * Array of pointers to individual kernel arguments
+     */
+    void **kernelParams;
+    /**
+     * Pointer to kernel arguments in the "extra" format
+     */
+    void **extra;
+} cudaKernelNodeParams;
+
+/**
+ * CUDA GPU kernel node parameters
+ */
+typedef struct cudaKernelNodeParamsV2 {
+    /**
+     * Kernel to launch
+     */
+    void *func;
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    unsigned int sharedMemBytes;
+    /**
+     * Array of pointers to individual kernel arguments
+     */
+    void **kernelParams;
+    /**
+     * Pointer to kernel arguments in the "extra" format
+     */
+    void **extra;
+} cudaKernelNodeParamsV2;
+
+/**
+ * Memcpy node parameters
+ */
+typedef struct cudaMemcpyNodeParams {
+    /**
+     * Must be zero
+     */
+    int flags;
+    /**
+     * Must be zero
+     */
+    int reserved[3];
+    /**
+     * Parameters for the memory copy
+     */
+    struct cudaMemcpy3DParms copyParams;
+} cudaMemcpyNodeParams;
+
+/**
+ * CUDA Memset node parameters
+ */
+typedef struct cudaMemsetParams {
+    /**
+     * Destination device pointer
+     */
+    void *dst;
+    /**
+     * Pitch of destination device pointer. Unused if height is 1
+     */
+    size_t pitch;
+    /**
+     * Value to be set
+     */
+    unsigned int value;
+    /**
+     * Size of each element in bytes. Must be 1, 2, or 4.
+     */
+    unsigned int elementSize;
+    /**
+     * Width of the row in elements
+     */
+    size_t width;
+    /**
+     * Number of rows
+     */
+    size_t height;
+} cudaMemsetParams;
+
+/**
+ * CUDA Memset node parameters
+ */
+typedef struct cudaMemsetParamsV2 {
+    /**
+     * Destination device pointer
+     */
+    void *dst;
+    /**
+     * Pitch of destination device pointer. Unused if height is 1
+     */
+    size_t pitch;
+    /**
+     * Value to be set
+     */
+    unsigned int value;
+    /**
+     * Size of each element in bytes. Must be 1, 2, or 4.
+     */
+    unsigned int elementSize;
+    /**
+     * Width of the row in elements
+     */
+    size_t width;
+    /**
+     * Number of rows
+     */
+    size_t height;
+} cudaMemsetParamsV2;
+
+/**
+ * CUDA host node parameters
+ */
+typedef struct cudaHostNodeParams {
+    /**
+     * The function to call when the node executes
+     */
+    cudaHostFn_t fn;
+    /**
+     * Argument to pass to the function
+     */
+    void *userData;
+} cudaHostNodeParams;
+
+/**
+ * CUDA host node parameters
+ */
+typedef struct cudaHostNodeParamsV2 {
+    /**
+     * The function to call when the node executes
+     */
+    cudaHostFn_t fn;
+    /**
+     * Argument to pass to the function
+     */
+    void *userData;
+} cudaHostNodeParamsV2;
+
+/**
+ * Memory allocation node parameters
+ */
+typedef struct cudaMemAllocNodeParams {
+    /**
+     * in: location where the allocation should reside (specified in ::location).
+     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
+     */
+    struct cudaMemPoolProps poolProps;
+    /**
+     * in: array of memory access descriptors. Used to describe peer GPU access
+     */
+    const struct cudaMemAccessDesc *accessDescs;
+    /**
+     * in: number of memory access descriptors. Must not exceed the number of GPUs.
+     */
+    size_t accessDescCount;
+    /**
+     * in: size in bytes of the requested allocation
+     */
+    size_t bytesize;
+    /**
+     * out: address of the allocation returned by CUDA
+     */
+    void *dptr;
+} cudaMemAllocNodeParams;
+
+/**
+ * Memory allocation node parameters
+ */
+typedef struct cudaMemAllocNodeParamsV2 {
+    /**
+     * in: location where the allocation should reside (specified in ::location).
+     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
+     */
+    struct cudaMemPoolProps poolProps;
+    /**
+     * in: array of memory access descriptors. Used to describe peer GPU access
+     */
+    const struct cudaMemAccessDesc *accessDescs;
+    /**
+     * in: number of memory access descriptors. Must not exceed the number of GPUs.
+     */
+    size_t accessDescCount;
+    /**
+     * in: size in bytes of the requested allocation
+     */
+    size_t bytesize;
+    /**
+     * out: address of the allocation returned by CUDA
+     */
+    void *dptr;
+} cudaMemAllocNodeParamsV2;
+
+/**
+ * Memory free node parameters
+ */
+typedef struct cudaMemFreeNodeParams {
+    /**
+     * in: the pointer to free
+     */
+    void *dptr;
+} cudaMemFreeNodeParams;
+
+/**
+ * External semaphore signal node parameters
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore signal parameters.
+     */
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParams;
+
+/**
+ * External semaphore signal node parameters
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore signal parameters.
+     */
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParamsV2;
+
+/**
+ * External semaphore wait node parameters
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore wait parameters.
+     */
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParams;
+
+/**
+ * External semaphore wait node parameters
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore wait parameters.
+     */
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParamsV2;
+
+/**
+ * CUDA conditional node parameters
+ */
+typedef struct cudaConditionalNodeParams {
+    /**
+     * Conditional node handle. Handles must be created in advance of creating the node using
+     * ::cudaGraphConditionalHandleCreate.
+     */
+    cudaGraphConditionalHandle handle;
+    /**
+     * Type of conditional node.
+     */
+    enum cudaGraphConditionalNodeType type;
+    /**
+     * Size of graph output array. Allowed values are 1 for cudaGraphCondTypeWhile, 1 or 2 for
+     * cudaGraphCondTypeIf, or any value greater than zero for cudaGraphCondTypeSwitch.
+     */
+    unsigned int size;
+    /**
+     * CUDA-owned array populated with conditional node child graphs during creation of the
+     * node. Valid for the lifetime of the conditional node.
+     */
+    cudaGraph_t *phGraph_out;
+} cudaConditionalNodeParams;
+
+/**
+ * Child graph node parameters
+ */
+typedef struct cudaChildGraphNodeParams {
+    /**
+     * The child graph to clone into the node for node creation, or a handle to the graph
+     * owned by the node for node query.
+     */
+    cudaGraph_t graph;
+    /**
+     * The ownership relationship of the child graph node.
+     */
+    enum cudaGraphChildGraphNodeOwnership ownership;
+} cudaChildGraphNodeParams;
+
+/**
+ * Event record node parameters
+ */
+typedef struct cudaEventRecordNodeParams {
+    /**
+     * The event to record when the node executes
+     */
+    cudaEvent_t event;
+} cudaEventRecordNodeParams;
+
+/**
+ * Event wait node parameters
+ */
+typedef struct cudaEventWaitNodeParams {
+    /**
+     * The event to wait on from the node
+     */
+    cudaEvent_t event;
+} cudaEventWaitNodeParams;
+
+/**
+ * Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
+ */
+typedef enum cudaGraphDependencyType_enum cudaGraphDependencyType;
+
+/**
+ * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations
+ * and default to a zero-initialized value if not specified. A zero-initialized struct
+ * indicates a standard full serialization of two nodes with memory visibility.
+ */
+typedef struct cudaGraphEdgeData_st {
+    /**
+     * This indicates when the dependency is triggered from the upstream node on the edge. The
+     * meaning is specfic to the node type. A value of 0 in all cases means full completion of
+     * the upstream node, with memory visibility to the downstream node or portion thereof
+     * (indicated by to_port).
+     */
+    unsigned char from_port;
+    /**
+     * This indicates what portion of the downstream node is dependent on the upstream node or
+     * portion thereof (indicated by from_port). The meaning is specific to the node type. A
+     * value of 0 in all cases means the entirety of the downstream node is dependent on the
+     * upstream work.
+     */
+    unsigned char to_port;
+    /**
+     * This should be populated with a value from ::cudaGraphDependencyType. (It is typed as
+     * char due to compiler-specific layout of bitfields.) See ::cudaGraphDependencyType.
+     */
+    unsigned char type;
+    /**
+     * These bytes are unused and must be zeroed. This ensures compatibility if additional
+     * fields are added in the future.
+     */
+    unsigned char reserved[5];
+} cudaGraphEdgeData_st;
+
+/**
+ * Optional annotation for edges in a CUDA graph.
+ */
+typedef struct cudaGraphEdgeData_st cudaGraphEdgeData;
+
+/**
+ * Graph instantiation parameters
+ */
+typedef struct cudaGraphInstantiateParams_st {
+    /**
+     * Instantiation flags
+     */
+    unsigned long long flags;
+    /**
+     * Upload stream
+     */
+    cudaStream_t uploadStream;
+    /**
+     * The node which caused instantiation to fail, if any
+     */
+    cudaGraphNode_t errNode_out;
+    /**
+     * Whether instantiation was successful. If it failed, the reason why
+     */
+    enum cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams_st;
+
+/**
+ * Graph instantiation parameters
+ */
+typedef struct cudaGraphInstantiateParams_st cudaGraphInstantiateParams;
+
+/**
+ * Result information returned by cudaGraphExecUpdate
+ */
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    /**
+     * Gives more specific detail when a cuda graph update fails.
+     */
+    enum cudaGraphExecUpdateResult result;
+    /**
+     * The "to node" of the error edge when the topologies do not match. The error node when
+     * the error is associated with a specific node. NULL when the error is generic.
+     */
+    cudaGraphNode_t errorNode;
+    /**
+     * The from node of error edge when the topologies do not match. Otherwise NULL.
+     */
+    cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo_st;
+
+/**
+ * Result information returned by cudaGraphExecUpdate
+ */
+typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
+
+/**
+ * Kernel parameter data of a ::cudaGraphKernelNodeUpdate (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaGraphKernelNodeUpdateParam {
+    /**
+     * Kernel parameter data to write in
+     */
+    const void *pValue;
+    /**
+     * Offset into the parameter buffer at which to apply the update
+     */
+    size_t offset;
+    /**
+     * Number of bytes to update
+     */
+    size_t size;
+} cudaGraphKernelNodeUpdateParam;
+
+/**
+ * Update data to apply of a ::cudaGraphKernelNodeUpdate (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaGraphKernelNodeUpdateData {
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Kernel parameter data
+     */
+    struct cudaGraphKernelNodeUpdateParam param;
+    /**
+     * Node enable/disable data. Nonzero if the node should be enabled, 0 if it should be
+     * disabled
+     */
+    unsigned int isEnabled;
+} cudaGraphKernelNodeUpdateData;
+
+/**
+ * Struct to specify a single node update to pass as part of a larger array to
+ * ::cudaGraphKernelNodeUpdatesApply
+ */
+typedef struct cudaGraphKernelNodeUpdate {
+    /**
+     * Node to update
+     */
+    cudaGraphDeviceNode_t node;
+    /**
+     * Which type of update to apply. Determines how updateData is interpreted
+     */
+    enum cudaGraphKernelNodeField field;
+    /**
+     * Update data to apply. Which field is used depends on field's value
+     */
+    union cudaGraphKernelNodeUpdateData updateData;
+} cudaGraphKernelNodeUpdate;
+
+/**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
  */
 #define cudaStreamLegacy (cudaStream_t)1
@@ -4425,6 +5350,81 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
 #endif  // __cplusplus
 
 #endif  /* CUDART_RS_CUDA_RUNTIME_API_H */
+
+#ifndef CUDART_RS_GRAPH_NODE_PARAMS
+#define CUDART_RS_GRAPH_NODE_PARAMS
+/**
+ * Graph node parameters.  See ::cudaGraphAddNode.
+ */
+struct cudaGraphNodeParams {
+    /**
+     * Type of the node
+     */
+    enum cudaGraphNodeType type;
+    /**
+     * Reserved.  Must be zero.
+     */
+    int reserved0[3];
+    union {
+        /**
+         * Padding. Unused bytes must be zero.
+         */
+        long long reserved1[29];
+        /**
+         * Kernel node parameters.
+         */
+        struct cudaKernelNodeParamsV2 kernel;
+        /**
+         * Memcpy node parameters.
+         */
+        struct cudaMemcpyNodeParams memcpy;
+        /**
+         * Memset node parameters.
+         */
+        struct cudaMemsetParamsV2 memset;
+        /**
+         * Host node parameters.
+         */
+        struct cudaHostNodeParamsV2 host;
+        /**
+         * Child graph node parameters.
+         */
+        struct cudaChildGraphNodeParams graph;
+        /**
+         * Event wait node parameters.
+         */
+        struct cudaEventWaitNodeParams eventWait;
+        /**
+         * Event record node parameters.
+         */
+        struct cudaEventRecordNodeParams eventRecord;
+        /**
+         * External semaphore signal node parameters.
+         */
+        struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+        /**
+         * External semaphore wait node parameters.
+         */
+        struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+        /**
+         * Memory allocation node parameters.
+         */
+        struct cudaMemAllocNodeParamsV2 alloc;
+        /**
+         * Memory free node parameters.
+         */
+        struct cudaMemFreeNodeParams free;
+        /**
+         * Conditional node parameters.
+         */
+        struct cudaConditionalNodeParams conditional;
+    };
+    /**
+     * Reserved bytes. Must be zero.
+     */
+    long long reserved2;
+};
+#endif
 
 #ifndef CUDART_RS_MAKE_FUNCTIONS
 #define CUDART_RS_MAKE_FUNCTIONS

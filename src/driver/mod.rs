@@ -13,7 +13,7 @@ pub mod types;
 mod handles {
     pub use crate::types::{
         CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
-        CUmemPoolHandle_st, CUstream_st,
+        CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUmemPoolHandle_st, CUstream_st, CUuserObject_st,
     };
 }
 

@@ -55,7 +55,11 @@ mod handles {
         CUgraphDeviceUpdatableNode_st,
         CUmemPoolHandle_st,
         CUexternalMemory_st,
-        CUexternalSemaphore_st
+        CUexternalSemaphore_st,
+        CUgraph_st,
+        CUgraphNode_st,
+        CUgraphExec_st,
+        CUuserObject_st
     );
 }
 mod state;
