@@ -2781,6 +2781,20 @@ typedef enum CUDAlogLevel_enum {
 #endif
 
 /**
+ * CUDA device NUMA config
+ */
+typedef enum cudaDeviceNumaConfig {
+    /**
+     * The GPU is not a NUMA node
+     */
+    cudaDeviceNumaConfigNone = 0,
+    /**
+     * The GPU is a NUMA node, cudaDevAttrNumaId contains its NUMA ID
+     */
+    cudaDeviceNumaConfigNumaNode = 1,
+} cudaDeviceNumaConfig;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;

@@ -62,6 +62,16 @@ pub type cudaLogIterator = c_uint;
 pub type cudaLogsCallback_t =
     Option<unsafe extern "C" fn(data: *mut c_void, logLevel: cudaLogLevel, message: *mut c_char, length: usize)>;
 
+/// CUDA device NUMA config
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaDeviceNumaConfig {
+    /// The GPU is not a NUMA node
+    cudaDeviceNumaConfigNone = 0,
+    /// The GPU is a NUMA node, cudaDevAttrNumaId contains its NUMA ID
+    cudaDeviceNumaConfigNumaNode = 1,
+}
+
 /// Default peer addressing enable flag
 pub const cudaPeerAccessDefault: c_uint = 0x00;
 /// Default behavior
@@ -71,7 +81,7 @@ pub const cudaOccupancyDisableCachingOverride: c_uint = 0x01;
 
 /// Integer views of this module's enums (see `types::raw`).
 pub mod raw {
-    super::super::raw_enum!(cudaGetDriverEntryPointFlags, cudaDriverEntryPointQueryResult);
+    super::super::raw_enum!(cudaGetDriverEntryPointFlags, cudaDriverEntryPointQueryResult, cudaDeviceNumaConfig);
     #[cfg(not(feature = "abi12"))]
     super::super::raw_enum!(CUDAlogLevel_enum);
     /// cbindgen:ignore
