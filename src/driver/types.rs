@@ -269,3 +269,46 @@ pub struct CUlaunchConfig {
     pub attrs: *mut c_void,
     pub numAttrs: c_uint,
 }
+
+// Device, IPC, stream and event extras.
+
+pub type CUlimit = c_int;
+pub type CUsharedconfig = c_int;
+pub type CUdevice_P2PAttribute = c_int;
+pub type CUatomicOperation = c_int;
+pub type CUflushGPUDirectRDMAWritesTarget = c_int;
+pub type CUflushGPUDirectRDMAWritesScope = c_int;
+
+pub const CUDA_ERROR_UNSUPPORTED_LIMIT: CUresult = 215;
+
+opaque! {
+    CUasyncCallbackHandle = CUasyncCallbackEntry_st;
+}
+
+/// `CUasyncNotificationInfo`: its layout is the runtime's `cudaAsyncNotificationInfo_t`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUasyncNotificationInfo {
+    pub type_: c_int,
+    pub bytesOverBudget: u64,
+}
+
+pub type CUasyncCallback = Option<
+    unsafe extern "C" fn(info: *mut CUasyncNotificationInfo, userData: *mut c_void, callback: CUasyncCallbackHandle),
+>;
+
+pub type CUstreamCallback = Option<unsafe extern "C" fn(hStream: CUstream, status: CUresult, userData: *mut c_void)>;
+
+pub const CU_IPC_HANDLE_SIZE: usize = 64;
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CUipcEventHandle {
+    pub reserved: [u8; CU_IPC_HANDLE_SIZE],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CUipcMemHandle {
+    pub reserved: [u8; CU_IPC_HANDLE_SIZE],
+}
