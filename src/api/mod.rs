@@ -11,6 +11,7 @@ pub mod array;
 pub mod copy;
 pub mod device;
 pub mod event;
+pub mod ipc;
 pub mod memory;
 pub mod module;
 pub mod stream;

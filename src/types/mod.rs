@@ -18,10 +18,12 @@ mod device;
 mod entry;
 mod external;
 mod graph;
+mod ipc;
 mod launch;
 mod library;
 mod memory;
 mod pool;
+mod stream;
 pub use array::*;
 pub use batch::*;
 pub use copy::*;
@@ -29,10 +31,12 @@ pub use device::*;
 pub use entry::*;
 pub use external::*;
 pub use graph::*;
+pub use ipc::*;
 pub use launch::*;
 pub use library::*;
 pub use memory::*;
 pub use pool::*;
+pub use stream::*;
 
 /// Opaque driver stream (`CUstream`): runtime streams are driver streams.
 pub struct CUstream_st {
