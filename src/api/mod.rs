@@ -12,6 +12,7 @@ pub mod copy;
 pub mod device;
 pub mod event;
 pub mod graph_node;
+pub mod ipc;
 pub mod memory;
 pub mod module;
 pub mod stream;
