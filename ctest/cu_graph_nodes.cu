@@ -324,38 +324,8 @@ int main(void) {
     SHOW("mem free get", cudaGraphMemFreeNodeGetParams(freen, &fb));
     SAME("mem free dptr", fb, aptr);
 
-    /* ---- parameters set in the graph: a new instantiation shows them ---- */
-    int v50 = 50;
-    void *args50[] = {&d_a, &n, &v50};
-    cudaKernelNodeParams kp50 = kparams((const void *)add_k, N / 32, 32, args50, NULL);
-    SHOW("kernel set", cudaGraphKernelNodeSetParams(k1, &kp50));
-    show_kernel("kernel after set", k1, (const void *)add_k, args50, NULL);
-    cudaMemsetParams m32b = mset(d_a, 0, 1, 4, N, 1);
-    SHOW("memset set", cudaGraphMemsetNodeSetParams(ms32, &m32b));
-    int *h_sym2 = h_back2; /* reused below as a destination too */
-    int h_sym2v[8];
-    for (int i = 0; i < 8; i++) h_sym2v[i] = 100 + i;
-    memcpy(h_sym2, h_sym2v, sizeof h_sym2v);
-    SHOW("copy set to symbol", cudaGraphMemcpyNodeSetParamsToSymbol(tosym, d_sym, h_sym2, 8 * 4, 0, cudaMemcpyHostToDevice));
-    show_copy("copy to symbol after set", tosym, h_sym2, sym_addr);
-    SHOW("copy set from symbol, offset 16", cudaGraphMemcpyNodeSetParamsFromSymbol(fromsym, h_back, d_sym, 4 * 4, 16, cudaMemcpyDeviceToHost));
-    show_copy("copy from symbol after set", fromsym, (char *)sym_addr + 16, h_back);
-    SHOW("copy set 1D", cudaGraphMemcpyNodeSetParams1D(cp_a, h_a2, d_a, N * 4, cudaMemcpyDefault));
-    show_copy("copy 1D after set", cp_a, d_a, h_a2);
-    cudaMemcpy3DParms cpo2 = copy_ptr(h_out2, 8 * 4, d_out, 8 * 4, 4 * 4, 1, cudaMemcpyDeviceToHost);
-    SHOW("copy set 3D", cudaGraphMemcpyNodeSetParams(cp_out, &cpo2));
-    cudaGraphExec_t e2 = gu_instantiate(g);
-    memset(h_a2, 0, N * 4);
-    memset(h_back, 0, 8 * 4);
-    memset(h_out2, 0, 8 * 4);
-    OK(cudaEventRecord(ev_pre, s));
-    gu_launch(e2, s);
-    printf("new instantiation: h_a2[0]=%d h_back[0]=%d h_back[3]=%d h_back[4]=%d h_out2[3]=%d h_out2[4]=%d\n", h_a2[0],
-           h_back[0], h_back[3], h_back[4], h_out2[3], h_out2[4]);
-    CHECK(h_a2[0] == 1 + 50 + 7 && h_back[0] == 105 && h_back[3] == 108 && h_out2[3] == 503 && h_out2[4] == 0);
-    gu_exec_destroy(e2);
-
-    /* ---- parameters set in the first executable graph: a relaunch shows them ---- */
+    /* ---- parameters set in the executable graph: a relaunch shows them. (A graph with
+     * allocation nodes has one executable graph at a time: this one goes first.) ---- */
     int v70 = 70;
     void *args70[] = {&d_a, &n, &v70};
     cudaKernelNodeParams kp70 = kparams((const void *)add_k, N / 32, 32, args70, NULL);
@@ -368,6 +338,7 @@ int main(void) {
     SHOW("exec copy to symbol, offset 8", cudaGraphExecMemcpyNodeSetParamsToSymbol(e, tosym, d_sym, h_sym, 6 * 4, 8, cudaMemcpyHostToDevice));
     SHOW("exec copy from symbol", cudaGraphExecMemcpyNodeSetParamsFromSymbol(e, fromsym, h_back2, d_sym, 8 * 4, 0, cudaMemcpyDefault));
     SHOW("exec copy 1D", cudaGraphExecMemcpyNodeSetParams1D(e, cp_a, h_a2, d_a, N * 4, cudaMemcpyDeviceToHost));
+    cudaMemcpy3DParms cpo2 = copy_ptr(h_out2, 8 * 4, d_out, 8 * 4, 4 * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("exec copy 3D", cudaGraphExecMemcpyNodeSetParams(e, cp_out, &cpo2));
     cudaHostNodeParams hp2 = {host_fn2, &ten};
     SHOW("exec host", cudaGraphExecHostNodeSetParams(e, host, &hp2));
@@ -381,38 +352,43 @@ int main(void) {
     OK(cudaEventRecord(ev_pre2, s));
     gu_launch(e, s);
     OK(cudaMemcpy(b16, d_b16, N * 2, cudaMemcpyDeviceToHost));
-    /* d_sym[0..1] keep what the last launch left (101 + i), d_sym[2..7] get 200..205; the
+    /* d_sym[0..1] keep what the last launch left (i + 1), d_sym[2..7] get 200..205; the
      * kernel then adds 1 to each. */
     printf("relaunch: h_a2[0]=%d h_back2[0]=%d h_back2[1]=%d h_back2[2]=%d h_back2[7]=%d h_out2[3]=%d h_c[0]=%d b16[31]=0x%x b16[32]=0x%x host_fn2 calls %d\n",
            h_a2[0], h_back2[0], h_back2[1], h_back2[2], h_back2[7], h_out2[3], h_c[0], b16[31], b16[32], host_calls2);
-    CHECK(h_a2[0] == 75 && h_back2[0] == 102 && h_back2[2] == 201 && h_back2[7] == 206 && h_c[0] == 4 && host_calls2 == 10);
+    CHECK(h_a2[0] == 75 && h_back2[0] == 2 && h_back2[2] == 201 && h_back2[7] == 206 && h_c[0] == 4 && host_calls2 == 10);
     CHECK(b16[31] == 0x1234 && b16[32] == 0xbeef);
     SHOW("event record node done, exec event", cudaEventQuery(ev_done2));
 
-    /* ---- kernel node attributes ---- */
+    /* ---- kernel node attributes (on a graph of their own) ---- */
+    cudaGraph_t ga = gu_graph();
+    cudaGraphNode_t ka1, ka2;
+    cudaKernelNodeParams kpn = kparams((const void *)noop, 2, 32, NULL, NULL);
+    OK(cudaGraphAddKernelNode(&ka1, ga, NULL, 0, &kpn));
+    OK(cudaGraphAddKernelNode(&ka2, ga, NULL, 0, &kpn));
     cudaLaunchAttributeValue av;
     memset(&av, 0, sizeof av);
-    SHOW("get priority", cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributePriority, &av));
+    SHOW("get priority", cudaGraphKernelNodeGetAttribute(ka1, cudaLaunchAttributePriority, &av));
     SHOWI("priority", av.priority);
     int least = 0, greatest = 0;
     OK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     memset(&av, 0, sizeof av);
     av.priority = greatest;
-    SHOW("set priority greatest", cudaGraphKernelNodeSetAttribute(k1, cudaLaunchAttributePriority, &av));
+    SHOW("set priority greatest", cudaGraphKernelNodeSetAttribute(ka1, cudaLaunchAttributePriority, &av));
     memset(&av, 0, sizeof av);
-    OK(cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributePriority, &av));
+    OK(cudaGraphKernelNodeGetAttribute(ka1, cudaLaunchAttributePriority, &av));
     printf("priority after set is greatest: %d\n", av.priority == greatest);
     /* Which node is the destination: NVIDIA's 12.9 header names the first parameter hSrc,
      * 13.0's hDst. */
-    SHOW("copy attributes (k2, k1)", cudaGraphKernelNodeCopyAttributes(k2, k1));
+    SHOW("copy attributes (ka2, ka1)", cudaGraphKernelNodeCopyAttributes(ka2, ka1));
     memset(&av, 0, sizeof av);
-    OK(cudaGraphKernelNodeGetAttribute(k2, cudaLaunchAttributePriority, &av));
-    printf("k2 priority is greatest after copy: %d\n", av.priority == greatest);
+    OK(cudaGraphKernelNodeGetAttribute(ka2, cudaLaunchAttributePriority, &av));
+    printf("ka2 priority is greatest after copy: %d\n", av.priority == greatest);
     memset(&av, 0, sizeof av);
     av.cooperative = 1;
-    SHOW("set cooperative", cudaGraphKernelNodeSetAttribute(k1, cudaLaunchAttributeCooperative, &av));
+    SHOW("set cooperative", cudaGraphKernelNodeSetAttribute(ka1, cudaLaunchAttributeCooperative, &av));
     memset(&av, 0, sizeof av);
-    SHOW("get cooperative", cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributeCooperative, &av));
+    SHOW("get cooperative", cudaGraphKernelNodeGetAttribute(ka1, cudaLaunchAttributeCooperative, &av));
     SHOWI("cooperative", av.cooperative);
     memset(&av, 0, sizeof av);
     av.accessPolicyWindow.base_ptr = d_a;
@@ -420,31 +396,32 @@ int main(void) {
     av.accessPolicyWindow.hitRatio = 0.5f;
     av.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
     av.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    SHOW("set access policy window", cudaGraphKernelNodeSetAttribute(k1, cudaLaunchAttributeAccessPolicyWindow, &av));
+    SHOW("set access policy window", cudaGraphKernelNodeSetAttribute(ka1, cudaLaunchAttributeAccessPolicyWindow, &av));
     memset(&av, 0, sizeof av);
-    SHOW("get access policy window", cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributeAccessPolicyWindow, &av));
+    SHOW("get access policy window", cudaGraphKernelNodeGetAttribute(ka1, cudaLaunchAttributeAccessPolicyWindow, &av));
     printf("window: base %s, bytes %llu, hitRatio*100 %d, hitProp %d, missProp %d\n",
            av.accessPolicyWindow.base_ptr == d_a ? "same as set" : "different",
            (unsigned long long)av.accessPolicyWindow.num_bytes, (int)(av.accessPolicyWindow.hitRatio * 100),
            (int)av.accessPolicyWindow.hitProp, (int)av.accessPolicyWindow.missProp);
     memset(&av, 0, sizeof av);
-    SHOW("get cluster dimension", cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributeClusterDimension, &av));
+    SHOW("get cluster dimension", cudaGraphKernelNodeGetAttribute(ka1, cudaLaunchAttributeClusterDimension, &av));
     printf("cluster (%u,%u,%u)\n", av.clusterDim.x, av.clusterDim.y, av.clusterDim.z);
     memset(&av, 0, sizeof av);
     av.clusterDim.x = 2;
     av.clusterDim.y = 1;
     av.clusterDim.z = 1;
-    SHOW("set cluster dimension 2", cudaGraphKernelNodeSetAttribute(k1, cudaLaunchAttributeClusterDimension, &av));
+    SHOW("set cluster dimension 2", cudaGraphKernelNodeSetAttribute(ka1, cudaLaunchAttributeClusterDimension, &av));
     memset(&av, 0, sizeof av);
-    SHOW("get mem sync domain", cudaGraphKernelNodeGetAttribute(k1, cudaLaunchAttributeMemSyncDomain, &av));
+    SHOW("get mem sync domain", cudaGraphKernelNodeGetAttribute(ka1, cudaLaunchAttributeMemSyncDomain, &av));
     SHOWI("mem sync domain", av.memSyncDomain);
-    SHOW("get attribute 99", cudaGraphKernelNodeGetAttribute(k1, (cudaLaunchAttributeID)99, &av));
+    SHOW("get attribute 99", cudaGraphKernelNodeGetAttribute(ka1, (cudaLaunchAttributeID)99, &av));
     SHOW_LAST("attribute 99");
     SHOW("get priority of a memset node", cudaGraphKernelNodeGetAttribute(ms8, cudaLaunchAttributePriority, &av));
     SHOW_LAST("memset node");
     SHOW("set priority of a memset node", cudaGraphKernelNodeSetAttribute(ms8, cudaLaunchAttributePriority, &av));
-    SHOW("copy attributes to a memset node", cudaGraphKernelNodeCopyAttributes(ms8, k1));
+    SHOW("copy attributes to a memset node", cudaGraphKernelNodeCopyAttributes(ms8, ka1));
     SHOW("get priority of a NULL node", cudaGraphKernelNodeGetAttribute(NULL, cudaLaunchAttributePriority, &av));
+    gu_destroy(ga);
 
     /* ---- kernels the runtime does not know, other kernel errors ---- */
     cudaGraph_t ge = gu_graph();
@@ -506,6 +483,36 @@ int main(void) {
     SHOW("exec set from symbol past end", cudaGraphExecMemcpyNodeSetParamsFromSymbol(e, fromsym, h_back, d_sym, 8, 8 * 4, cudaMemcpyDeviceToHost));
     gu_destroy(gs);
     gu_exec_destroy(e);
+
+    /* ---- parameters set in the graph: a new instantiation shows them ---- */
+    int v50 = 50;
+    void *args50[] = {&d_a, &n, &v50};
+    cudaKernelNodeParams kp50 = kparams((const void *)add_k, N / 32, 32, args50, NULL);
+    SHOW("kernel set", cudaGraphKernelNodeSetParams(k1, &kp50));
+    show_kernel("kernel after set", k1, (const void *)add_k, args50, NULL);
+    cudaMemsetParams m32b = mset(d_a, 0, 1, 4, N, 1);
+    SHOW("memset set", cudaGraphMemsetNodeSetParams(ms32, &m32b));
+    int *h_sym2 = h_back2; /* reused below as a destination too */
+    int h_sym2v[8];
+    for (int i = 0; i < 8; i++) h_sym2v[i] = 100 + i;
+    memcpy(h_sym2, h_sym2v, sizeof h_sym2v);
+    SHOW("copy set to symbol", cudaGraphMemcpyNodeSetParamsToSymbol(tosym, d_sym, h_sym2, 8 * 4, 0, cudaMemcpyHostToDevice));
+    show_copy("copy to symbol after set", tosym, h_sym2, sym_addr);
+    SHOW("copy set from symbol, offset 16", cudaGraphMemcpyNodeSetParamsFromSymbol(fromsym, h_back, d_sym, 4 * 4, 16, cudaMemcpyDeviceToHost));
+    show_copy("copy from symbol after set", fromsym, (char *)sym_addr + 16, h_back);
+    SHOW("copy set 1D", cudaGraphMemcpyNodeSetParams1D(cp_a, h_a2, d_a, N * 4, cudaMemcpyDefault));
+    show_copy("copy 1D after set", cp_a, d_a, h_a2);
+    SHOW("copy set 3D", cudaGraphMemcpyNodeSetParams(cp_out, &cpo2));
+    cudaGraphExec_t e2 = gu_instantiate(g);
+    memset(h_a2, 0, N * 4);
+    memset(h_back, 0, 8 * 4);
+    memset(h_out2, 0, 8 * 4);
+    OK(cudaEventRecord(ev_pre, s));
+    gu_launch(e2, s);
+    printf("new instantiation: h_a2[0]=%d h_back[0]=%d h_back[3]=%d h_back[4]=%d h_out2[3]=%d h_out2[4]=%d\n", h_a2[0],
+           h_back[0], h_back[3], h_back[4], h_out2[3], h_out2[4]);
+    CHECK(h_a2[0] == 1 + 50 + 7 && h_back[0] == 105 && h_back[3] == 108 && h_out2[3] == 503 && h_out2[4] == 0);
+    gu_exec_destroy(e2);
 
     /* ---- cudaGraphAddNode, NodeSetParams and ExecNodeSetParams ---- */
     cudaGraph_t g3 = gu_graph();

@@ -264,39 +264,8 @@ int main(void) {
     SHOW("mem free get", cudaGraphMemFreeNodeGetParams(freen, &fb));
     SAME("mem free dptr", fb, aptr);
 
-    /* ---- parameters set in the graph: a new instantiation shows them ---- */
-    struct cudaMemsetParams m8b = mset(d8, 0, 0xcd, 1, N / 2, 1);
-    SHOW("memset set", cudaGraphMemsetNodeSetParams(ms8, &m8b));
-    show_memset("memset 1 after set", ms8, &m8b, 1);
-    SHOW("copy set 1D", cudaGraphMemcpyNodeSetParams1D(cp32, h32b, d32, N * 2, cudaMemcpyDeviceToHost));
-    show_copy("copy after set 1D", cp32, d32, h32b, NULL, NULL, N * 2, N * 2);
-    struct cudaMemcpy3DParms c2db = copy_ptr(h2d, W * 4, p2d, pitch, W * 2, H - 1, cudaMemcpyDefault);
-    SHOW("copy set 3D", cudaGraphMemcpyNodeSetParams(cp2d, &c2db));
-    show_copy("copy 3D after set", cp2d, p2d, h2d, NULL, NULL, pitch, W * 4);
-    struct cudaHostNodeParams hp2 = {host_fn2, &ten};
-    SHOW("host set", cudaGraphHostNodeSetParams(host, &hp2));
-    memset(&hb, 0, sizeof hb);
-    OK(cudaGraphHostNodeGetParams(host, &hb));
-    SAME("host fn after set", hb.fn, hp2.fn);
-    SHOW("event record set", cudaGraphEventRecordNodeSetEvent(erec, ev_done2));
-    OK(cudaGraphEventRecordNodeGetEvent(erec, &evb));
-    SAME("event record after set", evb, ev_done2);
-    SHOW("event wait set", cudaGraphEventWaitNodeSetEvent(ewait, ev_pre2));
-    OK(cudaGraphEventWaitNodeGetEvent(ewait, &evb));
-    SAME("event wait after set", evb, ev_pre2);
-    cudaGraphExec_t e2 = gu_instantiate(g);
-    memset(h8, 0, N);
-    memset(h32b, 0, N * 4);
-    memset(h2d, 0, W * H * 4);
-    OK(cudaEventRecord(ev_pre2, s));
-    gu_launch(e2, s);
-    printf("new instantiation: h8[0]=0x%x h8[63]=0x%x h32b[31]=0x%x h32b[32]=%d h2d[7]=%d h2d[8]=%d h2d[%d]=%d host calls %d %d\n",
-           h8[0], h8[63], h32b[31], h32b[32], h2d[7], h2d[8], 3 * W, h2d[3 * W], host_calls, host_calls2);
-    CHECK(h32b[31] == 0x01020304 && h32b[32] == 0 && host_calls2 == 10);
-    SHOW("event record node done, new event", cudaEventQuery(ev_done2));
-    gu_exec_destroy(e2);
-
-    /* ---- parameters set in the first executable graph: a relaunch shows them ---- */
+    /* ---- parameters set in the executable graph: a relaunch shows them. (A graph with
+     * allocation nodes has one executable graph at a time: this one goes first.) ---- */
     struct cudaMemsetParams m32c = mset(d32, 0, 0x11, 4, N, 1);
     SHOW("exec memset", cudaGraphExecMemsetNodeSetParams(e, ms32, &m32c));
     struct cudaMemsetParams m16c = mset(d16, 0, 0x2222, 2, N / 4, 1);
@@ -327,6 +296,39 @@ int main(void) {
     SHOW("event record node done, exec event", cudaEventQuery(ev_done2));
     gu_exec_destroy(e);
     gu_destroy(cg2);
+
+    /* ---- parameters set in the graph: a new instantiation shows them ---- */
+    struct cudaMemsetParams m8b = mset(d8, 0, 0xcd, 1, N / 2, 1);
+    SHOW("memset set", cudaGraphMemsetNodeSetParams(ms8, &m8b));
+    show_memset("memset 1 after set", ms8, &m8b, 1);
+    SHOW("copy set 1D", cudaGraphMemcpyNodeSetParams1D(cp32, h32b, d32, N * 2, cudaMemcpyDeviceToHost));
+    show_copy("copy after set 1D", cp32, d32, h32b, NULL, NULL, N * 2, N * 2);
+    struct cudaMemcpy3DParms c2db = copy_ptr(h2d, W * 4, p2d, pitch, W * 2, H - 1, cudaMemcpyDefault);
+    SHOW("copy set 3D", cudaGraphMemcpyNodeSetParams(cp2d, &c2db));
+    show_copy("copy 3D after set", cp2d, p2d, h2d, NULL, NULL, pitch, W * 4);
+    struct cudaHostNodeParams hp2 = {host_fn2, &ten};
+    SHOW("host set", cudaGraphHostNodeSetParams(host, &hp2));
+    memset(&hb, 0, sizeof hb);
+    OK(cudaGraphHostNodeGetParams(host, &hb));
+    SAME("host fn after set", hb.fn, hp2.fn);
+    SHOW("event record set", cudaGraphEventRecordNodeSetEvent(erec, ev_done2));
+    OK(cudaGraphEventRecordNodeGetEvent(erec, &evb));
+    SAME("event record after set", evb, ev_done2);
+    SHOW("event wait set", cudaGraphEventWaitNodeSetEvent(ewait, ev_pre2));
+    OK(cudaGraphEventWaitNodeGetEvent(ewait, &evb));
+    SAME("event wait after set", evb, ev_pre2);
+    int before2b = host_calls2;
+    cudaGraphExec_t e2 = gu_instantiate(g);
+    memset(h8, 0, N);
+    memset(h32b, 0, N * 4);
+    memset(h2d, 0, W * H * 4);
+    OK(cudaEventRecord(ev_pre2, s));
+    gu_launch(e2, s);
+    printf("new instantiation: h8[0]=0x%x h8[63]=0x%x h32b[31]=0x%x h32b[32]=%d h2d[7]=%d h2d[8]=%d h2d[%d]=%d host_fn2 calls +%d\n",
+           h8[0], h8[63], h32b[31], h32b[32], h2d[7], h2d[8], 3 * W, h2d[3 * W], host_calls2 - before2b);
+    CHECK(h32b[31] == 0x01020304 && h32b[32] == 0 && h2d[7] == 7 && h2d[8] == 0 && host_calls2 - before2b == 10);
+    SHOW("event record node done, new event", cudaEventQuery(ev_done2));
+    gu_exec_destroy(e2);
 
     /* ---- the same kinds of nodes through cudaGraphAddNode ---- */
     cudaGraph_t g3 = gu_graph();
