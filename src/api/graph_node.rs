@@ -235,10 +235,7 @@ fn host_params(p: *const cudaHostNodeParams) -> Res<CUDA_HOST_NODE_PARAMS> {
 /// does not know is `cudaErrorInvalidValue`.
 fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNodeParams> {
     use cudaGraphNodeType::*;
-    let mut d = CUgraphNodeParams::default();
-    d.type_ = p.r#type.0;
-    d.reserved0 = p.reserved0;
-    d.reserved2 = p.reserved2;
+    let mut d = CUgraphNodeParams { type_: p.r#type.0, reserved0: p.reserved0, reserved2: p.reserved2, ..Default::default() };
     // SAFETY: the union is plain data; which member is meant is what `type` says.
     unsafe {
         d.u.reserved1 = p.u.reserved1;
@@ -1119,4 +1116,48 @@ pub unsafe extern "C" fn cudaGraphExecNodeSetParams(
         let mut d = node_params(f, c, given(nodeParams)?)?;
         cu(f.cuGraphExecNodeSetParams(graphExec, node, &mut d))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memset_element_sizes_are_1_2_or_4() {
+        for e in [1, 2, 4] {
+            let p = memset(0x1000 as *mut c_void, 64, 7, e, 16, 2).unwrap();
+            assert_eq!((p.dst, p.pitch, p.value, p.elementSize, p.width, p.height), (0x1000, 64, 7, e, 16, 2));
+        }
+        for e in [0, 3, 8] {
+            assert_eq!(memset(0x1000 as *mut c_void, 0, 0, e, 16, 1).err(), Some(cudaError::cudaErrorInvalidValue));
+        }
+    }
+
+    #[test]
+    fn what_the_driver_writes_back_reaches_the_caller() {
+        // SAFETY: plain C structs, all-zero is valid.
+        let mut p: cudaGraphNodeParams = unsafe { std::mem::zeroed() };
+        let mut d = CUgraphNodeParams::default();
+        p.r#type = raw::cudaGraphNodeType(cudaGraphNodeType::cudaGraphNodeTypeMemAlloc as i32);
+        // SAFETY: the allocation parameters have the same layout in both unions.
+        unsafe {
+            (*(&raw mut d.u.reserved1 as *mut cudaMemAllocNodeParamsV2)).dptr = 0x1234 as *mut c_void;
+        }
+        node_params_out(&mut p, &d);
+        // SAFETY: the member `type` names.
+        assert_eq!(unsafe { p.u.alloc.dptr }, 0x1234 as *mut c_void);
+
+        let mut bodies = [null_mut::<CUgraph_st>(); 2];
+        p.r#type = raw::cudaGraphNodeType(cudaGraphNodeType::cudaGraphNodeTypeConditional as i32);
+        d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
+            handle: 1,
+            type_: 0,
+            size: 2,
+            phGraph_out: bodies.as_mut_ptr(),
+            ctx: null_mut(),
+        };
+        node_params_out(&mut p, &d);
+        // SAFETY: the member `type` names.
+        assert_eq!(unsafe { p.u.conditional.phGraph_out }, bodies.as_mut_ptr());
+    }
 }
