@@ -179,15 +179,14 @@ int main(void) {
     CHECKED(gpuPciSubsystemID, cudaDevAttrGpuPciSubsystemId);
     FIELD(hostNumaMultinodeIpcSupported, cudaDevAttrHostNumaMultinodeIpcSupported);
 #endif
-    int reserved_zero = 1;
-    for (size_t i = 0; i < sizeof p.reserved / sizeof p.reserved[0]; i++) reserved_zero &= p.reserved[i] == 0;
-    SHOWI("reserved all zero", reserved_zero);
-
-    /* A second call fills the same. */
+    /* `reserved` is not printed: NVIDIA's runtime leaves whatever its own copy held there
+     * (it differs from call to call); ours zeroes it. A second call fills every named field
+     * the same. */
     struct cudaDeviceProp q;
     memset(&q, 0x5A, sizeof q);
     OK(cudaGetDeviceProperties(&q, 0));
-    SHOWI("second call identical", memcmp(&p, &q, sizeof p) == 0);
+    memcpy(q.reserved, p.reserved, sizeof q.reserved);
+    SHOWI("second call identical but for reserved", memcmp(&p, &q, sizeof p) == 0);
 
     /* Errors; the struct is left alone. */
     memset(&q, 0x5A, sizeof q);

@@ -120,9 +120,7 @@ pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
 pub unsafe extern "C" fn cudaInitDevice(device: c_int, deviceFlags: c_uint, flags: c_uint) -> cudaError_t {
     run("cudaInitDevice", || {
         let dev = rt::check_device(device)?;
-        if flags & !cudaInitDeviceFlagsAreValid != 0 {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        // Other bits of `flags` are ignored, as NVIDIA's runtime does (measured on the H100).
         if flags & cudaInitDeviceFlagsAreValid != 0 {
             set_primary_flags(dev, deviceFlags)?;
         }
@@ -433,6 +431,10 @@ pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetPCIBusId(pciBusId: *mut c_char, len: c_int, device: c_int) -> cudaError_t {
     run("cudaDeviceGetPCIBusId", || {
+        // NULL is refused before the device is looked at (measured on the H100).
+        if pciBusId.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetPCIBusId(pciBusId, len, dev))
     })
@@ -465,6 +467,9 @@ pub unsafe extern "C" fn cudaDeviceGetP2PAtomicCapabilities(
     dstDevice: c_int,
 ) -> cudaError_t {
     run("cudaDeviceGetP2PAtomicCapabilities", || {
+        if capabilities.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let src = rt::check_device(srcDevice)?;
         let dst = rt::check_device(dstDevice)?;
         cu(rt::fns()?.cuDeviceGetP2PAtomicCapabilities(capabilities, operations as *const c_int, count, src, dst))
@@ -481,6 +486,10 @@ pub unsafe extern "C" fn cudaDeviceGetHostAtomicCapabilities(
     device: c_int,
 ) -> cudaError_t {
     run("cudaDeviceGetHostAtomicCapabilities", || {
+        // A NULL result array is refused before the device is looked at (measured on the H100).
+        if capabilities.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetHostAtomicCapabilities(capabilities, operations as *const c_int, count, dev))
     })

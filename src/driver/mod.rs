@@ -235,7 +235,7 @@ driver_api! {
     cuIpcGetMemHandle = "cuIpcGetMemHandle" @ 4010 (pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr);
     cuIpcOpenMemHandle = "cuIpcOpenMemHandle" @ 11000 (pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: c_uint);
     cuIpcCloseMemHandle = "cuIpcCloseMemHandle" @ 4010 (dptr: CUdeviceptr);
-    cuStreamAddCallback = "cuStreamAddCallback" @ 5000 (hStream: CUstream, callback: CUstreamCallback, userData: *mut c_void, flags: c_uint);
+    cuStreamAddCallback = "cuStreamAddCallback" @ 7000 (hStream: CUstream, callback: CUstreamCallback, userData: *mut c_void, flags: c_uint);
     cuStreamGetId = "cuStreamGetId" @ 12000 (hStream: CUstream, streamId: *mut u64);
     cuStreamGetDevice = "cuStreamGetDevice" @ 12080 (hStream: CUstream, device: *mut CUdevice);
     cuStreamGetCtx = "cuStreamGetCtx" @ 9020 (hStream: CUstream, pctx: *mut CUcontext);
