@@ -1010,6 +1010,73 @@ typedef enum cudaMemcpyKind {
 } cudaMemcpyKind;
 
 /**
+ * Source access ordering of a copy within a batch.
+ */
+typedef enum cudaMemcpySrcAccessOrder {
+    /**
+     * Default invalid.
+     */
+    cudaMemcpySrcAccessOrderInvalid = 0,
+    /**
+     * Indicates that access to the source pointer must be in stream order.
+     */
+    cudaMemcpySrcAccessOrderStream = 1,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and all accesses
+     * must be complete before the API call returns.
+     */
+    cudaMemcpySrcAccessOrderDuringApiCall = 2,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and the accesses
+     * can happen even after the API call returns.
+     */
+    cudaMemcpySrcAccessOrderAny = 3,
+    cudaMemcpySrcAccessOrderMax = 2147483647,
+} cudaMemcpySrcAccessOrder;
+
+/**
+ * Specifies the type of location.
+ */
+typedef enum cudaMemLocationType {
+    /**
+     * Invalid location
+     */
+    cudaMemLocationTypeInvalid = 0,
+    /**
+     * Location is a device location, thus id is a device ordinal
+     */
+    cudaMemLocationTypeDevice = 1,
+    /**
+     * Location is host, id is ignored
+     */
+    cudaMemLocationTypeHost = 2,
+    /**
+     * Location is a host NUMA node, thus id is a host NUMA node id
+     */
+    cudaMemLocationTypeHostNuma = 3,
+    /**
+     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
+     */
+    cudaMemLocationTypeHostNumaCurrent = 4,
+} cudaMemLocationType;
+
+/**
+ * These flags allow applications to convey the operand type for individual copies specified
+ * in ::cudaMemcpy3DBatchAsync.
+ */
+typedef enum cudaMemcpy3DOperandType {
+    /**
+     * Memcpy operand is a valid pointer.
+     */
+    cudaMemcpyOperandTypePointer = 1,
+    /**
+     * Memcpy operand is a CUarray.
+     */
+    cudaMemcpyOperandTypeArray = 2,
+    cudaMemcpyOperandTypeMax = 2147483647,
+} cudaMemcpy3DOperandType;
+
+/**
  * CUDA device attributes.
  */
 typedef enum cudaDeviceAttr {
@@ -1620,32 +1687,6 @@ typedef enum cudaMemoryAdvise {
 } cudaMemoryAdvise;
 
 /**
- * Specifies the type of location.
- */
-typedef enum cudaMemLocationType {
-    /**
-     * Invalid location
-     */
-    cudaMemLocationTypeInvalid = 0,
-    /**
-     * Location is a device location, thus id is a device ordinal
-     */
-    cudaMemLocationTypeDevice = 1,
-    /**
-     * Location is host, id is ignored
-     */
-    cudaMemLocationTypeHost = 2,
-    /**
-     * Location is a host NUMA node, thus id is a host NUMA node id
-     */
-    cudaMemLocationTypeHostNuma = 3,
-    /**
-     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
-     */
-    cudaMemLocationTypeHostNumaCurrent = 4,
-} cudaMemLocationType;
-
-/**
  * CUDA range attributes.
  */
 typedef enum cudaMemRangeAttribute {
@@ -1743,6 +1784,120 @@ typedef enum cudaFuncAttribute {
     cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
     cudaFuncAttributeMax = 16,
 } cudaFuncAttribute;
+
+/**
+ * CUDA memory pool attributes
+ */
+typedef enum cudaMemPoolAttr {
+    /**
+     * (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another
+     * streams as long as a stream ordering dependency of the allocating stream on the free
+     * action exists. Cuda events and null stream interactions can create the required stream
+     * ordered dependencies. (default enabled)
+     */
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    /**
+     * (value type = int) Allow reuse of already completed frees when there is no dependency
+     * between the free and allocation. (default enabled)
+     */
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    /**
+     * (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to
+     * establish the stream ordering required to reuse a piece of memory released by
+     * cuFreeAsync (default enabled).
+     */
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    /**
+     * (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying
+     * to release memory back to the OS. When more than the release threshold bytes of memory
+     * are held by the memory pool, the allocator will try to release memory back to the OS on
+     * the next call to stream, event or context synchronize. (default 0)
+     */
+    cudaMemPoolAttrReleaseThreshold = 4,
+    /**
+     * (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool.
+     */
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    /**
+     * (value type = cuuint64_t) High watermark of backing memory allocated for the mempool
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaMemPoolAttrReservedMemHigh = 6,
+    /**
+     * (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the
+     * application.
+     */
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    /**
+     * (value type = cuuint64_t) High watermark of the amount of memory from the pool that was
+     * in use by the application since the last time it was reset. High watermark can only be
+     * reset to zero.
+     */
+    cudaMemPoolAttrUsedMemHigh = 8,
+} cudaMemPoolAttr;
+
+/**
+ * Specifies the memory protection flags for mapping.
+ */
+typedef enum cudaMemAccessFlags {
+    /**
+     * Default, make the address range not accessible
+     */
+    cudaMemAccessFlagsProtNone = 0,
+    /**
+     * Make the address range read accessible
+     */
+    cudaMemAccessFlagsProtRead = 1,
+    /**
+     * Make the address range read-write accessible
+     */
+    cudaMemAccessFlagsProtReadWrite = 3,
+} cudaMemAccessFlags;
+
+/**
+ * Defines the allocation types available
+ */
+typedef enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0,
+    /**
+     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
+     * the application is actively using it
+     */
+    cudaMemAllocationTypePinned = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * This allocation type is managed memory
+     */
+    cudaMemAllocationTypeManaged = 2,
+#endif
+    cudaMemAllocationTypeMax = 2147483647,
+} cudaMemAllocationType;
+
+/**
+ * Flags for specifying particular handle types
+ */
+typedef enum cudaMemAllocationHandleType {
+    /**
+     * Does not allow any export mechanism. >
+     */
+    cudaMemHandleTypeNone = 0,
+    /**
+     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
+     */
+    cudaMemHandleTypePosixFileDescriptor = 1,
+    /**
+     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
+     */
+    cudaMemHandleTypeWin32 = 2,
+    /**
+     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
+     */
+    cudaMemHandleTypeWin32Kmt = 4,
+    /**
+     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
+     */
+    cudaMemHandleTypeFabric = 8,
+} cudaMemAllocationHandleType;
 
 /**
  * Launch attributes enum; used as id field of ::cudaLaunchAttribute
@@ -1961,120 +2116,6 @@ typedef enum cudaLaunchMemSyncDomain {
 } cudaLaunchMemSyncDomain;
 
 /**
- * CUDA memory pool attributes
- */
-typedef enum cudaMemPoolAttr {
-    /**
-     * (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another
-     * streams as long as a stream ordering dependency of the allocating stream on the free
-     * action exists. Cuda events and null stream interactions can create the required stream
-     * ordered dependencies. (default enabled)
-     */
-    cudaMemPoolReuseFollowEventDependencies = 1,
-    /**
-     * (value type = int) Allow reuse of already completed frees when there is no dependency
-     * between the free and allocation. (default enabled)
-     */
-    cudaMemPoolReuseAllowOpportunistic = 2,
-    /**
-     * (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to
-     * establish the stream ordering required to reuse a piece of memory released by
-     * cuFreeAsync (default enabled).
-     */
-    cudaMemPoolReuseAllowInternalDependencies = 3,
-    /**
-     * (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying
-     * to release memory back to the OS. When more than the release threshold bytes of memory
-     * are held by the memory pool, the allocator will try to release memory back to the OS on
-     * the next call to stream, event or context synchronize. (default 0)
-     */
-    cudaMemPoolAttrReleaseThreshold = 4,
-    /**
-     * (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool.
-     */
-    cudaMemPoolAttrReservedMemCurrent = 5,
-    /**
-     * (value type = cuuint64_t) High watermark of backing memory allocated for the mempool
-     * since the last time it was reset. High watermark can only be reset to zero.
-     */
-    cudaMemPoolAttrReservedMemHigh = 6,
-    /**
-     * (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the
-     * application.
-     */
-    cudaMemPoolAttrUsedMemCurrent = 7,
-    /**
-     * (value type = cuuint64_t) High watermark of the amount of memory from the pool that was
-     * in use by the application since the last time it was reset. High watermark can only be
-     * reset to zero.
-     */
-    cudaMemPoolAttrUsedMemHigh = 8,
-} cudaMemPoolAttr;
-
-/**
- * Specifies the memory protection flags for mapping.
- */
-typedef enum cudaMemAccessFlags {
-    /**
-     * Default, make the address range not accessible
-     */
-    cudaMemAccessFlagsProtNone = 0,
-    /**
-     * Make the address range read accessible
-     */
-    cudaMemAccessFlagsProtRead = 1,
-    /**
-     * Make the address range read-write accessible
-     */
-    cudaMemAccessFlagsProtReadWrite = 3,
-} cudaMemAccessFlags;
-
-/**
- * Defines the allocation types available
- */
-typedef enum cudaMemAllocationType {
-    cudaMemAllocationTypeInvalid = 0,
-    /**
-     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
-     * the application is actively using it
-     */
-    cudaMemAllocationTypePinned = 1,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * This allocation type is managed memory
-     */
-    cudaMemAllocationTypeManaged = 2,
-#endif
-    cudaMemAllocationTypeMax = 2147483647,
-} cudaMemAllocationType;
-
-/**
- * Flags for specifying particular handle types
- */
-typedef enum cudaMemAllocationHandleType {
-    /**
-     * Does not allow any export mechanism. >
-     */
-    cudaMemHandleTypeNone = 0,
-    /**
-     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
-     */
-    cudaMemHandleTypePosixFileDescriptor = 1,
-    /**
-     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
-     */
-    cudaMemHandleTypeWin32 = 2,
-    /**
-     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
-     */
-    cudaMemHandleTypeWin32Kmt = 4,
-    /**
-     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
-     */
-    cudaMemHandleTypeFabric = 8,
-} cudaMemAllocationHandleType;
-
-/**
  * Flags to specify for copies within a batch. For more details see ::cudaMemcpyBatchAsync.
  */
 typedef enum cudaMemcpyFlags {
@@ -2084,47 +2125,6 @@ typedef enum cudaMemcpyFlags {
      */
     cudaMemcpyFlagPreferOverlapWithCompute = 1,
 } cudaMemcpyFlags;
-
-/**
- * Source access ordering of a copy within a batch.
- */
-typedef enum cudaMemcpySrcAccessOrder {
-    /**
-     * Default invalid.
-     */
-    cudaMemcpySrcAccessOrderInvalid = 0,
-    /**
-     * Indicates that access to the source pointer must be in stream order.
-     */
-    cudaMemcpySrcAccessOrderStream = 1,
-    /**
-     * Indicates that access to the source pointer can be out of stream order and all accesses
-     * must be complete before the API call returns.
-     */
-    cudaMemcpySrcAccessOrderDuringApiCall = 2,
-    /**
-     * Indicates that access to the source pointer can be out of stream order and the accesses
-     * can happen even after the API call returns.
-     */
-    cudaMemcpySrcAccessOrderAny = 3,
-    cudaMemcpySrcAccessOrderMax = 2147483647,
-} cudaMemcpySrcAccessOrder;
-
-/**
- * These flags allow applications to convey the operand type for individual copies specified
- * in ::cudaMemcpy3DBatchAsync.
- */
-typedef enum cudaMemcpy3DOperandType {
-    /**
-     * Memcpy operand is a valid pointer.
-     */
-    cudaMemcpyOperandTypePointer = 1,
-    /**
-     * Memcpy operand is a CUarray.
-     */
-    cudaMemcpyOperandTypeArray = 2,
-    cudaMemcpyOperandTypeMax = 2147483647,
-} cudaMemcpy3DOperandType;
 
 /**
  * External memory handle types
@@ -2399,6 +2399,137 @@ typedef struct cudaArrayMemoryRequirements {
 typedef struct CUstream_st *cudaStream_t;
 
 /**
+ * Specifies a memory location.
+ *
+ * The type is held as an integer: C may pass any value.
+ */
+typedef struct cudaMemLocation {
+    /**
+     * Specifies the location type, which modifies the meaning of id.
+     */
+    enum cudaMemLocationType type;
+    /**
+     * identifier for a given this location's ::CUmemLocationType.
+     */
+    int id;
+} cudaMemLocation;
+
+/**
+ * Attributes specific to copies within a batch. For more details on usage see
+ * ::cudaMemcpyBatchAsync.
+ */
+typedef struct cudaMemcpyAttributes {
+    /**
+     * Source access ordering to be observed for copies with this attribute.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Hint location for the source operand. Ignored when the pointers are not managed memory
+     * or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation srcLocHint;
+    /**
+     * Hint location for the destination operand. Ignored when the pointers are not managed
+     * memory or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation dstLocHint;
+    /**
+     * Additional flags for copies with this attribute. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpyAttributes;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypePointer (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandPtr {
+    void *ptr;
+    /**
+     * Length of each row in elements.
+     */
+    size_t rowLength;
+    /**
+     * Height of each layer in elements.
+     */
+    size_t layerHeight;
+    /**
+     * Hint location for the operand. Ignored when the pointers are not managed memory or
+     * memory allocated outside CUDA.
+     */
+    struct cudaMemLocation locHint;
+} cudaMemcpy3DOperandPtr;
+
+/**
+ * Struct representing offset into a ::cudaArray_t in elements
+ */
+typedef struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+} cudaOffset3D;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypeArray (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandArray {
+    cudaArray_t array;
+    struct cudaOffset3D offset;
+} cudaMemcpy3DOperandArray;
+
+/**
+ * The operand of a ::cudaMemcpy3DOperand, by its type (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaMemcpy3DOperandOp {
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypePointer
+     */
+    struct cudaMemcpy3DOperandPtr ptr;
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypeArray
+     */
+    struct cudaMemcpy3DOperandArray array;
+} cudaMemcpy3DOperandOp;
+
+/**
+ * Struct representing an operand for copy with ::cudaMemcpy3DBatchAsync
+ */
+typedef struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union cudaMemcpy3DOperandOp op;
+} cudaMemcpy3DOperand;
+
+/**
+ * One copy of a ::cudaMemcpy3DBatchAsync.
+ */
+typedef struct cudaMemcpy3DBatchOp {
+    /**
+     * Source memcpy operand.
+     */
+    struct cudaMemcpy3DOperand src;
+    /**
+     * Destination memcpy operand.
+     */
+    struct cudaMemcpy3DOperand dst;
+    /**
+     * Extents of the memcpy between src and dst. The width, height and depth components must
+     * not be 0.
+     */
+    struct cudaExtent extent;
+    /**
+     * Source access ordering to be observed for copy from src to dst.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Additional flags for copy from src to dst. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpy3DBatchOp;
+
+/**
  * CUDA 3D position
  */
 typedef struct cudaPos {
@@ -2522,22 +2653,6 @@ typedef struct cudaMemcpy3DPeerParms {
  * CUDA event.
  */
 typedef struct CUevent_st *cudaEvent_t;
-
-/**
- * Specifies a memory location.
- *
- * The type is held as an integer: C may pass any value.
- */
-typedef struct cudaMemLocation {
-    /**
-     * Specifies the location type, which modifies the meaning of id.
-     */
-    enum cudaMemLocationType type;
-    /**
-     * identifier for a given this location's ::CUmemLocationType.
-     */
-    int id;
-} cudaMemLocation;
 
 /**
  * CUDA pointer attributes
@@ -2669,6 +2784,70 @@ typedef struct cudaFuncAttributes {
      */
     int reserved[16];
 } cudaFuncAttributes;
+
+/**
+ * CUDA memory pool
+ */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/**
+ * Memory access descriptor
+ */
+typedef struct cudaMemAccessDesc {
+    /**
+     * Location on which the request is to change it's accessibility
+     */
+    struct cudaMemLocation location;
+    /**
+     * ::CUmemProt accessibility flags to set on the request
+     */
+    enum cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * Specifies the properties of allocations made from the pool.
+ *
+ * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
+ */
+typedef struct cudaMemPoolProps {
+    /**
+     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
+     */
+    enum cudaMemAllocationType allocType;
+    /**
+     * Handle types that will be supported by allocations from the pool.
+     */
+    enum cudaMemAllocationHandleType handleTypes;
+    /**
+     * Location allocations should reside.
+     */
+    struct cudaMemLocation location;
+    /**
+     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
+     * specified. This security attribute defines the scope of which exported allocations may
+     * be tranferred to other processes. In all other cases, this field is required to be zero.
+     */
+    void *win32SecurityAttributes;
+    /**
+     * Maximum pool size. When set to 0, defaults to a system dependent value.
+     */
+    size_t maxSize;
+    /**
+     * Bitmask indicating intended usage for the pool.
+     */
+    unsigned short usage;
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[54];
+} cudaMemPoolProps;
+
+/**
+ * Opaque data for exporting a pool allocation
+ */
+typedef struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+} cudaMemPoolPtrExportData;
 
 #if defined(CUDART_RS_ABI12)
 /**
@@ -2987,70 +3166,6 @@ typedef struct cudaLaunchConfig_st {
 typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
 
 /**
- * CUDA memory pool
- */
-typedef struct CUmemPoolHandle_st *cudaMemPool_t;
-
-/**
- * Memory access descriptor
- */
-typedef struct cudaMemAccessDesc {
-    /**
-     * Location on which the request is to change it's accessibility
-     */
-    struct cudaMemLocation location;
-    /**
-     * ::CUmemProt accessibility flags to set on the request
-     */
-    enum cudaMemAccessFlags flags;
-} cudaMemAccessDesc;
-
-/**
- * Specifies the properties of allocations made from the pool.
- *
- * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
- */
-typedef struct cudaMemPoolProps {
-    /**
-     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
-     */
-    enum cudaMemAllocationType allocType;
-    /**
-     * Handle types that will be supported by allocations from the pool.
-     */
-    enum cudaMemAllocationHandleType handleTypes;
-    /**
-     * Location allocations should reside.
-     */
-    struct cudaMemLocation location;
-    /**
-     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
-     * specified. This security attribute defines the scope of which exported allocations may
-     * be tranferred to other processes. In all other cases, this field is required to be zero.
-     */
-    void *win32SecurityAttributes;
-    /**
-     * Maximum pool size. When set to 0, defaults to a system dependent value.
-     */
-    size_t maxSize;
-    /**
-     * Bitmask indicating intended usage for the pool.
-     */
-    unsigned short usage;
-    /**
-     * reserved for future use, must be 0
-     */
-    unsigned char reserved[54];
-} cudaMemPoolProps;
-
-/**
- * Opaque data for exporting a pool allocation
- */
-typedef struct cudaMemPoolPtrExportData {
-    unsigned char reserved[64];
-} cudaMemPoolPtrExportData;
-
-/**
  * CUDA Mem Fabric Handle
  */
 typedef struct cudaMemFabricHandle_st {
@@ -3064,121 +3179,6 @@ typedef struct cudaMemFabricHandle_st {
  * CUDA Mem Fabric Handle
  */
 typedef struct cudaMemFabricHandle_st cudaMemFabricHandle_t;
-
-/**
- * Attributes specific to copies within a batch. For more details on usage see
- * ::cudaMemcpyBatchAsync.
- */
-typedef struct cudaMemcpyAttributes {
-    /**
-     * Source access ordering to be observed for copies with this attribute.
-     */
-    enum cudaMemcpySrcAccessOrder srcAccessOrder;
-    /**
-     * Hint location for the source operand. Ignored when the pointers are not managed memory
-     * or memory allocated outside CUDA.
-     */
-    struct cudaMemLocation srcLocHint;
-    /**
-     * Hint location for the destination operand. Ignored when the pointers are not managed
-     * memory or memory allocated outside CUDA.
-     */
-    struct cudaMemLocation dstLocHint;
-    /**
-     * Additional flags for copies with this attribute. See ::cudaMemcpyFlags.
-     */
-    unsigned int flags;
-} cudaMemcpyAttributes;
-
-/**
- * Struct representing offset into a ::cudaArray_t in elements
- */
-typedef struct cudaOffset3D {
-    size_t x;
-    size_t y;
-    size_t z;
-} cudaOffset3D;
-
-/**
- * Struct representing an operand when ::cudaMemcpy3DOperand::type is
- * ::cudaMemcpyOperandTypePointer (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaMemcpy3DOperandPtr {
-    void *ptr;
-    /**
-     * Length of each row in elements.
-     */
-    size_t rowLength;
-    /**
-     * Height of each layer in elements.
-     */
-    size_t layerHeight;
-    /**
-     * Hint location for the operand. Ignored when the pointers are not managed memory or
-     * memory allocated outside CUDA.
-     */
-    struct cudaMemLocation locHint;
-} cudaMemcpy3DOperandPtr;
-
-/**
- * Struct representing an operand when ::cudaMemcpy3DOperand::type is
- * ::cudaMemcpyOperandTypeArray (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaMemcpy3DOperandArray {
-    cudaArray_t array;
-    struct cudaOffset3D offset;
-} cudaMemcpy3DOperandArray;
-
-/**
- * The operand of a ::cudaMemcpy3DOperand, by its type (NVIDIA's field has an unnamed type).
- */
-typedef union cudaMemcpy3DOperandOp {
-    /**
-     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
-     * ::cudaMemcpyOperandTypePointer
-     */
-    struct cudaMemcpy3DOperandPtr ptr;
-    /**
-     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
-     * ::cudaMemcpyOperandTypeArray
-     */
-    struct cudaMemcpy3DOperandArray array;
-} cudaMemcpy3DOperandOp;
-
-/**
- * Struct representing an operand for copy with ::cudaMemcpy3DBatchAsync
- */
-typedef struct cudaMemcpy3DOperand {
-    enum cudaMemcpy3DOperandType type;
-    union cudaMemcpy3DOperandOp op;
-} cudaMemcpy3DOperand;
-
-/**
- * One copy of a ::cudaMemcpy3DBatchAsync.
- */
-typedef struct cudaMemcpy3DBatchOp {
-    /**
-     * Source memcpy operand.
-     */
-    struct cudaMemcpy3DOperand src;
-    /**
-     * Destination memcpy operand.
-     */
-    struct cudaMemcpy3DOperand dst;
-    /**
-     * Extents of the memcpy between src and dst. The width, height and depth components must
-     * not be 0.
-     */
-    struct cudaExtent extent;
-    /**
-     * Source access ordering to be observed for copy from src to dst.
-     */
-    enum cudaMemcpySrcAccessOrder srcAccessOrder;
-    /**
-     * Additional flags for copy from src to dst. See ::cudaMemcpyFlags.
-     */
-    unsigned int flags;
-} cudaMemcpy3DBatchOp;
 
 /**
  * CUDA external memory
@@ -3886,6 +3886,95 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst,
                                    size_t count,
                                    enum cudaMemcpyKind kind);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory copies asynchronously.
+ */
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts,
+                                 const void *const *srcs,
+                                 const size_t *sizes,
+                                 size_t count,
+                                 struct cudaMemcpyAttributes *attrs,
+                                 size_t *attrsIdxs,
+                                 size_t numAttrs,
+                                 cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory copies asynchronously.
+ */
+cudaError_t cudaMemcpyBatchAsync(void **dsts,
+                                 void **srcs,
+                                 size_t *sizes,
+                                 size_t count,
+                                 struct cudaMemcpyAttributes *attrs,
+                                 size_t *attrsIdxs,
+                                 size_t numAttrs,
+                                 size_t *failIdx,
+                                 cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of 3D memory copies asynchronously.
+ */
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps,
+                                   struct cudaMemcpy3DBatchOp *opList,
+                                   unsigned long long flags,
+                                   cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of 3D memory copies asynchronously.
+ */
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps,
+                                   struct cudaMemcpy3DBatchOp *opList,
+                                   size_t *failIdx,
+                                   unsigned long long flags,
+                                   cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory prefetches asynchronously
+ */
+cudaError_t cudaMemPrefetchBatchAsync(void **dptrs,
+                                      size_t *sizes,
+                                      size_t count,
+                                      struct cudaMemLocation *prefetchLocs,
+                                      size_t *prefetchLocIdxs,
+                                      size_t numPrefetchLocs,
+                                      unsigned long long flags,
+                                      cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory discards asynchronously
+ */
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs,
+                                     size_t *sizes,
+                                     size_t count,
+                                     unsigned long long flags,
+                                     cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory discards and prefetches asynchronously
+ */
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs,
+                                                size_t *sizes,
+                                                size_t count,
+                                                struct cudaMemLocation *prefetchLocs,
+                                                size_t *prefetchLocIdxs,
+                                                size_t numPrefetchLocs,
+                                                unsigned long long flags,
+                                                cudaStream_t stream);
+#endif
+
 /**
  * Copies data between host and device.
  */
@@ -4361,6 +4450,133 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst,
                                       size_t offset,
                                       enum cudaMemcpyKind kind,
                                       cudaStream_t stream);
+
+/**
+ * Allocates memory with stream ordered semantics
+ */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+
+/**
+ * Frees memory with stream ordered semantics
+ */
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+
+/**
+ * Allocates memory from a specified pool with stream ordered semantics.
+ */
+cudaError_t cudaMallocFromPoolAsync(void **ptr,
+                                    size_t size,
+                                    cudaMemPool_t memPool,
+                                    cudaStream_t stream);
+
+/**
+ * Tries to release memory back to the OS
+ */
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+
+/**
+ * Sets attributes of a memory pool
+ */
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+
+/**
+ * Gets attributes of a memory pool
+ */
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+
+/**
+ * Controls visibility of pools between devices
+ */
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
+                                 const struct cudaMemAccessDesc *descList,
+                                 size_t count);
+
+/**
+ * Returns the accessibility of a pool from a device
+ */
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
+                                 cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location);
+
+/**
+ * Creates a memory pool
+ */
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+
+/**
+ * Destroys the specified memory pool
+ */
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+
+/**
+ * Exports a memory pool to the requested handle type.
+ */
+cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle,
+                                               cudaMemPool_t memPool,
+                                               enum cudaMemAllocationHandleType handleType,
+                                               unsigned int flags);
+
+/**
+ * imports a memory pool from a shared handle.
+ */
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool,
+                                                 void *shareableHandle,
+                                                 enum cudaMemAllocationHandleType handleType,
+                                                 unsigned int flags);
+
+/**
+ * Export data to share a memory pool allocation between processes.
+ */
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr);
+
+/**
+ * Import a memory pool allocation from another process.
+ */
+cudaError_t cudaMemPoolImportPointer(void **ptr,
+                                     cudaMemPool_t memPool,
+                                     struct cudaMemPoolPtrExportData *exportData);
+
+/**
+ * Returns the default mempool of a device
+ */
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+
+/**
+ * Sets the current memory pool of a device
+ */
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+
+/**
+ * Gets the current mempool for a device
+ */
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns the default memory pool for a given location and allocation type
+ */
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+                                     struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Gets the current memory pool for a given memory location and allocation type
+ */
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool,
+                              struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Sets the current memory pool for a memory location and allocation type
+ */
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type,
+                              cudaMemPool_t memPool);
+#endif
 
 /**
  * Create an asynchronous stream.

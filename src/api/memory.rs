@@ -192,7 +192,7 @@ fn check_advice(advice: raw::cudaMemoryAdvise) -> Res<CUmem_advise> {
 
 /// The driver location of a runtime location (same layout and values).
 #[inline(always)]
-fn cu_location(l: cudaMemLocation) -> CUmemLocation {
+pub(crate) fn cu_location(l: cudaMemLocation) -> CUmemLocation {
     CUmemLocation { type_: l.r#type.0, id: l.id }
 }
 

@@ -8,9 +8,11 @@
 //! `#[no_mangle]` limits an export to one ABI (build.rs reads both forms).
 
 pub mod array;
+pub mod batch;
 pub mod copy;
 pub mod device;
 pub mod event;
 pub mod memory;
 pub mod module;
+pub mod pool;
 pub mod stream;

@@ -201,6 +201,38 @@ driver_api! {
     cuFuncSetAttribute = "cuFuncSetAttribute" @ 9000 (hfunc: CUfunction, attrib: CUfunction_attribute, value: c_int);
     cuFuncSetCacheConfig = "cuFuncSetCacheConfig" @ 3000 (hfunc: CUfunction, config: CUfunc_cache);
     cuOccupancyMaxActiveBlocksPerMultiprocessor = "cuOccupancyMaxActiveBlocksPerMultiprocessor" @ 6050 (numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize);
+
+    // Memory pools and stream-ordered allocation (src/api/pool.rs).
+    cuMemAllocAsync = "cuMemAllocAsync" @ 11020 (dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream);
+    cuMemAllocFromPoolAsync = "cuMemAllocFromPoolAsync" @ 11020 (dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream);
+    cuMemFreeAsync = "cuMemFreeAsync" @ 11020 (dptr: CUdeviceptr, hStream: CUstream);
+    cuMemPoolTrimTo = "cuMemPoolTrimTo" @ 11020 (pool: CUmemoryPool, minBytesToKeep: usize);
+    cuMemPoolSetAttribute = "cuMemPoolSetAttribute" @ 11020 (pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut c_void);
+    cuMemPoolGetAttribute = "cuMemPoolGetAttribute" @ 11020 (pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut c_void);
+    cuMemPoolSetAccess = "cuMemPoolSetAccess" @ 11020 (pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize);
+    cuMemPoolGetAccess = "cuMemPoolGetAccess" @ 11020 (flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation);
+    cuMemPoolCreate = "cuMemPoolCreate" @ 11020 (pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps);
+    cuMemPoolDestroy = "cuMemPoolDestroy" @ 11020 (pool: CUmemoryPool);
+    cuMemPoolExportToShareableHandle = "cuMemPoolExportToShareableHandle" @ 11020 (handle_out: *mut c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: u64);
+    cuMemPoolImportFromShareableHandle = "cuMemPoolImportFromShareableHandle" @ 11020 (pool_out: *mut CUmemoryPool, handle: *mut c_void, handleType: CUmemAllocationHandleType, flags: u64);
+    cuMemPoolExportPointer = "cuMemPoolExportPointer" @ 11020 (shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr);
+    cuMemPoolImportPointer = "cuMemPoolImportPointer" @ 11020 (ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData);
+    cuDeviceGetDefaultMemPool = "cuDeviceGetDefaultMemPool" @ 11020 (pool_out: *mut CUmemoryPool, dev: CUdevice);
+    cuDeviceGetMemPool = "cuDeviceGetMemPool" @ 11020 (pool: *mut CUmemoryPool, dev: CUdevice);
+    cuDeviceSetMemPool = "cuDeviceSetMemPool" @ 11020 (dev: CUdevice, pool: CUmemoryPool);
+    cuMemGetDefaultMemPool = "cuMemGetDefaultMemPool" @ 13000 (pool_out: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType);
+    cuMemGetMemPool = "cuMemGetMemPool" @ 13000 (pool: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType);
+    cuMemSetMemPool = "cuMemSetMemPool" @ 13000 (location: *mut CUmemLocation, type_: CUmemAllocationType, pool: CUmemoryPool);
+
+    // Batched copies, prefetches and discards (src/api/batch.rs): the 12.8 forms report the
+    // index of a failing operation, the 13.0 forms do not.
+    cuMemcpyBatchAsync_v1 = "cuMemcpyBatchAsync" @ 12080 (dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, hStream: CUstream);
+    cuMemcpyBatchAsync_v2 = "cuMemcpyBatchAsync" @ 13000 (dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, hStream: CUstream);
+    cuMemcpy3DBatchAsync_v1 = "cuMemcpy3DBatchAsync" @ 12080 (numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, failIdx: *mut usize, flags: u64, hStream: CUstream);
+    cuMemcpy3DBatchAsync_v2 = "cuMemcpy3DBatchAsync" @ 13000 (numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, flags: u64, hStream: CUstream);
+    cuMemPrefetchBatchAsync = "cuMemPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
+    cuMemDiscardBatchAsync = "cuMemDiscardBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: u64, hStream: CUstream);
+    cuMemDiscardAndPrefetchBatchAsync = "cuMemDiscardAndPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
 }
 
 /// The loaded driver: both tables and the library that backs them.

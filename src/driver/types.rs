@@ -263,3 +263,115 @@ pub struct CUlaunchConfig {
     pub attrs: *mut c_void,
     pub numAttrs: c_uint,
 }
+
+// ---- Memory pools, stream-ordered allocation, batched memory operations ----------------
+
+pub type CUmemPool_attribute = c_int;
+pub type CUmemAccess_flags = c_int;
+pub type CUmemAllocationType = c_int;
+pub type CUmemAllocationHandleType = c_int;
+pub type CUmemcpySrcAccessOrder = c_int;
+pub type CUmemcpy3DOperandType = c_int;
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemPoolProps {
+    pub allocType: CUmemAllocationType,
+    pub handleTypes: CUmemAllocationHandleType,
+    pub location: CUmemLocation,
+    pub win32SecurityAttributes: *mut c_void,
+    pub maxSize: usize,
+    pub usage: u16,
+    pub reserved: [u8; 54],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CUmemAccessDesc {
+    pub location: CUmemLocation,
+    pub flags: CUmemAccess_flags,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemPoolPtrExportData {
+    pub reserved: [u8; 64],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUmemcpyAttributes {
+    pub srcAccessOrder: CUmemcpySrcAccessOrder,
+    pub srcLocHint: CUmemLocation,
+    pub dstLocHint: CUmemLocation,
+    pub flags: c_uint,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUoffset3D {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUextent3D {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+/// `CUmemcpy3DOperand::op::ptr` (an unnamed struct in `cuda.h`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemcpy3DOperandPtr {
+    pub ptr: CUdeviceptr,
+    pub rowLength: usize,
+    pub layerHeight: usize,
+    pub locHint: CUmemLocation,
+}
+
+/// `CUmemcpy3DOperand::op::array` (an unnamed struct in `cuda.h`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemcpy3DOperandArray {
+    pub array: CUarray,
+    pub offset: CUoffset3D,
+}
+
+/// `CUmemcpy3DOperand::op` (an unnamed union in `cuda.h`).
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub union CUmemcpy3DOperandOp {
+    pub ptr: CUmemcpy3DOperandPtr,
+    pub array: CUmemcpy3DOperandArray,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUmemcpy3DOperand {
+    pub type_: CUmemcpy3DOperandType,
+    pub op: CUmemcpy3DOperandOp,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUDA_MEMCPY3D_BATCH_OP {
+    pub src: CUmemcpy3DOperand,
+    pub dst: CUmemcpy3DOperand,
+    pub extent: CUextent3D,
+    pub srcAccessOrder: CUmemcpySrcAccessOrder,
+    pub flags: c_uint,
+}
+
+const _: () = {
+    use std::mem::size_of;
+    assert!(size_of::<CUmemPoolProps>() == 88);
+    assert!(size_of::<CUmemAccessDesc>() == 12);
+    assert!(size_of::<CUmemPoolPtrExportData>() == 64);
+    assert!(size_of::<CUmemcpyAttributes>() == 24);
+    assert!(size_of::<CUmemcpy3DOperand>() == 40);
+    assert!(size_of::<CUDA_MEMCPY3D_BATCH_OP>() == 112);
+};
