@@ -176,9 +176,8 @@ pub unsafe extern "C" fn cudaMemPoolSetAccess(
                 *d = cu_access_desc(s);
             }
         }
-        // A count of 0 hands the driver the (empty) copy, never NULL.
-        let p = if count == 0 { stack.as_ptr() } else { descs.as_ptr() };
-        cu(f.cuMemPoolSetAccess(memPool, p, count))
+        // A count of 0 hands the driver the (empty) copy on the stack, never NULL.
+        cu(f.cuMemPoolSetAccess(memPool, descs.as_ptr(), count))
     })
 }
 
