@@ -32,13 +32,15 @@ mutate() {
 
 # Layout: a field's type (same size, other signedness), a field's width, an enum constant,
 # a #define's value, a typedef's target, an enum we declare with a constant NVIDIA lacks,
-# a #define that names a type, an array NVIDIA sizes with sizeof.
+# a #define that names a type, an array NVIDIA sizes with sizeof, a field of an anonymous union.
 mutate field_sign '0,/^    unsigned int width;/s//    int width;/' &&
     case_ "field type (unsigned int -> int)" 'width type: ours int' -- --abi 13 --only layout --header "$tmp/field_sign/cuda_runtime_api.h"
 mutate field_width '0,/^    unsigned int width;/s//    unsigned long long width;/' &&
     case_ "field width (offsets move)" 'FAIL layout-C .*|offsetof: ours' -- --abi 13 --only layout --header "$tmp/field_width/cuda_runtime_api.h"
 mutate enum_value 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 2,/' &&
     case_ "enum constant value" 'cudaErrorInvalidValue value: ours 2, NVIDIA 1' -- --abi 13 --only layout --header "$tmp/enum_value/cuda_runtime_api.h"
+mutate function_alias 's/^#define cudaGetDeviceProperties cudaGetDeviceProperties_v2$/#define cudaGetDeviceProperties cudaChooseDevice/' &&
+    case_ "a function's other name" 'cudaGetDeviceProperties expands to: ours cudaChooseDevice, NVIDIA cudaGetDeviceProperties_v2' -- --abi 12 --only layout --header "$tmp/function_alias/cuda_runtime_api.h"
 mutate enum_extra 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 1, cudaErrorNotNvidias = 12345,/' &&
     case_ "enum constant NVIDIA lacks" 'cudaErrorNotNvidias.*not in NVIDIA' -- --abi 13 --only layout --header "$tmp/enum_extra/cuda_runtime_api.h"
 mutate enum_missing '/^ *cudaErrorInvalidValue = 1,/d' &&
@@ -51,6 +53,8 @@ mutate define_type 's/^#define cudaStreamAttrValue cudaLaunchAttributeValue$/#de
     case_ "#define naming a type" 'cudaStreamAttrValue type: ours cudaLaunchAttribute_st' -- --abi 13 --only layout --header "$tmp/define_type/cuda_runtime_api.h"
 mutate array_bound 's/^    char pad\[4\];$/    char pad[5];/' &&
     case_ "array bound NVIDIA writes with sizeof" 'cudaLaunchAttribute_st.pad sizeof: ours 5, NVIDIA 4' -- --abi 12 --only layout --header "$tmp/array_bound/cuda_runtime_api.h"
+mutate anonymous_member 's/^        long long reserved1\[29\];$/        long long reserved1[30];/' &&
+    case_ "field of an anonymous union" 'cudaGraphNodeParams.reserved1 sizeof: ours 240, NVIDIA 232' -- --abi 13 --only layout --header "$tmp/anonymous_member/cuda_runtime_api.h"
 
 # Signatures: a parameter type, a return type, a function NVIDIA does not declare.
 mutate sig_param 's/^cudaError_t cudaSetDevice\(int device\);/cudaError_t cudaSetDevice(unsigned int device);/' &&

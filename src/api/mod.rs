@@ -12,6 +12,7 @@ pub mod batch;
 pub mod copy;
 pub mod device;
 pub mod event;
+pub mod ipc;
 pub mod memory;
 pub mod module;
 pub mod pool;
