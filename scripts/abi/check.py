@@ -377,8 +377,13 @@ def layout_items(h, cxx):
     for e in h.enums.values():
         type_names |= set(n for n in (e["tag"], e["name"]) if n)
 
+    funcs = set(n for n, _ in h.funcs)
     for name, val in h.defines:
         lines = []
+        if val in funcs:
+            # A function's other name (CUDA 12's cudaGetDeviceProperties): what it expands to.
+            items["define " + name] = P("#%s expands to" % name, '"%s"', "ABI_STR(%s)" % name)
+            continue
         if val in type_names:
             lines.append(P("#%s sizeof" % name, '"%zu"', "sizeof(%s)" % name))
             lines.append(P("#%s alignof" % name, '"%zu"', "ABI_ALIGNOF(%s)" % name))
@@ -454,6 +459,8 @@ C_PRELUDE = r"""#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include %s
+#define ABI_STR2(x) #x
+#define ABI_STR(x) ABI_STR2(x)
 #ifdef __cplusplus
 #include <typeinfo>
 #define ABI_ALIGNOF(t) alignof(t)

@@ -8,9 +8,11 @@
 //! `#[no_mangle]` limits an export to one ABI (build.rs reads both forms).
 
 pub mod array;
+pub mod capture;
 pub mod copy;
 pub mod device;
 pub mod event;
+pub mod graph;
 pub mod memory;
 pub mod module;
 pub mod stream;
