@@ -233,7 +233,7 @@ int main(void) {
         SHOW_LAST("after update errors");
         cudaGraphEdgeData ed;
         memset(&ed, 0, sizeof ed);
-        OK(SHOW("update: add {x} with default edge data", cudaStreamUpdateCaptureDependencies(s, &x, &ed, 1, 0)));
+        SHOW("update: add {x} again, default edge data", cudaStreamUpdateCaptureDependencies(s, &x, &ed, 1, 0));
         show_info("update: after adding x again", s, NULL);
         OK(SHOW("update: set {} ", cudaStreamUpdateCaptureDependencies(s, NULL, NULL, 0, cudaStreamSetCaptureDependencies)));
 #else
@@ -247,7 +247,7 @@ int main(void) {
         SHOW_LAST("after update errors");
         cudaGraphEdgeData ed;
         memset(&ed, 0, sizeof ed);
-        OK(SHOW("update_v2: add {x} with default edge data", cudaStreamUpdateCaptureDependencies_v2(s, &x, &ed, 1, 0)));
+        SHOW("update_v2: add {x} again, default edge data", cudaStreamUpdateCaptureDependencies_v2(s, &x, &ed, 1, 0));
         show_info("update: after adding x again", s, NULL);
         {
             enum cudaStreamCaptureStatus cs = (enum cudaStreamCaptureStatus)77;
@@ -307,9 +307,9 @@ int main(void) {
         cudaGetLastError();
         cudaGraphEdgeData ed;
         memset(&ed, 0, sizeof ed);
-        OK(SHOW("cudaStreamBeginCaptureToGraph(edge data, no dependencies)",
-                cudaStreamBeginCaptureToGraph(s, eg, NULL, &ed, 0, cudaStreamCaptureModeThreadLocal)));
-        OK(cudaMemsetAsync(d2, 5, N, s));
+        SHOW("cudaStreamBeginCaptureToGraph(edge data, no dependencies)",
+             cudaStreamBeginCaptureToGraph(s, eg, NULL, &ed, 0, cudaStreamCaptureModeThreadLocal));
+        SHOW("memset into the graph again", cudaMemsetAsync(d2, 5, N, s));
         out = end("to graph again", s);
         SHOW("cudaStreamBeginCaptureToGraph(NULL graph)", cudaStreamBeginCaptureToGraph(s, NULL, NULL, NULL, 0, cudaStreamCaptureModeGlobal));
         SHOW_LAST("after NULL graph");

@@ -506,9 +506,11 @@ int main(void) {
         OK(cudaMemcpy(hb, db, N, cudaMemcpyDeviceToHost));
         printf("disabled node: a all 0 %d, b all 2 %d\n", all(ha, 0), all(hb, 2));
         CHECK(all(ha, 0) && all(hb, 2));
-        OK(SHOW("cudaGraphNodeSetEnabled(5)", cudaGraphNodeSetEnabled(em, mn[0], 5)));
-        OK(cudaGraphNodeGetEnabled(em, mn[0], &en));
+        SHOW("cudaGraphNodeSetEnabled(5)", cudaGraphNodeSetEnabled(em, mn[0], 5));
+        en = 9;
+        SHOW("cudaGraphNodeGetEnabled after 5", cudaGraphNodeGetEnabled(em, mn[0], &en));
         SHOWU("enabled after setting 5", en);
+        OK(SHOW("cudaGraphNodeSetEnabled(1)", cudaGraphNodeSetEnabled(em, mn[0], 1)));
         OK(cudaGraphLaunch(em, s));
         OK(cudaStreamSynchronize(s));
         OK(cudaMemcpy(ha, da, N, cudaMemcpyDeviceToHost));
