@@ -103,9 +103,10 @@ static void array_copies(void) {
             /* To an array: the array is on the device. */
             if (!allowed(kinds[k], s, DEVICE)) continue;
             for (size_t p = 0; p < sizeof ap / sizeof ap[0]; p++) {
-                /* A one-row copy between an array and device memory with a pitch of 0 kills
-                 * NVIDIA's runtime (SIGFPE, driver 580, 13.0.96 and 12.9.79). */
-                if (s == DEVICE && ap[p] == 0) continue;
+                /* A one-row copy between an array and device memory, or with
+                 * cudaMemcpyDefault, with a pitch of 0 kills NVIDIA's runtime (SIGFPE, driver
+                 * 580, 13.0.96 and 12.9.79). */
+                if (ap[p] == 0 && (s == DEVICE || kinds[k] == cudaMemcpyDefault)) continue;
                 reset_bufs();
                 cudaError_t e = cudaMemcpy2DToArray(a, 1, 2, buf[s][0] + 2, ap[p], W, 1, kinds[k]);
                 printf("2DToArray %s %s spitch %zu: %s", kind_name(kinds[k]), mem_name[s], ap[p], cudaGetErrorName(e));

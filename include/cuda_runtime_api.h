@@ -9,6 +9,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef CU_UUID_HAS_BEEN_DEFINED
+#define CU_UUID_HAS_BEEN_DEFINED
+/** CUDA definition of UUID */
+typedef struct CUuuid_st {
+    char bytes[16];
+} CUuuid;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+#define cudaGetDeviceProperties cudaGetDeviceProperties_v2
+#endif
+
 /* Stream and kernel node attributes are launch attributes (driver_types.h). */
 #define cudaStreamAttrID cudaLaunchAttributeID
 #define cudaStreamAttrValue cudaLaunchAttributeValue
@@ -156,6 +168,21 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 #define cudaArraySparsePropertiesSingleMipTail 1
 
 /**
+ * Default peer addressing enable flag
+ */
+#define cudaPeerAccessDefault 0
+
+/**
+ * Default behavior
+ */
+#define cudaOccupancyDefault 0
+
+/**
+ * Assume global caching is enabled and cannot be automatically turned off
+ */
+#define cudaOccupancyDisableCachingOverride 1
+
+/**
  * Indicates that the external memory object is a dedicated resource
  */
 #define cudaExternalMemoryDedicated 1
@@ -207,6 +234,16 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
  * ::cudaLaunchAttributeLaunchCompletionEvent.
  */
 #define cudaGraphKernelNodePortLaunchCompletion 2
+
+/**
+ * CUDA IPC Handle Size
+ */
+#define CUDA_IPC_HANDLE_SIZE 64
+
+/**
+ * Automatically enable peer access between remote devices as needed
+ */
+#define cudaIpcMemLazyEnablePeerAccess 1
 
 #if defined(CUDART_RS_ABI12)
 /**
@@ -1057,6 +1094,154 @@ typedef enum cudaStreamCaptureStatus {
      */
     cudaStreamCaptureStatusInvalidated = 2,
 } cudaStreamCaptureStatus;
+
+/**
+ * CUDA Limits
+ */
+typedef enum cudaLimit {
+    /**
+     * GPU thread stack size
+     */
+    cudaLimitStackSize = 0,
+    /**
+     * GPU printf FIFO size
+     */
+    cudaLimitPrintfFifoSize = 1,
+    /**
+     * GPU malloc heap size
+     */
+    cudaLimitMallocHeapSize = 2,
+    /**
+     * GPU device runtime synchronize depth
+     */
+    cudaLimitDevRuntimeSyncDepth = 3,
+    /**
+     * GPU device runtime pending launch count
+     */
+    cudaLimitDevRuntimePendingLaunchCount = 4,
+    /**
+     * A value between 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes). This is a hint
+     */
+    cudaLimitMaxL2FetchGranularity = 5,
+    /**
+     * A size in bytes for L2 persisting lines cache size
+     */
+    cudaLimitPersistingL2CacheSize = 6,
+} cudaLimit;
+
+/**
+ * CUDA function cache configurations
+ */
+typedef enum cudaFuncCache {
+    /**
+     * Default function cache configuration, no preference
+     */
+    cudaFuncCachePreferNone = 0,
+    /**
+     * Prefer larger shared memory and smaller L1 cache
+     */
+    cudaFuncCachePreferShared = 1,
+    /**
+     * Prefer larger L1 cache and smaller shared memory
+     */
+    cudaFuncCachePreferL1 = 2,
+    /**
+     * Prefer equal size L1 cache and shared memory
+     */
+    cudaFuncCachePreferEqual = 3,
+} cudaFuncCache;
+
+/**
+ * CUDA shared memory configuration
+ */
+typedef enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2,
+} cudaSharedMemConfig;
+
+/**
+ * CUDA device P2P attributes
+ */
+typedef enum cudaDeviceP2PAttr {
+    /**
+     * A relative value indicating the performance of the link between two devices
+     */
+    cudaDevP2PAttrPerformanceRank = 1,
+    /**
+     * Peer access is enabled
+     */
+    cudaDevP2PAttrAccessSupported = 2,
+    /**
+     * Native atomic operation over the link supported
+     */
+    cudaDevP2PAttrNativeAtomicSupported = 3,
+    /**
+     * Accessing CUDA arrays over the link supported
+     */
+    cudaDevP2PAttrCudaArrayAccessSupported = 4,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Only some CUDA-valid atomic operations over the link are supported.
+     */
+    cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5,
+#endif
+} cudaDeviceP2PAttr;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * CUDA-valid Atomic Operations
+ */
+typedef enum cudaAtomicOperation {
+    cudaAtomicOperationIntegerAdd = 0,
+    cudaAtomicOperationIntegerMin = 1,
+    cudaAtomicOperationIntegerMax = 2,
+    cudaAtomicOperationIntegerIncrement = 3,
+    cudaAtomicOperationIntegerDecrement = 4,
+    cudaAtomicOperationAnd = 5,
+    cudaAtomicOperationOr = 6,
+    cudaAtomicOperationXOR = 7,
+    cudaAtomicOperationExchange = 8,
+    cudaAtomicOperationCAS = 9,
+    cudaAtomicOperationFloatAdd = 10,
+    cudaAtomicOperationFloatMin = 11,
+    cudaAtomicOperationFloatMax = 12,
+} cudaAtomicOperation;
+#endif
+
+/**
+ * CUDA GPUDirect RDMA flush writes targets
+ */
+typedef enum cudaFlushGPUDirectRDMAWritesTarget {
+    /**
+     * Sets the target for ::cudaDeviceFlushGPUDirectRDMAWrites() to the currently active CUDA device context.
+     */
+    cudaFlushGPUDirectRDMAWritesTargetCurrentDevice = 0,
+} cudaFlushGPUDirectRDMAWritesTarget;
+
+/**
+ * CUDA GPUDirect RDMA flush writes scopes
+ */
+typedef enum cudaFlushGPUDirectRDMAWritesScope {
+    /**
+     * Blocks until remote writes are visible to the CUDA device context owning the data.
+     */
+    cudaFlushGPUDirectRDMAWritesToOwner = 100,
+    /**
+     * Blocks until remote writes are visible to all CUDA device contexts.
+     */
+    cudaFlushGPUDirectRDMAWritesToAllDevices = 200,
+} cudaFlushGPUDirectRDMAWritesScope;
+
+/**
+ * Types of async notification that can occur
+ */
+typedef enum cudaAsyncNotificationType_enum {
+    /**
+     * Sent when the process has exceeded its device memory budget
+     */
+    cudaAsyncNotificationTypeOverBudget = 1,
+} cudaAsyncNotificationType_enum;
 
 /**
  * CUDA device attributes.
@@ -2574,6 +2759,299 @@ typedef enum cudaGraphInstantiateFlags {
 } cudaGraphInstantiateFlags;
 
 /**
+ * Online compiler and linker options
+ */
+typedef enum cudaJitOption {
+    /**
+     * Max number of registers that a thread may use. Option type: unsigned int. Applies to:
+     * compiler only
+     */
+    cudaJitMaxRegisters = 0,
+    /**
+     * IN: Specifies minimum number of threads per block to target compilation for. OUT:
+     * Returns the number of threads the compiler actually targeted. Option type: unsigned
+     * int. Applies to: compiler only
+     */
+    cudaJitThreadsPerBlock = 1,
+    /**
+     * Overwrites the option value with the total wall clock time, in milliseconds, spent in
+     * the compiler and linker. Option type: float. Applies to: compiler and linker
+     */
+    cudaJitWallTime = 2,
+    /**
+     * Pointer to a buffer in which to print any log messages that are informational in nature
+     * (the buffer size is specified via option ::cudaJitInfoLogBufferSizeBytes). Option type:
+     * char *. Applies to: compiler and linker
+     */
+    cudaJitInfoLogBuffer = 3,
+    /**
+     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
+     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
+     * Applies to: compiler and linker
+     */
+    cudaJitInfoLogBufferSizeBytes = 4,
+    /**
+     * Pointer to a buffer in which to print any log messages that reflect errors (the buffer
+     * size is specified via option ::cudaJitErrorLogBufferSizeBytes). Option type: char *.
+     * Applies to: compiler and linker
+     */
+    cudaJitErrorLogBuffer = 5,
+    /**
+     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
+     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
+     * Applies to: compiler and linker
+     */
+    cudaJitErrorLogBufferSizeBytes = 6,
+    /**
+     * Level of optimizations to apply to generated code (0 - 4), with 4 being the default and
+     * highest level of optimizations. Option type: unsigned int. Applies to: compiler only
+     */
+    cudaJitOptimizationLevel = 7,
+    /**
+     * Specifies choice of fallback strategy if matching cubin is not found. Choice is based on
+     * supplied ::cudaJit_Fallback. Option type: unsigned int for enumerated type
+     * ::cudaJit_Fallback. Applies to: compiler only
+     */
+    cudaJitFallbackStrategy = 10,
+    /**
+     * Specifies whether to create debug information in output (-g) (0: false, default).
+     * Option type: int. Applies to: compiler and linker
+     */
+    cudaJitGenerateDebugInfo = 11,
+    /**
+     * Generate verbose log messages (0: false, default). Option type: int. Applies to:
+     * compiler and linker
+     */
+    cudaJitLogVerbose = 12,
+    /**
+     * Generate line number information (-lineinfo) (0: false, default). Option type: int.
+     * Applies to: compiler only
+     */
+    cudaJitGenerateLineInfo = 13,
+    /**
+     * Specifies whether to enable caching explicitly (-dlcm). Choice is based on supplied
+     * ::cudaJit_CacheMode. Option type: unsigned int for enumerated type ::cudaJit_CacheMode.
+     * Applies to: compiler only
+     */
+    cudaJitCacheMode = 14,
+    /**
+     * Generate position independent code (0: false). Option type: int. Applies to: compiler
+     * only
+     */
+    cudaJitPositionIndependentCode = 30,
+    /**
+     * This option hints to the JIT compiler the minimum number of CTAs from the kernel's grid
+     * to be mapped to a SM. Option type: unsigned int. Applies to: compiler only
+     */
+    cudaJitMinCtaPerSm = 31,
+    /**
+     * Maximum number threads in a thread block, computed as the product of the maximum extent
+     * specifed for each dimension of the block. Option type: int. Applies to: compiler only
+     */
+    cudaJitMaxThreadsPerBlock = 32,
+    /**
+     * This option lets the values specified using ::cudaJitMaxRegisters,
+     * ::cudaJitThreadsPerBlock, ::cudaJitMaxThreadsPerBlock and ::cudaJitMinCtaPerSm take
+     * precedence over any PTX directives. (0: Disable, default; 1: Enable) Option type: int.
+     * Applies to: compiler only
+     */
+    cudaJitOverrideDirectiveValues = 33,
+} cudaJitOption;
+
+/**
+ * Library options to be specified with ::cudaLibraryLoadData() or ::cudaLibraryLoadFromFile()
+ */
+typedef enum cudaLibraryOption {
+    cudaLibraryHostUniversalFunctionAndDataTable = 0,
+    /**
+     * Specifes that the argument code passed to ::cudaLibraryLoadData() will be preserved.
+     * Specifying this option will let the driver know that code can be accessed at any point
+     * until ::cudaLibraryUnload().
+     */
+    cudaLibraryBinaryIsPreserved = 1,
+} cudaLibraryOption;
+
+/**
+ * Caching modes for dlcm
+ */
+typedef enum cudaJit_CacheMode {
+    /**
+     * Compile with no -dlcm flag specified
+     */
+    cudaJitCacheOptionNone = 0,
+    /**
+     * Compile with L1 cache disabled
+     */
+    cudaJitCacheOptionCG = 1,
+    /**
+     * Compile with L1 cache enabled
+     */
+    cudaJitCacheOptionCA = 2,
+} cudaJit_CacheMode;
+
+/**
+ * Cubin matching fallback strategies
+ */
+typedef enum cudaJit_Fallback {
+    /**
+     * Prefer to compile ptx if exact binary match not found
+     */
+    cudaPreferPtx = 0,
+    /**
+     * Prefer to fall back to compatible binary code if exact match not found
+     */
+    cudaPreferBinary = 1,
+} cudaJit_Fallback;
+
+/**
+ * Flags to specify search options to be used with ::cudaGetDriverEntryPoint. For more
+ * details see ::cuGetProcAddress
+ */
+typedef enum cudaGetDriverEntryPointFlags {
+    /**
+     * Default search mode for driver symbols.
+     */
+    cudaEnableDefault = 0,
+    /**
+     * Search for legacy versions of driver symbols.
+     */
+    cudaEnableLegacyStream = 1,
+    /**
+     * Search for per-thread versions of driver symbols.
+     */
+    cudaEnablePerThreadDefaultStream = 2,
+} cudaGetDriverEntryPointFlags;
+
+/**
+ * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
+ */
+typedef enum cudaDriverEntryPointQueryResult {
+    /**
+     * Search for symbol found a match
+     */
+    cudaDriverEntryPointSuccess = 0,
+    /**
+     * Search for symbol was not found
+     */
+    cudaDriverEntryPointSymbolNotFound = 1,
+    /**
+     * Search for symbol was found but version wasn't great enough
+     */
+    cudaDriverEntryPointVersionNotSufficent = 2,
+} cudaDriverEntryPointQueryResult;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError = 0,
+    cudaLogLevelWarning = 1,
+} CUDAlogLevel_enum;
+#endif
+
+/**
+ * CUDA device NUMA config
+ */
+typedef enum cudaDeviceNumaConfig {
+    /**
+     * The GPU is not a NUMA node
+     */
+    cudaDeviceNumaConfigNone = 0,
+    /**
+     * The GPU is a NUMA node, cudaDevAttrNumaId contains its NUMA ID
+     */
+    cudaDeviceNumaConfigNumaNode = 1,
+} cudaDeviceNumaConfig;
+
+/**
+ * CUDA device compute modes
+ */
+typedef enum cudaComputeMode {
+    /**
+     * Default compute mode (Multiple threads can use ::cudaSetDevice() with this device)
+     */
+    cudaComputeModeDefault = 0,
+    /**
+     * Compute-exclusive-thread mode (Only one thread in one process will be able to use ::cudaSetDevice() with this device)
+     */
+    cudaComputeModeExclusive = 1,
+    /**
+     * Compute-prohibited mode (No threads can use ::cudaSetDevice() with this device)
+     */
+    cudaComputeModeProhibited = 2,
+    /**
+     * Compute-exclusive-process mode (Many threads in one process will be able to use ::cudaSetDevice() with this device)
+     */
+    cudaComputeModeExclusiveProcess = 3,
+} cudaComputeMode;
+
+/**
+ * Shared memory carveout configurations. These may be passed to cudaFuncSetAttribute
+ */
+typedef enum cudaSharedCarveout {
+    /**
+     * No preference for shared memory or L1 (default)
+     */
+    cudaSharedmemCarveoutDefault = -1,
+    /**
+     * Prefer maximum available shared memory, minimum L1 cache
+     */
+    cudaSharedmemCarveoutMaxShared = 100,
+    /**
+     * Prefer maximum available L1 cache, minimum shared memory
+     */
+    cudaSharedmemCarveoutMaxL1 = 0,
+} cudaSharedCarveout;
+
+/**
+ * CUDA GPUDirect RDMA flush writes APIs supported on the device
+ */
+typedef enum cudaFlushGPUDirectRDMAWritesOptions {
+    /**
+     * ::cudaDeviceFlushGPUDirectRDMAWrites() and its CUDA Driver API counterpart are supported on the device.
+     */
+    cudaFlushGPUDirectRDMAWritesOptionHost = (1 << 0),
+    /**
+     * The ::CU_STREAM_WAIT_VALUE_FLUSH flag and the ::CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES MemOp are supported on the CUDA device.
+     */
+    cudaFlushGPUDirectRDMAWritesOptionMemOps = (1 << 1),
+} cudaFlushGPUDirectRDMAWritesOptions;
+
+/**
+ * CUDA GPUDirect RDMA flush writes ordering features of the device
+ */
+typedef enum cudaGPUDirectRDMAWritesOrdering {
+    /**
+     * The device does not natively support ordering of GPUDirect RDMA writes. ::cudaFlushGPUDirectRDMAWrites() can be leveraged if supported.
+     */
+    cudaGPUDirectRDMAWritesOrderingNone = 0,
+    /**
+     * Natively, the device can consistently consume GPUDirect RDMA writes, although other CUDA devices may not.
+     */
+    cudaGPUDirectRDMAWritesOrderingOwner = 100,
+    /**
+     * Any CUDA device in the system can consistently consume GPUDirect RDMA writes to this device.
+     */
+    cudaGPUDirectRDMAWritesOrderingAllDevices = 200,
+} cudaGPUDirectRDMAWritesOrdering;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * CUDA-valid Atomic Operation capabilities
+ */
+typedef enum cudaAtomicOperationCapability {
+    cudaAtomicCapabilitySigned = (1 << 0),
+    cudaAtomicCapabilityUnsigned = (1 << 1),
+    cudaAtomicCapabilityReduction = (1 << 2),
+    cudaAtomicCapabilityScalar32 = (1 << 3),
+    cudaAtomicCapabilityScalar64 = (1 << 4),
+    cudaAtomicCapabilityScalar128 = (1 << 5),
+    cudaAtomicCapabilityVector32x4 = (1 << 6),
+} cudaAtomicOperationCapability;
+#endif
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -2620,6 +3098,18 @@ typedef struct CUgraph_st CUgraph_st;
 typedef struct CUkern_st CUkern_st;
 
 /**
+ * Opaque library: a driver `CUlibrary`.
+ */
+typedef struct CUlib_st CUlib_st;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Opaque log callback registration: a driver `CUlogsCallbackHandle`.
+ */
+typedef struct CUlogsCallbackEntry_st CUlogsCallbackEntry_st;
+#endif
+
+/**
  * Opaque memory pool: a driver `CUmemoryPool`.
  */
 typedef struct CUmemPoolHandle_st CUmemPoolHandle_st;
@@ -2638,6 +3128,11 @@ typedef struct CUuserObject_st CUuserObject_st;
  * Opaque CUDA array: a driver `CUarray`.
  */
 typedef struct cudaArray cudaArray;
+
+/**
+ * Opaque async notification callback entry.
+ */
+typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
 
 /**
  * Opaque mipmapped CUDA array: a driver `CUmipmappedArray`.
@@ -2949,6 +3444,829 @@ typedef struct cudaMemcpy3DPeerParms {
 } cudaMemcpy3DPeerParms;
 
 /**
+ * CUDA UUID types
+ */
+typedef CUuuid cudaUUID_t;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * CUDA device properties
+ */
+typedef struct cudaDeviceProp {
+    /**
+     * ASCII string identifying device
+     */
+    char name[256];
+    /**
+     * 16-byte unique identifier
+     */
+    cudaUUID_t uuid;
+    /**
+     * 8-byte locally unique identifier. Value is undefined on TCC and non-Windows platforms
+     */
+    char luid[8];
+    /**
+     * LUID device node mask. Value is undefined on TCC and non-Windows platforms
+     */
+    unsigned int luidDeviceNodeMask;
+    /**
+     * Global memory available on device in bytes
+     */
+    size_t totalGlobalMem;
+    /**
+     * Shared memory available per block in bytes
+     */
+    size_t sharedMemPerBlock;
+    /**
+     * 32-bit registers available per block
+     */
+    int regsPerBlock;
+    /**
+     * Warp size in threads
+     */
+    int warpSize;
+    /**
+     * Maximum pitch in bytes allowed by memory copies
+     */
+    size_t memPitch;
+    /**
+     * Maximum number of threads per block
+     */
+    int maxThreadsPerBlock;
+    /**
+     * Maximum size of each dimension of a block
+     */
+    int maxThreadsDim[3];
+    /**
+     * Maximum size of each dimension of a grid
+     */
+    int maxGridSize[3];
+    /**
+     * Constant memory available on device in bytes
+     */
+    size_t totalConstMem;
+    /**
+     * Major compute capability
+     */
+    int major;
+    /**
+     * Minor compute capability
+     */
+    int minor;
+    /**
+     * Alignment requirement for textures
+     */
+    size_t textureAlignment;
+    /**
+     * Pitch alignment requirement for texture references bound to pitched memory
+     */
+    size_t texturePitchAlignment;
+    /**
+     * Number of multiprocessors on device
+     */
+    int multiProcessorCount;
+    /**
+     * Device is integrated as opposed to discrete
+     */
+    int integrated;
+    /**
+     * Device can map host memory with cudaHostAlloc/cudaHostGetDevicePointer
+     */
+    int canMapHostMemory;
+    /**
+     * Maximum 1D texture size
+     */
+    int maxTexture1D;
+    /**
+     * Maximum 1D mipmapped texture size
+     */
+    int maxTexture1DMipmap;
+    /**
+     * Maximum 2D texture dimensions
+     */
+    int maxTexture2D[2];
+    /**
+     * Maximum 2D mipmapped texture dimensions
+     */
+    int maxTexture2DMipmap[2];
+    /**
+     * Maximum dimensions (width, height, pitch) for 2D textures bound to pitched memory
+     */
+    int maxTexture2DLinear[3];
+    /**
+     * Maximum 2D texture dimensions if texture gather operations have to be performed
+     */
+    int maxTexture2DGather[2];
+    /**
+     * Maximum 3D texture dimensions
+     */
+    int maxTexture3D[3];
+    /**
+     * Maximum alternate 3D texture dimensions
+     */
+    int maxTexture3DAlt[3];
+    /**
+     * Maximum Cubemap texture dimensions
+     */
+    int maxTextureCubemap;
+    /**
+     * Maximum 1D layered texture dimensions
+     */
+    int maxTexture1DLayered[2];
+    /**
+     * Maximum 2D layered texture dimensions
+     */
+    int maxTexture2DLayered[3];
+    /**
+     * Maximum Cubemap layered texture dimensions
+     */
+    int maxTextureCubemapLayered[2];
+    /**
+     * Maximum 1D surface size
+     */
+    int maxSurface1D;
+    /**
+     * Maximum 2D surface dimensions
+     */
+    int maxSurface2D[2];
+    /**
+     * Maximum 3D surface dimensions
+     */
+    int maxSurface3D[3];
+    /**
+     * Maximum 1D layered surface dimensions
+     */
+    int maxSurface1DLayered[2];
+    /**
+     * Maximum 2D layered surface dimensions
+     */
+    int maxSurface2DLayered[3];
+    /**
+     * Maximum Cubemap surface dimensions
+     */
+    int maxSurfaceCubemap;
+    /**
+     * Maximum Cubemap layered surface dimensions
+     */
+    int maxSurfaceCubemapLayered[2];
+    /**
+     * Alignment requirements for surfaces
+     */
+    size_t surfaceAlignment;
+    /**
+     * Device can possibly execute multiple kernels concurrently
+     */
+    int concurrentKernels;
+    /**
+     * Device has ECC support enabled
+     */
+    int ECCEnabled;
+    /**
+     * PCI bus ID of the device
+     */
+    int pciBusID;
+    /**
+     * PCI device ID of the device
+     */
+    int pciDeviceID;
+    /**
+     * PCI domain ID of the device
+     */
+    int pciDomainID;
+    /**
+     * 1 if device is a Tesla device using TCC driver, 0 otherwise
+     */
+    int tccDriver;
+    /**
+     * Number of asynchronous engines
+     */
+    int asyncEngineCount;
+    /**
+     * Device shares a unified address space with the host
+     */
+    int unifiedAddressing;
+    /**
+     * Global memory bus width in bits
+     */
+    int memoryBusWidth;
+    /**
+     * Size of L2 cache in bytes
+     */
+    int l2CacheSize;
+    /**
+     * Device's maximum l2 persisting lines capacity setting in bytes
+     */
+    int persistingL2CacheMaxSize;
+    /**
+     * Maximum resident threads per multiprocessor
+     */
+    int maxThreadsPerMultiProcessor;
+    /**
+     * Device supports stream priorities
+     */
+    int streamPrioritiesSupported;
+    /**
+     * Device supports caching globals in L1
+     */
+    int globalL1CacheSupported;
+    /**
+     * Device supports caching locals in L1
+     */
+    int localL1CacheSupported;
+    /**
+     * Shared memory available per multiprocessor in bytes
+     */
+    size_t sharedMemPerMultiprocessor;
+    /**
+     * 32-bit registers available per multiprocessor
+     */
+    int regsPerMultiprocessor;
+    /**
+     * Device supports allocating managed memory on this system
+     */
+    int managedMemory;
+    /**
+     * Device is on a multi-GPU board
+     */
+    int isMultiGpuBoard;
+    /**
+     * Unique identifier for a group of devices on the same multi-GPU board
+     */
+    int multiGpuBoardGroupID;
+    /**
+     * Link between the device and the host supports native atomic operations
+     */
+    int hostNativeAtomicSupported;
+    /**
+     * Device supports coherently accessing pageable memory without calling cudaHostRegister on it
+     */
+    int pageableMemoryAccess;
+    /**
+     * Device can coherently access managed memory concurrently with the CPU
+     */
+    int concurrentManagedAccess;
+    /**
+     * Device supports Compute Preemption
+     */
+    int computePreemptionSupported;
+    /**
+     * Device can access host registered memory at the same virtual address as the CPU
+     */
+    int canUseHostPointerForRegisteredMem;
+    /**
+     * Device supports launching cooperative kernels via ::cudaLaunchCooperativeKernel
+     */
+    int cooperativeLaunch;
+    /**
+     * Per device maximum shared memory per block usable by special opt in
+     */
+    size_t sharedMemPerBlockOptin;
+    /**
+     * Device accesses pageable memory via the host's page tables
+     */
+    int pageableMemoryAccessUsesHostPageTables;
+    /**
+     * Host can directly access managed memory on the device without migration.
+     */
+    int directManagedMemAccessFromHost;
+    /**
+     * Maximum number of resident blocks per multiprocessor
+     */
+    int maxBlocksPerMultiProcessor;
+    /**
+     * The maximum value of ::cudaAccessPolicyWindow::num_bytes.
+     */
+    int accessPolicyMaxWindowSize;
+    /**
+     * Shared memory reserved by CUDA driver per block in bytes
+     */
+    size_t reservedSharedMemPerBlock;
+    /**
+     * Device supports host memory registration via ::cudaHostRegister.
+     */
+    int hostRegisterSupported;
+    /**
+     * 1 if the device supports sparse CUDA arrays and sparse CUDA mipmapped arrays, 0 otherwise
+     */
+    int sparseCudaArraySupported;
+    /**
+     * Device supports using the ::cudaHostRegister flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
+     */
+    int hostRegisterReadOnlySupported;
+    /**
+     * External timeline semaphore interop is supported on the device
+     */
+    int timelineSemaphoreInteropSupported;
+    /**
+     * 1 if the device supports using the cudaMallocAsync and cudaMemPool family of APIs, 0 otherwise
+     */
+    int memoryPoolsSupported;
+    /**
+     * 1 if the device supports GPUDirect RDMA APIs, 0 otherwise
+     */
+    int gpuDirectRDMASupported;
+    /**
+     * Bitmask to be interpreted according to the ::cudaFlushGPUDirectRDMAWritesOptions enum
+     */
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    /**
+     * See the ::cudaGPUDirectRDMAWritesOrdering enum for numerical values
+     */
+    int gpuDirectRDMAWritesOrdering;
+    /**
+     * Bitmask of handle types supported with mempool-based IPC
+     */
+    unsigned int memoryPoolSupportedHandleTypes;
+    /**
+     * 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped arrays
+     */
+    int deferredMappingCudaArraySupported;
+    /**
+     * Device supports IPC Events.
+     */
+    int ipcEventSupported;
+    /**
+     * Indicates device supports cluster launch
+     */
+    int clusterLaunch;
+    /**
+     * Indicates device supports unified pointers
+     */
+    int unifiedFunctionPointers;
+    /**
+     * NUMA configuration of a device: value is of type ::cudaDeviceNumaConfig enum
+     */
+    int deviceNumaConfig;
+    /**
+     * NUMA node ID of the GPU memory
+     */
+    int deviceNumaId;
+    /**
+     * Indicates if contexts created on this device will be shared via MPS
+     */
+    int mpsEnabled;
+    /**
+     * NUMA ID of the host node closest to the device or -1 when system does not support NUMA
+     */
+    int hostNumaId;
+    /**
+     * The combined 16-bit PCI device ID and 16-bit PCI vendor ID
+     */
+    unsigned int gpuPciDeviceID;
+    /**
+     * The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID
+     */
+    unsigned int gpuPciSubsystemID;
+    /**
+     * 1 if the device supports HostNuma location IPC between nodes in a multi-node system.
+     */
+    int hostNumaMultinodeIpcSupported;
+    /**
+     * Reserved for future use
+     */
+    int reserved[56];
+} cudaDeviceProp;
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * CUDA device properties
+ */
+typedef struct cudaDeviceProp {
+    /**
+     * ASCII string identifying device
+     */
+    char name[256];
+    /**
+     * 16-byte unique identifier
+     */
+    cudaUUID_t uuid;
+    /**
+     * 8-byte locally unique identifier. Value is undefined on TCC and non-Windows platforms
+     */
+    char luid[8];
+    /**
+     * LUID device node mask. Value is undefined on TCC and non-Windows platforms
+     */
+    unsigned int luidDeviceNodeMask;
+    /**
+     * Global memory available on device in bytes
+     */
+    size_t totalGlobalMem;
+    /**
+     * Shared memory available per block in bytes
+     */
+    size_t sharedMemPerBlock;
+    /**
+     * 32-bit registers available per block
+     */
+    int regsPerBlock;
+    /**
+     * Warp size in threads
+     */
+    int warpSize;
+    /**
+     * Maximum pitch in bytes allowed by memory copies
+     */
+    size_t memPitch;
+    /**
+     * Maximum number of threads per block
+     */
+    int maxThreadsPerBlock;
+    /**
+     * Maximum size of each dimension of a block
+     */
+    int maxThreadsDim[3];
+    /**
+     * Maximum size of each dimension of a grid
+     */
+    int maxGridSize[3];
+    /**
+     * Deprecated, Clock frequency in kilohertz
+     */
+    int clockRate;
+    /**
+     * Constant memory available on device in bytes
+     */
+    size_t totalConstMem;
+    /**
+     * Major compute capability
+     */
+    int major;
+    /**
+     * Minor compute capability
+     */
+    int minor;
+    /**
+     * Alignment requirement for textures
+     */
+    size_t textureAlignment;
+    /**
+     * Pitch alignment requirement for texture references bound to pitched memory
+     */
+    size_t texturePitchAlignment;
+    /**
+     * Device can concurrently copy memory and execute a kernel. Deprecated. Use instead asyncEngineCount.
+     */
+    int deviceOverlap;
+    /**
+     * Number of multiprocessors on device
+     */
+    int multiProcessorCount;
+    /**
+     * Deprecated, Specified whether there is a run time limit on kernels
+     */
+    int kernelExecTimeoutEnabled;
+    /**
+     * Device is integrated as opposed to discrete
+     */
+    int integrated;
+    /**
+     * Device can map host memory with cudaHostAlloc/cudaHostGetDevicePointer
+     */
+    int canMapHostMemory;
+    /**
+     * Deprecated, Compute mode (See ::cudaComputeMode)
+     */
+    int computeMode;
+    /**
+     * Maximum 1D texture size
+     */
+    int maxTexture1D;
+    /**
+     * Maximum 1D mipmapped texture size
+     */
+    int maxTexture1DMipmap;
+    /**
+     * Deprecated, do not use. Use cudaDeviceGetTexture1DLinearMaxWidth() or cuDeviceGetTexture1DLinearMaxWidth() instead.
+     */
+    int maxTexture1DLinear;
+    /**
+     * Maximum 2D texture dimensions
+     */
+    int maxTexture2D[2];
+    /**
+     * Maximum 2D mipmapped texture dimensions
+     */
+    int maxTexture2DMipmap[2];
+    /**
+     * Maximum dimensions (width, height, pitch) for 2D textures bound to pitched memory
+     */
+    int maxTexture2DLinear[3];
+    /**
+     * Maximum 2D texture dimensions if texture gather operations have to be performed
+     */
+    int maxTexture2DGather[2];
+    /**
+     * Maximum 3D texture dimensions
+     */
+    int maxTexture3D[3];
+    /**
+     * Maximum alternate 3D texture dimensions
+     */
+    int maxTexture3DAlt[3];
+    /**
+     * Maximum Cubemap texture dimensions
+     */
+    int maxTextureCubemap;
+    /**
+     * Maximum 1D layered texture dimensions
+     */
+    int maxTexture1DLayered[2];
+    /**
+     * Maximum 2D layered texture dimensions
+     */
+    int maxTexture2DLayered[3];
+    /**
+     * Maximum Cubemap layered texture dimensions
+     */
+    int maxTextureCubemapLayered[2];
+    /**
+     * Maximum 1D surface size
+     */
+    int maxSurface1D;
+    /**
+     * Maximum 2D surface dimensions
+     */
+    int maxSurface2D[2];
+    /**
+     * Maximum 3D surface dimensions
+     */
+    int maxSurface3D[3];
+    /**
+     * Maximum 1D layered surface dimensions
+     */
+    int maxSurface1DLayered[2];
+    /**
+     * Maximum 2D layered surface dimensions
+     */
+    int maxSurface2DLayered[3];
+    /**
+     * Maximum Cubemap surface dimensions
+     */
+    int maxSurfaceCubemap;
+    /**
+     * Maximum Cubemap layered surface dimensions
+     */
+    int maxSurfaceCubemapLayered[2];
+    /**
+     * Alignment requirements for surfaces
+     */
+    size_t surfaceAlignment;
+    /**
+     * Device can possibly execute multiple kernels concurrently
+     */
+    int concurrentKernels;
+    /**
+     * Device has ECC support enabled
+     */
+    int ECCEnabled;
+    /**
+     * PCI bus ID of the device
+     */
+    int pciBusID;
+    /**
+     * PCI device ID of the device
+     */
+    int pciDeviceID;
+    /**
+     * PCI domain ID of the device
+     */
+    int pciDomainID;
+    /**
+     * 1 if device is a Tesla device using TCC driver, 0 otherwise
+     */
+    int tccDriver;
+    /**
+     * Number of asynchronous engines
+     */
+    int asyncEngineCount;
+    /**
+     * Device shares a unified address space with the host
+     */
+    int unifiedAddressing;
+    /**
+     * Deprecated, Peak memory clock frequency in kilohertz
+     */
+    int memoryClockRate;
+    /**
+     * Global memory bus width in bits
+     */
+    int memoryBusWidth;
+    /**
+     * Size of L2 cache in bytes
+     */
+    int l2CacheSize;
+    /**
+     * Device's maximum l2 persisting lines capacity setting in bytes
+     */
+    int persistingL2CacheMaxSize;
+    /**
+     * Maximum resident threads per multiprocessor
+     */
+    int maxThreadsPerMultiProcessor;
+    /**
+     * Device supports stream priorities
+     */
+    int streamPrioritiesSupported;
+    /**
+     * Device supports caching globals in L1
+     */
+    int globalL1CacheSupported;
+    /**
+     * Device supports caching locals in L1
+     */
+    int localL1CacheSupported;
+    /**
+     * Shared memory available per multiprocessor in bytes
+     */
+    size_t sharedMemPerMultiprocessor;
+    /**
+     * 32-bit registers available per multiprocessor
+     */
+    int regsPerMultiprocessor;
+    /**
+     * Device supports allocating managed memory on this system
+     */
+    int managedMemory;
+    /**
+     * Device is on a multi-GPU board
+     */
+    int isMultiGpuBoard;
+    /**
+     * Unique identifier for a group of devices on the same multi-GPU board
+     */
+    int multiGpuBoardGroupID;
+    /**
+     * Link between the device and the host supports native atomic operations
+     */
+    int hostNativeAtomicSupported;
+    /**
+     * Deprecated, Ratio of single precision performance (in floating-point operations per second) to double precision performance
+     */
+    int singleToDoublePrecisionPerfRatio;
+    /**
+     * Device supports coherently accessing pageable memory without calling cudaHostRegister on it
+     */
+    int pageableMemoryAccess;
+    /**
+     * Device can coherently access managed memory concurrently with the CPU
+     */
+    int concurrentManagedAccess;
+    /**
+     * Device supports Compute Preemption
+     */
+    int computePreemptionSupported;
+    /**
+     * Device can access host registered memory at the same virtual address as the CPU
+     */
+    int canUseHostPointerForRegisteredMem;
+    /**
+     * Device supports launching cooperative kernels via ::cudaLaunchCooperativeKernel
+     */
+    int cooperativeLaunch;
+    /**
+     * Deprecated, cudaLaunchCooperativeKernelMultiDevice is deprecated.
+     */
+    int cooperativeMultiDeviceLaunch;
+    /**
+     * Per device maximum shared memory per block usable by special opt in
+     */
+    size_t sharedMemPerBlockOptin;
+    /**
+     * Device accesses pageable memory via the host's page tables
+     */
+    int pageableMemoryAccessUsesHostPageTables;
+    /**
+     * Host can directly access managed memory on the device without migration.
+     */
+    int directManagedMemAccessFromHost;
+    /**
+     * Maximum number of resident blocks per multiprocessor
+     */
+    int maxBlocksPerMultiProcessor;
+    /**
+     * The maximum value of ::cudaAccessPolicyWindow::num_bytes.
+     */
+    int accessPolicyMaxWindowSize;
+    /**
+     * Shared memory reserved by CUDA driver per block in bytes
+     */
+    size_t reservedSharedMemPerBlock;
+    /**
+     * Device supports host memory registration via ::cudaHostRegister.
+     */
+    int hostRegisterSupported;
+    /**
+     * 1 if the device supports sparse CUDA arrays and sparse CUDA mipmapped arrays, 0 otherwise
+     */
+    int sparseCudaArraySupported;
+    /**
+     * Device supports using the ::cudaHostRegister flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
+     */
+    int hostRegisterReadOnlySupported;
+    /**
+     * External timeline semaphore interop is supported on the device
+     */
+    int timelineSemaphoreInteropSupported;
+    /**
+     * 1 if the device supports using the cudaMallocAsync and cudaMemPool family of APIs, 0 otherwise
+     */
+    int memoryPoolsSupported;
+    /**
+     * 1 if the device supports GPUDirect RDMA APIs, 0 otherwise
+     */
+    int gpuDirectRDMASupported;
+    /**
+     * Bitmask to be interpreted according to the ::cudaFlushGPUDirectRDMAWritesOptions enum
+     */
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    /**
+     * See the ::cudaGPUDirectRDMAWritesOrdering enum for numerical values
+     */
+    int gpuDirectRDMAWritesOrdering;
+    /**
+     * Bitmask of handle types supported with mempool-based IPC
+     */
+    unsigned int memoryPoolSupportedHandleTypes;
+    /**
+     * 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped arrays
+     */
+    int deferredMappingCudaArraySupported;
+    /**
+     * Device supports IPC Events.
+     */
+    int ipcEventSupported;
+    /**
+     * Indicates device supports cluster launch
+     */
+    int clusterLaunch;
+    /**
+     * Indicates device supports unified pointers
+     */
+    int unifiedFunctionPointers;
+    /**
+     * Reserved for future use
+     */
+    int reserved[63];
+} cudaDeviceProp;
+#endif
+
+/**
+ * Information about notifications of type \p cudaAsyncNotificationTypeOverBudget
+ */
+typedef struct cudaAsyncNotificationInfo_overBudget {
+    /**
+     * The number of bytes that the process has allocated above its device memory budget
+     */
+    unsigned long long bytesOverBudget;
+} cudaAsyncNotificationInfo_overBudget;
+
+/**
+ * Information about the notification. \p type must be checked in order to interpret this field.
+ */
+typedef union cudaAsyncNotificationInfo_info {
+    /**
+     * Information about notifications of type \p cudaAsyncNotificationTypeOverBudget
+     */
+    struct cudaAsyncNotificationInfo_overBudget overBudget;
+} cudaAsyncNotificationInfo_info;
+
+/**
+ * Information describing an async notification event
+ *
+ * The type is held as an integer: the driver may send any value.
+ */
+typedef struct cudaAsyncNotificationInfo {
+    /**
+     * The type of notification being sent
+     */
+    enum cudaAsyncNotificationType_enum type;
+    /**
+     * Information about the notification. \p type must be checked in order to interpret this field.
+     */
+    union cudaAsyncNotificationInfo_info info;
+} cudaAsyncNotificationInfo;
+
+/**
+ * Information describing an async notification event
+ */
+typedef struct cudaAsyncNotificationInfo cudaAsyncNotificationInfo_t;
+
+/**
+ * CUDA async callback handle
+ */
+typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
+
+/**
+ * An async notification callback: the notification, the user data given at registration,
+ * and the handle of the registration.
+ */
+typedef void (*cudaAsyncCallback)(cudaAsyncNotificationInfo_t *info,
+                                  void *userData,
+                                  cudaAsyncCallbackHandle_t callback);
+
+/**
  * CUDA event.
  */
 typedef struct CUevent_st *cudaEvent_t;
@@ -3023,6 +4341,30 @@ typedef void (*cudaHostFn_t)(void *userData);
  * CUDA handle for conditional graph nodes
  */
 typedef unsigned long long cudaGraphConditionalHandle;
+
+/**
+ * CUDA IPC event handle
+ */
+typedef struct cudaIpcEventHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcEventHandle_st;
+
+/**
+ * CUDA IPC event handle
+ */
+typedef struct cudaIpcEventHandle_st cudaIpcEventHandle_t;
+
+/**
+ * CUDA IPC memory handle
+ */
+typedef struct cudaIpcMemHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcMemHandle_st;
+
+/**
+ * CUDA IPC memory handle
+ */
+typedef struct cudaIpcMemHandle_st cudaIpcMemHandle_t;
 
 /**
  * Specifies a memory location.
@@ -3170,6 +4512,14 @@ typedef struct cudaFuncAttributes {
      */
     int reserved[16];
 } cudaFuncAttributes;
+
+/**
+ * Type of stream callback functions.
+ * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
+ * \param status ::cudaSuccess or any persistent error on the stream.
+ * \param userData User parameter provided at registration.
+ */
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
 #if defined(CUDART_RS_ABI12)
 /**
@@ -4493,6 +5843,54 @@ typedef struct cudaGraphKernelNodeUpdate {
 } cudaGraphKernelNodeUpdate;
 
 /**
+ * CUDA library
+ */
+typedef struct CUlib_st *cudaLibrary_t;
+
+/**
+ * The value of library option ::cudaLibraryHostUniversalFunctionAndDataTable.
+ */
+typedef struct cudalibraryHostUniversalFunctionAndDataTable {
+    void *functionTable;
+    size_t functionWindowSize;
+    void *dataTable;
+    size_t dataWindowSize;
+} cudalibraryHostUniversalFunctionAndDataTable;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum cudaLogLevel;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Handle of a registered log callback.
+ */
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Position in the error log.
+ */
+typedef unsigned int cudaLogIterator;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Type of public error reporting callback functions.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+#endif
+
+/**
+ * Types of async notification that can occur
+ */
+typedef enum cudaAsyncNotificationType_enum cudaAsyncNotificationType;
+
+/**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
  */
 #define cudaStreamLegacy (cudaStream_t)1
@@ -5088,6 +6486,184 @@ cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
 
 /**
+ * Initialize device to be used for GPU executions.
+ */
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+
+/**
+ * Set a list of devices that can be used for CUDA.
+ */
+cudaError_t cudaSetValidDevices(int *device_arr, int len);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns information about the compute-device.
+ */
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns information about the compute-device.
+ */
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+#endif
+
+/**
+ * Select compute-device which best matches criteria.
+ */
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+
+/**
+ * Set resource limits.
+ */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+
+/**
+ * Return resource limits.
+ */
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+
+/**
+ * Returns the preferred cache configuration for the current device.
+ */
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+
+/**
+ * Sets the preferred cache configuration for the current device.
+ */
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+
+/**
+ * Returns the shared memory configuration for the current device.
+ */
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+
+/**
+ * Sets the shared memory configuration for the current device.
+ */
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+
+/**
+ * Returns a handle to a compute device.
+ */
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+
+/**
+ * Returns a PCI Bus Id string for the device.
+ */
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+
+/**
+ * Queries attributes of the link between two devices.
+ */
+cudaError_t cudaDeviceGetP2PAttribute(int *value,
+                                      enum cudaDeviceP2PAttr attr,
+                                      int srcDevice,
+                                      int dstDevice);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Queries details about atomic operations supported between two devices.
+ */
+cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
+                                               const enum cudaAtomicOperation *operations,
+                                               unsigned int count,
+                                               int srcDevice,
+                                               int dstDevice);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Queries details about atomic operations supported between the device and host.
+ */
+cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
+                                                const enum cudaAtomicOperation *operations,
+                                                unsigned int count,
+                                                int device);
+#endif
+
+/**
+ * Blocks until remote writes are visible to the specified scope.
+ */
+cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
+                                               enum cudaFlushGPUDirectRDMAWritesScope scope);
+
+/**
+ * Registers a callback function to receive async notifications.
+ */
+cudaError_t cudaDeviceRegisterAsyncNotification(int device,
+                                                cudaAsyncCallback callbackFunc,
+                                                void *userData,
+                                                cudaAsyncCallbackHandle_t *callback);
+
+/**
+ * Unregisters an async notification callback.
+ */
+cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback);
+
+/**
+ * Resets all persisting lines in cache to normal status.
+ */
+cudaError_t cudaCtxResetPersistingL2Cache(void);
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Exit and clean up from CUDA launches.
+ */
+cudaError_t cudaThreadExit(void);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Wait for compute device to finish.
+ */
+cudaError_t cudaThreadSynchronize(void);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Set resource limits.
+ */
+cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns resource limits.
+ */
+cudaError_t cudaThreadGetLimit(size_t *pValue, enum cudaLimit limit);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns the preferred cache configuration for the current device.
+ */
+cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Sets the preferred cache configuration for the current device.
+ */
+cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Converts a double argument to be executed on a device.
+ */
+cudaError_t cudaSetDoubleForDevice(double *d);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Converts a double argument after execution on a device.
+ */
+cudaError_t cudaSetDoubleForHost(double *d);
+#endif
+
+/**
  * Gets the flags for the current device.
  */
 cudaError_t cudaGetDeviceFlags(unsigned int *flags);
@@ -5143,9 +6719,21 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
 /**
+ * Records an event.
+ */
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+
+/**
  * Computes the elapsed time between events.
  */
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Computes the elapsed time between events.
+ */
+cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t end);
+#endif
 
 /**
  * Creates a graph.
@@ -5481,6 +7069,33 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
                                              unsigned int flags);
 
 /**
+ * Gets an interprocess handle for a previously allocated event.
+ */
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
+
+/**
+ * Opens an interprocess event handle for use in the current process.
+ */
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
+
+/**
+ * Gets an interprocess memory handle for an existing device memory allocation.
+ */
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr);
+
+/**
+ * Opens an interprocess memory handle exported from another process and returns a device pointer usable in the local process.
+ */
+cudaError_t cudaIpcOpenMemHandle(void **devPtr,
+                                 cudaIpcMemHandle_t handle,
+                                 unsigned int flags);
+
+/**
+ * Attempts to close memory mapped with cudaIpcOpenMemHandle.
+ */
+cudaError_t cudaIpcCloseMemHandle(void *devPtr);
+
+/**
  * Allocate memory on the device.
  */
 cudaError_t cudaMalloc(void **devPtr, size_t size);
@@ -5778,6 +7393,29 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream,
  * Returns numerical values that correspond to the least and greatest stream priorities.
  */
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+
+/**
+ * Add a callback to a compute stream.
+ */
+cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+                                  cudaStreamCallback_t callback,
+                                  void *userData,
+                                  unsigned int flags);
+
+/**
+ * Enqueues a host function call in a stream.
+ */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+
+/**
+ * Query the Id of a stream.
+ */
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+
+/**
+ * Query the device of a stream.
+ */
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -7,7 +7,7 @@
 use std::cell::Cell;
 use std::ffi::c_int;
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 use parking_lot::Mutex;
@@ -20,10 +20,29 @@ use crate::error::cudaError;
 pub(crate) const MAX_DEVICES: usize = 64;
 
 thread_local! {
-    /// The device `cudaSetDevice` chose for this thread (0 until then).
-    static DEVICE: Cell<c_int> = const { Cell::new(0) };
+    /// The device `cudaSetDevice` chose for this thread (-1 until then: [`DEFAULT_DEVICE`]).
+    static DEVICE: Cell<c_int> = const { Cell::new(-1) };
     /// True while a `_ptds`/`_ptsz` export runs: the null stream is the per-thread stream.
     static PER_THREAD_STREAM: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The device of a thread that has not chosen one: the first of the list
+/// `cudaSetValidDevices` gave, else 0.
+static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
+
+/// This thread's device: the one it chose, else the default.
+#[inline]
+fn thread_device() -> c_int {
+    match DEVICE.with(Cell::get) {
+        d if d < 0 => DEFAULT_DEVICE.load(Ordering::Relaxed),
+        d => d,
+    }
+}
+
+/// `cudaSetValidDevices`: the device threads that have not chosen one use (the first of the
+/// list; `None` for the default list, which starts at device 0).
+pub fn set_default_device(first: Option<c_int>) {
+    DEFAULT_DEVICE.store(first.unwrap_or(0), Ordering::Relaxed);
 }
 
 static INIT: OnceLock<Result<c_int, cudaError>> = OnceLock::new();
@@ -96,7 +115,7 @@ pub fn ctx() -> Res<&'static Fns> {
     // SAFETY: valid out pointer.
     cu(unsafe { f.cuCtxGetCurrent(&mut cur) })?;
     if cur.is_null() {
-        let c = primary(DEVICE.with(Cell::get))?;
+        let c = primary(thread_device())?;
         // SAFETY: a retained primary context.
         cu(unsafe { f.cuCtxSetCurrent(c) })?;
     }
@@ -180,7 +199,7 @@ pub fn current_device() -> Res<c_int> {
             return Ok(dev);
         }
     }
-    Ok(DEVICE.with(Cell::get))
+    Ok(thread_device())
 }
 
 /// Runs `f` with the per-thread default stream as this thread's null stream: the body of

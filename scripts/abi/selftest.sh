@@ -39,6 +39,8 @@ mutate field_width '0,/^    unsigned int width;/s//    unsigned long long width;
     case_ "field width (offsets move)" 'FAIL layout-C .*|offsetof: ours' -- --abi 13 --only layout --header "$tmp/field_width/cuda_runtime_api.h"
 mutate enum_value 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 2,/' &&
     case_ "enum constant value" 'cudaErrorInvalidValue value: ours 2, NVIDIA 1' -- --abi 13 --only layout --header "$tmp/enum_value/cuda_runtime_api.h"
+mutate function_alias 's/^#define cudaGetDeviceProperties cudaGetDeviceProperties_v2$/#define cudaGetDeviceProperties cudaChooseDevice/' &&
+    case_ "a function's other name" 'cudaGetDeviceProperties expands to: ours cudaChooseDevice, NVIDIA cudaGetDeviceProperties_v2' -- --abi 12 --only layout --header "$tmp/function_alias/cuda_runtime_api.h"
 mutate enum_extra 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 1, cudaErrorNotNvidias = 12345,/' &&
     case_ "enum constant NVIDIA lacks" 'cudaErrorNotNvidias.*not in NVIDIA' -- --abi 13 --only layout --header "$tmp/enum_extra/cuda_runtime_api.h"
 mutate enum_missing '/^ *cudaErrorInvalidValue = 1,/d' &&

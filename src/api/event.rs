@@ -62,8 +62,30 @@ pub unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
     run("cudaEventDestroy", || cu(rt::ctx()?.cuEventDestroy(event)))
 }
 
+/// Records an event.
+// also: cudaEventRecordWithFlags_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
+    run("cudaEventRecordWithFlags", || cu(rt::ctx()?.cuEventRecordWithFlags(event, stream, flags)))
+}
+
+// CUDA 13's cudaEventElapsedTime is CUDA 12's cudaEventElapsedTime_v2: both are the
+// driver's CUDA 12.8 cuEventElapsedTime; CUDA 12's plain one is the driver's first.
 /// Computes the elapsed time between events.
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
-    run("cudaEventElapsedTime", || cu(rt::ctx()?.cuEventElapsedTime(out(ms)?, start, end)))
+    run("cudaEventElapsedTime", || {
+        let f = rt::ctx()?;
+        #[cfg(not(feature = "abi12"))]
+        return cu(f.cuEventElapsedTime_v2(out(ms)?, start, end));
+        #[cfg(feature = "abi12")]
+        return cu(f.cuEventElapsedTime(out(ms)?, start, end));
+    })
+}
+
+/// Computes the elapsed time between events.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    run("cudaEventElapsedTime_v2", || cu(rt::ctx()?.cuEventElapsedTime_v2(out(ms)?, start, end)))
 }

@@ -13,6 +13,7 @@ pub mod copy;
 pub mod device;
 pub mod event;
 pub mod graph;
+pub mod ipc;
 pub mod memory;
 pub mod module;
 pub mod stream;

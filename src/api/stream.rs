@@ -6,7 +6,8 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
 use crate::boundary::{cu, out, run, Res};
-use crate::error::cudaError;
+use crate::driver::types::{CUresult, CUstream};
+use crate::error::{self, cudaError, MISSING_ENTRY_POINT};
 use crate::rt;
 use crate::types::*;
 
@@ -126,5 +127,81 @@ pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(
             *p = g;
         }
         Ok(())
+    })
+}
+
+/// A runtime stream callback on its way through the driver's: the function, its data, and
+/// the stream as the caller named it (what the callback is given).
+struct Callback {
+    f: unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void),
+    data: *mut c_void,
+    stream: cudaStream_t,
+}
+
+/// The driver's callback: runs the runtime's with the stream it was added to and the
+/// stream's status as a runtime error.
+unsafe extern "C" fn run_callback(_hStream: CUstream, status: CUresult, data: *mut c_void) {
+    // SAFETY: `data` is the box `cudaStreamAddCallback` gave the driver, which calls each
+    // callback exactly once.
+    let cb = Box::from_raw(data as *mut Callback);
+    (cb.f)(cb.stream, error::from_cu(status), cb.data);
+}
+
+// Bridged onto cuStreamAddCallback, not cuLaunchHostFunc: a callback also runs after a
+// device error, with that error as its status.
+/// Add a callback to a compute stream.
+// also: cudaStreamAddCallback_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamAddCallback(
+    stream: cudaStream_t,
+    callback: cudaStreamCallback_t,
+    userData: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaStreamAddCallback", || {
+        let f = callback.ok_or(cudaError::cudaErrorInvalidValue)?;
+        let fns = rt::ctx()?;
+        let cb = Box::into_raw(Box::new(Callback { f, data: userData, stream }));
+        let r = fns.cuStreamAddCallback(stream, Some(run_callback), cb as *mut c_void, flags);
+        if r != 0 {
+            // SAFETY: the driver refused it, so it will never call back with it.
+            drop(Box::from_raw(cb));
+        }
+        cu(r)
+    })
+}
+
+/// Enqueues a host function call in a stream.
+// also: cudaLaunchHostFunc_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void) -> cudaError_t {
+    run("cudaLaunchHostFunc", || cu(rt::ctx()?.cuLaunchHostFunc(stream, r#fn, userData)))
+}
+
+/// Query the Id of a stream.
+// also: cudaStreamGetId_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong) -> cudaError_t {
+    run("cudaStreamGetId", || cu(rt::ctx()?.cuStreamGetId(hStream, out(streamId)?)))
+}
+
+/// Query the device of a stream.
+// also: cudaStreamGetDevice_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut c_int) -> cudaError_t {
+    run("cudaStreamGetDevice", || {
+        let device = out(device)?;
+        let f = rt::ctx()?;
+        let r = f.cuStreamGetDevice(hStream, device);
+        if r != MISSING_ENTRY_POINT {
+            return cu(r);
+        }
+        // Drivers before CUDA 12.8: the device of the stream's context.
+        let mut c = null_mut();
+        cu(f.cuStreamGetCtx(hStream, &mut c))?;
+        cu(f.cuCtxPushCurrent(c))?;
+        let r = f.cuCtxGetDevice(device);
+        f.cuCtxPopCurrent(&mut c);
+        cu(r)
     })
 }

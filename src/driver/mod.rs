@@ -9,12 +9,22 @@
 pub mod types;
 
 /// The opaque handle structs `types` refers to: the runtime header's, since runtime streams,
-/// events and functions are driver ones.
+/// events, functions, graphs, pools, libraries... are driver ones.
 mod handles {
     pub use crate::types::{
         CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
-        CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUmemPoolHandle_st, CUstream_st, CUuserObject_st,
+        CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUkern_st, CUlib_st, CUmemPoolHandle_st, CUstream_st,
+        CUuserObject_st,
     };
+
+    #[cfg(not(feature = "abi12"))]
+    pub use crate::types::CUlogsCallbackEntry_st;
+    /// The 12 ABI's runtime has no error log callbacks, so no handle struct of its own.
+    /// cbindgen:ignore
+    #[cfg(feature = "abi12")]
+    pub struct CUlogsCallbackEntry_st {
+        _private: [u8; 0],
+    }
 }
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};
@@ -260,6 +270,34 @@ driver_api! {
     cuGraphRetainUserObject = "cuGraphRetainUserObject" @ 11030 (graph: CUgraph, object: CUuserObject, count: c_uint, flags: c_uint);
     cuGraphReleaseUserObject = "cuGraphReleaseUserObject" @ 11030 (graph: CUgraph, object: CUuserObject, count: c_uint);
     cuGraphConditionalHandleCreate = "cuGraphConditionalHandleCreate" @ 12030 (pHandle_out: *mut u64, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: c_uint, flags: c_uint);
+    // Device, IPC, stream and event extras: limits and configurations of the current
+    // context, PCI ids, peer and atomic capabilities, GPUDirect RDMA, async notifications,
+    // IPC handles, stream callbacks, ids and devices, the CUDA 12.8 elapsed time.
+    cuDeviceGetByPCIBusId = "cuDeviceGetByPCIBusId" @ 4010 (dev: *mut CUdevice, pciBusId: *const c_char);
+    cuDeviceGetPCIBusId = "cuDeviceGetPCIBusId" @ 4010 (pciBusId: *mut c_char, len: c_int, dev: CUdevice);
+    cuDeviceGetP2PAttribute = "cuDeviceGetP2PAttribute" @ 8000 (value: *mut c_int, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice);
+    cuDeviceGetP2PAtomicCapabilities = "cuDeviceGetP2PAtomicCapabilities" @ 13000 (capabilities: *mut c_uint, operations: *const CUatomicOperation, count: c_uint, srcDevice: CUdevice, dstDevice: CUdevice);
+    cuDeviceGetHostAtomicCapabilities = "cuDeviceGetHostAtomicCapabilities" @ 13000 (capabilities: *mut c_uint, operations: *const CUatomicOperation, count: c_uint, dev: CUdevice);
+    cuFlushGPUDirectRDMAWrites = "cuFlushGPUDirectRDMAWrites" @ 11030 (target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope);
+    cuDeviceRegisterAsyncNotification = "cuDeviceRegisterAsyncNotification" @ 12040 (device: CUdevice, callbackFunc: CUasyncCallback, userData: *mut c_void, callback: *mut CUasyncCallbackHandle);
+    cuDeviceUnregisterAsyncNotification = "cuDeviceUnregisterAsyncNotification" @ 12040 (device: CUdevice, callback: CUasyncCallbackHandle);
+    cuCtxGetLimit = "cuCtxGetLimit" @ 3010 (pvalue: *mut usize, limit: CUlimit);
+    cuCtxSetLimit = "cuCtxSetLimit" @ 3010 (limit: CUlimit, value: usize);
+    cuCtxGetCacheConfig = "cuCtxGetCacheConfig" @ 3020 (pconfig: *mut CUfunc_cache);
+    cuCtxSetCacheConfig = "cuCtxSetCacheConfig" @ 3020 (config: CUfunc_cache);
+    cuCtxGetSharedMemConfig = "cuCtxGetSharedMemConfig" @ 4020 (pConfig: *mut CUsharedconfig);
+    cuCtxSetSharedMemConfig = "cuCtxSetSharedMemConfig" @ 4020 (config: CUsharedconfig);
+    cuCtxResetPersistingL2Cache = "cuCtxResetPersistingL2Cache" @ 11000 ();
+    cuIpcGetEventHandle = "cuIpcGetEventHandle" @ 4010 (pHandle: *mut CUipcEventHandle, event: CUevent);
+    cuIpcOpenEventHandle = "cuIpcOpenEventHandle" @ 4010 (phEvent: *mut CUevent, handle: CUipcEventHandle);
+    cuIpcGetMemHandle = "cuIpcGetMemHandle" @ 4010 (pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr);
+    cuIpcOpenMemHandle = "cuIpcOpenMemHandle" @ 11000 (pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: c_uint);
+    cuIpcCloseMemHandle = "cuIpcCloseMemHandle" @ 4010 (dptr: CUdeviceptr);
+    cuStreamAddCallback = "cuStreamAddCallback" @ 7000 (hStream: CUstream, callback: CUstreamCallback, userData: *mut c_void, flags: c_uint);
+    cuStreamGetId = "cuStreamGetId" @ 12000 (hStream: CUstream, streamId: *mut u64);
+    cuStreamGetDevice = "cuStreamGetDevice" @ 12080 (hStream: CUstream, device: *mut CUdevice);
+    cuStreamGetCtx = "cuStreamGetCtx" @ 9020 (hStream: CUstream, pctx: *mut CUcontext);
+    cuEventElapsedTime_v2 = "cuEventElapsedTime" @ 12080 (pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent);
 }
 
 /// The loaded driver: both tables and the library that backs them.

@@ -32,23 +32,25 @@ opaque! {
     CUarray = CUarray_st;
     CUmipmappedArray = CUmipmappedArray_st;
     CUmodule = CUmod_st;
-    CUlibrary = CUlib_st;
-    CUkernel = CUkern_st;
     CUgreenCtx = CUgreenCtx_st;
 }
 
 pub use super::handles::{
     CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
-    CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUmemPoolHandle_st, CUstream_st, CUuserObject_st,
+    CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUkern_st, CUlib_st, CUlogsCallbackEntry_st, CUmemPoolHandle_st,
+    CUstream_st, CUuserObject_st,
 };
 pub type CUstream = *mut CUstream_st;
 pub type CUevent = *mut CUevent_st;
 pub type CUfunction = *mut CUfunc_st;
+pub type CUlibrary = *mut CUlib_st;
+pub type CUkernel = *mut CUkern_st;
 pub type CUgraph = *mut CUgraph_st;
 pub type CUgraphNode = *mut CUgraphNode_st;
 pub type CUgraphExec = *mut CUgraphExec_st;
 pub type CUuserObject = *mut CUuserObject_st;
 pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
+pub type CUlogsCallbackHandle = *mut CUlogsCallbackEntry_st;
 pub type CUmemoryPool = *mut CUmemPoolHandle_st;
 /// `cuda.h`'s struct is `CUextMemory_st`; the runtime's handle is the same pointer.
 pub type CUexternalMemory = *mut CUexternalMemory_st;
@@ -266,4 +268,47 @@ pub struct CUlaunchConfig {
     pub hStream: CUstream,
     pub attrs: *mut c_void,
     pub numAttrs: c_uint,
+}
+
+// Device, IPC, stream and event extras.
+
+pub type CUlimit = c_int;
+pub type CUsharedconfig = c_int;
+pub type CUdevice_P2PAttribute = c_int;
+pub type CUatomicOperation = c_int;
+pub type CUflushGPUDirectRDMAWritesTarget = c_int;
+pub type CUflushGPUDirectRDMAWritesScope = c_int;
+
+pub const CUDA_ERROR_UNSUPPORTED_LIMIT: CUresult = 215;
+
+opaque! {
+    CUasyncCallbackHandle = CUasyncCallbackEntry_st;
+}
+
+/// `CUasyncNotificationInfo`: its layout is the runtime's `cudaAsyncNotificationInfo_t`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUasyncNotificationInfo {
+    pub type_: c_int,
+    pub bytesOverBudget: u64,
+}
+
+pub type CUasyncCallback = Option<
+    unsafe extern "C" fn(info: *mut CUasyncNotificationInfo, userData: *mut c_void, callback: CUasyncCallbackHandle),
+>;
+
+pub type CUstreamCallback = Option<unsafe extern "C" fn(hStream: CUstream, status: CUresult, userData: *mut c_void)>;
+
+pub const CU_IPC_HANDLE_SIZE: usize = 64;
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CUipcEventHandle {
+    pub reserved: [u8; CU_IPC_HANDLE_SIZE],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CUipcMemHandle {
+    pub reserved: [u8; CU_IPC_HANDLE_SIZE],
 }

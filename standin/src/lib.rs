@@ -17,7 +17,11 @@
 //!   freed pointer stays recognisably invalid even where a copy would accept host memory;
 //! - synchronous copies and memsets (1D, 2D, 3D, peer, to and from arrays), done at call time;
 //! - streams and events as validated handles; work is never pending, so queries succeed and
-//!   host functions run at once; events record the host clock;
+//!   host functions and stream callbacks run at once; events record the host clock; stream
+//!   ids and devices;
+//! - context limits and cache/shared memory configurations (back to their defaults when the
+//!   context is destroyed), PCI bus ids, peer attributes and atomic capabilities (none),
+//!   GPUDirect RDMA flushes, async notification registrations (never notified);
 //! - unified-memory advice and prefetch locations per 4 KiB page, range and pointer attributes;
 //! - CUDA arrays (1D/2D/3D, layered, cubemap, NV12 planes, sparse and deferred-mapping
 //!   properties) and mipmapped arrays, with contents in row-major host memory.
@@ -59,7 +63,10 @@ mod handles {
         CUgraph_st,
         CUgraphNode_st,
         CUgraphExec_st,
-        CUuserObject_st
+        CUuserObject_st,
+        CUlib_st,
+        CUkern_st,
+        CUlogsCallbackEntry_st
     );
 }
 mod state;
@@ -67,6 +74,7 @@ mod mem;
 mod array;
 mod attrs;
 mod graph;
+mod devctl;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
@@ -259,6 +267,30 @@ table! {
     "cuFuncSetAttribute" => cuFuncSetAttribute,
     "cuFuncSetCacheConfig" => cuFuncSetCacheConfig,
     "cuOccupancyMaxActiveBlocksPerMultiprocessor" => cuOccupancyMaxActiveBlocksPerMultiprocessor,
+    "cuCtxGetLimit" => devctl::cuCtxGetLimit,
+    "cuCtxSetLimit" => devctl::cuCtxSetLimit,
+    "cuCtxGetCacheConfig" => devctl::cuCtxGetCacheConfig,
+    "cuCtxSetCacheConfig" => devctl::cuCtxSetCacheConfig,
+    "cuCtxGetSharedMemConfig" => devctl::cuCtxGetSharedMemConfig,
+    "cuCtxSetSharedMemConfig" => devctl::cuCtxSetSharedMemConfig,
+    "cuCtxResetPersistingL2Cache" => devctl::cuCtxResetPersistingL2Cache,
+    "cuDeviceGetPCIBusId" => devctl::cuDeviceGetPCIBusId,
+    "cuDeviceGetByPCIBusId" => devctl::cuDeviceGetByPCIBusId,
+    "cuDeviceGetP2PAttribute" => devctl::cuDeviceGetP2PAttribute,
+    "cuDeviceGetP2PAtomicCapabilities" => devctl::cuDeviceGetP2PAtomicCapabilities,
+    "cuDeviceGetHostAtomicCapabilities" => devctl::cuDeviceGetHostAtomicCapabilities,
+    "cuFlushGPUDirectRDMAWrites" => devctl::cuFlushGPUDirectRDMAWrites,
+    "cuDeviceRegisterAsyncNotification" => devctl::cuDeviceRegisterAsyncNotification,
+    "cuDeviceUnregisterAsyncNotification" => devctl::cuDeviceUnregisterAsyncNotification,
+    "cuStreamGetId" => devctl::cuStreamGetId,
+    "cuStreamGetDevice" => devctl::cuStreamGetDevice,
+    "cuStreamGetCtx" => devctl::cuStreamGetCtx,
+    "cuStreamAddCallback" => devctl::cuStreamAddCallback,
+    "cuIpcGetEventHandle" => devctl::cuIpcGetEventHandle,
+    "cuIpcOpenEventHandle" => devctl::cuIpcOpenEventHandle,
+    "cuIpcGetMemHandle" => devctl::cuIpcGetMemHandle,
+    "cuIpcOpenMemHandle" => devctl::cuIpcOpenMemHandle,
+    "cuIpcCloseMemHandle" => devctl::cuIpcCloseMemHandle,
 }
 
 export! {
@@ -270,7 +302,8 @@ export! {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let name = CStr::from_ptr(symbol).to_str().unwrap_or("");
-        match lookup(name, cudaVersion) {
+        let per_thread = if flags == 2 { devctl::per_thread_entry(name) } else { None };
+        match per_thread.or_else(|| lookup(name, cudaVersion)) {
             Some(f) => {
                 *pfn = f;
                 if !symbolStatus.is_null() {

@@ -456,5 +456,6 @@ impl State {
         for o in self.ctxs.iter_mut() {
             o.peers &= !(1u8 << dev);
         }
+        crate::devctl::context_destroyed(dev);
     }
 }
