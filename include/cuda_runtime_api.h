@@ -1135,6 +1135,34 @@ typedef enum cudaMemcpy3DOperandType {
 } cudaMemcpy3DOperandType;
 
 /**
+ * Possible modes for stream capture thread interactions. For more details see
+ * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
+ */
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2,
+} cudaStreamCaptureMode;
+
+/**
+ * Possible stream capture statuses returned by ::cudaStreamIsCapturing
+ */
+typedef enum cudaStreamCaptureStatus {
+    /**
+     * Stream is not capturing
+     */
+    cudaStreamCaptureStatusNone = 0,
+    /**
+     * Stream is actively capturing
+     */
+    cudaStreamCaptureStatusActive = 1,
+    /**
+     * Stream is part of a capture sequence that has been invalidated, but not terminated
+     */
+    cudaStreamCaptureStatusInvalidated = 2,
+} cudaStreamCaptureStatus;
+
+/**
  * CUDA Limits
  */
 typedef enum cudaLimit {
@@ -1863,6 +1891,166 @@ typedef enum cudaDeviceAttr {
 } cudaDeviceAttr;
 
 /**
+ * CUDA Graph node types
+ */
+typedef enum cudaGraphNodeType {
+    /**
+     * GPU kernel node
+     */
+    cudaGraphNodeTypeKernel = 0,
+    /**
+     * Memcpy node
+     */
+    cudaGraphNodeTypeMemcpy = 1,
+    /**
+     * Memset node
+     */
+    cudaGraphNodeTypeMemset = 2,
+    /**
+     * Host (executable) node
+     */
+    cudaGraphNodeTypeHost = 3,
+    /**
+     * Node which executes an embedded graph
+     */
+    cudaGraphNodeTypeGraph = 4,
+    /**
+     * Empty (no-op) node
+     */
+    cudaGraphNodeTypeEmpty = 5,
+    /**
+     * External event wait node
+     */
+    cudaGraphNodeTypeWaitEvent = 6,
+    /**
+     * External event record node
+     */
+    cudaGraphNodeTypeEventRecord = 7,
+    /**
+     * External semaphore signal node
+     */
+    cudaGraphNodeTypeExtSemaphoreSignal = 8,
+    /**
+     * External semaphore wait node
+     */
+    cudaGraphNodeTypeExtSemaphoreWait = 9,
+    /**
+     * Memory allocation node
+     */
+    cudaGraphNodeTypeMemAlloc = 10,
+    /**
+     * Memory free node
+     */
+    cudaGraphNodeTypeMemFree = 11,
+    /**
+     * Conditional node. May be used to implement a conditional execution path or loop
+     * inside of a graph.
+     */
+    cudaGraphNodeTypeConditional = 13,
+    cudaGraphNodeTypeCount = 14,
+} cudaGraphNodeType;
+
+/**
+ * Graph instantiation results
+ */
+typedef enum cudaGraphInstantiateResult {
+    /**
+     * Instantiation succeeded
+     */
+    cudaGraphInstantiateSuccess = 0,
+    /**
+     * Instantiation failed for an unexpected reason which is described in the return value of
+     * the function
+     */
+    cudaGraphInstantiateError = 1,
+    /**
+     * Instantiation failed due to invalid structure, such as cycles
+     */
+    cudaGraphInstantiateInvalidStructure = 2,
+    /**
+     * Instantiation for device launch failed because the graph contained an unsupported
+     * operation
+     */
+    cudaGraphInstantiateNodeOperationNotSupported = 3,
+    /**
+     * Instantiation for device launch failed due to the nodes belonging to different contexts
+     */
+    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+    /**
+     * One or more conditional handles are not associated with conditional nodes
+     */
+    cudaGraphInstantiateConditionalHandleUnused = 5,
+} cudaGraphInstantiateResult;
+
+/**
+ * CUDA Graph Update error types
+ */
+typedef enum cudaGraphExecUpdateResult {
+    /**
+     * The update succeeded
+     */
+    cudaGraphExecUpdateSuccess = 0,
+    /**
+     * The update failed for an unexpected reason which is described in the return value of
+     * the function
+     */
+    cudaGraphExecUpdateError = 1,
+    /**
+     * The update failed because the topology changed
+     */
+    cudaGraphExecUpdateErrorTopologyChanged = 2,
+    /**
+     * The update failed because a node type changed
+     */
+    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+    /**
+     * The update failed because the function of a kernel node changed (CUDA driver < 11.2)
+     */
+    cudaGraphExecUpdateErrorFunctionChanged = 4,
+    /**
+     * The update failed because the parameters changed in a way that is not supported
+     */
+    cudaGraphExecUpdateErrorParametersChanged = 5,
+    /**
+     * The update failed because something about the node is not supported
+     */
+    cudaGraphExecUpdateErrorNotSupported = 6,
+    /**
+     * The update failed because the function of a kernel node changed in an unsupported way
+     */
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+    /**
+     * The update failed because the node attributes changed in a way that is not supported
+     */
+    cudaGraphExecUpdateErrorAttributesChanged = 8,
+} cudaGraphExecUpdateResult;
+
+/**
+ * Graph memory attributes
+ */
+typedef enum cudaGraphMemAttributeType {
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
+     */
+    cudaGraphMemAttrUsedMemCurrent = 0,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaGraphMemAttrUsedMemHigh = 1,
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
+     * the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
+     * use by the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemHigh = 3,
+} cudaGraphMemAttributeType;
+
+/**
  * CUDA Memory Advise values.
  */
 typedef enum cudaMemoryAdvise {
@@ -2233,34 +2421,6 @@ typedef enum cudaAccessProperty {
 } cudaAccessProperty;
 
 /**
- * Possible stream capture statuses returned by ::cudaStreamIsCapturing
- */
-typedef enum cudaStreamCaptureStatus {
-    /**
-     * Stream is not capturing
-     */
-    cudaStreamCaptureStatusNone = 0,
-    /**
-     * Stream is actively capturing
-     */
-    cudaStreamCaptureStatusActive = 1,
-    /**
-     * Stream is part of a capture sequence that has been invalidated, but not terminated
-     */
-    cudaStreamCaptureStatusInvalidated = 2,
-} cudaStreamCaptureStatus;
-
-/**
- * Possible modes for stream capture thread interactions. For more details see
- * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
- */
-typedef enum cudaStreamCaptureMode {
-    cudaStreamCaptureModeGlobal = 0,
-    cudaStreamCaptureModeThreadLocal = 1,
-    cudaStreamCaptureModeRelaxed = 2,
-} cudaStreamCaptureMode;
-
-/**
  * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
  */
 typedef enum cudaSynchronizationPolicy {
@@ -2437,31 +2597,6 @@ typedef enum cudaUserObjectRetainFlags {
 } cudaUserObjectRetainFlags;
 
 /**
- * Graph memory attributes
- */
-typedef enum cudaGraphMemAttributeType {
-    /**
-     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
-     */
-    cudaGraphMemAttrUsedMemCurrent = 0,
-    /**
-     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
-     * since the last time it was reset. High watermark can only be reset to zero.
-     */
-    cudaGraphMemAttrUsedMemHigh = 1,
-    /**
-     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
-     * the CUDA graphs asynchronous allocator.
-     */
-    cudaGraphMemAttrReservedMemCurrent = 2,
-    /**
-     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
-     * use by the CUDA graphs asynchronous allocator.
-     */
-    cudaGraphMemAttrReservedMemHigh = 3,
-} cudaGraphMemAttributeType;
-
-/**
  * Flags of ::cudaGraphConditionalHandleCreate.
  */
 typedef enum cudaGraphConditionalHandleFlags {
@@ -2490,66 +2625,6 @@ typedef enum cudaGraphConditionalNodeType {
      */
     cudaGraphCondTypeSwitch = 2,
 } cudaGraphConditionalNodeType;
-
-/**
- * CUDA Graph node types
- */
-typedef enum cudaGraphNodeType {
-    /**
-     * GPU kernel node
-     */
-    cudaGraphNodeTypeKernel = 0,
-    /**
-     * Memcpy node
-     */
-    cudaGraphNodeTypeMemcpy = 1,
-    /**
-     * Memset node
-     */
-    cudaGraphNodeTypeMemset = 2,
-    /**
-     * Host (executable) node
-     */
-    cudaGraphNodeTypeHost = 3,
-    /**
-     * Node which executes an embedded graph
-     */
-    cudaGraphNodeTypeGraph = 4,
-    /**
-     * Empty (no-op) node
-     */
-    cudaGraphNodeTypeEmpty = 5,
-    /**
-     * External event wait node
-     */
-    cudaGraphNodeTypeWaitEvent = 6,
-    /**
-     * External event record node
-     */
-    cudaGraphNodeTypeEventRecord = 7,
-    /**
-     * External semaphore signal node
-     */
-    cudaGraphNodeTypeExtSemaphoreSignal = 8,
-    /**
-     * External semaphore wait node
-     */
-    cudaGraphNodeTypeExtSemaphoreWait = 9,
-    /**
-     * Memory allocation node
-     */
-    cudaGraphNodeTypeMemAlloc = 10,
-    /**
-     * Memory free node
-     */
-    cudaGraphNodeTypeMemFree = 11,
-    /**
-     * Conditional node. May be used to implement a conditional execution path or loop
-     * inside of a graph.
-     */
-    cudaGraphNodeTypeConditional = 13,
-    cudaGraphNodeTypeCount = 14,
-} cudaGraphNodeType;
 
 /**
  * Child graph node ownership
@@ -2583,81 +2658,6 @@ typedef enum cudaGraphDependencyType_enum {
      */
     cudaGraphDependencyTypeProgrammatic = 1,
 } cudaGraphDependencyType_enum;
-
-/**
- * CUDA Graph Update error types
- */
-typedef enum cudaGraphExecUpdateResult {
-    /**
-     * The update succeeded
-     */
-    cudaGraphExecUpdateSuccess = 0,
-    /**
-     * The update failed for an unexpected reason which is described in the return value of
-     * the function
-     */
-    cudaGraphExecUpdateError = 1,
-    /**
-     * The update failed because the topology changed
-     */
-    cudaGraphExecUpdateErrorTopologyChanged = 2,
-    /**
-     * The update failed because a node type changed
-     */
-    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
-    /**
-     * The update failed because the function of a kernel node changed (CUDA driver < 11.2)
-     */
-    cudaGraphExecUpdateErrorFunctionChanged = 4,
-    /**
-     * The update failed because the parameters changed in a way that is not supported
-     */
-    cudaGraphExecUpdateErrorParametersChanged = 5,
-    /**
-     * The update failed because something about the node is not supported
-     */
-    cudaGraphExecUpdateErrorNotSupported = 6,
-    /**
-     * The update failed because the function of a kernel node changed in an unsupported way
-     */
-    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
-    /**
-     * The update failed because the node attributes changed in a way that is not supported
-     */
-    cudaGraphExecUpdateErrorAttributesChanged = 8,
-} cudaGraphExecUpdateResult;
-
-/**
- * Graph instantiation results
- */
-typedef enum cudaGraphInstantiateResult {
-    /**
-     * Instantiation succeeded
-     */
-    cudaGraphInstantiateSuccess = 0,
-    /**
-     * Instantiation failed for an unexpected reason which is described in the return value of
-     * the function
-     */
-    cudaGraphInstantiateError = 1,
-    /**
-     * Instantiation failed due to invalid structure, such as cycles
-     */
-    cudaGraphInstantiateInvalidStructure = 2,
-    /**
-     * Instantiation for device launch failed because the graph contained an unsupported
-     * operation
-     */
-    cudaGraphInstantiateNodeOperationNotSupported = 3,
-    /**
-     * Instantiation for device launch failed due to the nodes belonging to different contexts
-     */
-    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
-    /**
-     * One or more conditional handles are not associated with conditional nodes
-     */
-    cudaGraphInstantiateConditionalHandleUnused = 5,
-} cudaGraphInstantiateResult;
 
 /**
  * Specifies the field to update when performing multiple node updates from the device
@@ -3406,6 +3406,53 @@ typedef struct cudaMemcpy3DBatchOp {
      */
     unsigned int flags;
 } cudaMemcpy3DBatchOp;
+
+/**
+ * CUDA graph
+ */
+typedef struct CUgraph_st *cudaGraph_t;
+
+/**
+ * CUDA graph node.
+ */
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+
+/**
+ * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations
+ * and default to a zero-initialized value if not specified. A zero-initialized struct
+ * indicates a standard full serialization of two nodes with memory visibility.
+ */
+typedef struct cudaGraphEdgeData_st {
+    /**
+     * This indicates when the dependency is triggered from the upstream node on the edge. The
+     * meaning is specfic to the node type. A value of 0 in all cases means full completion of
+     * the upstream node, with memory visibility to the downstream node or portion thereof
+     * (indicated by to_port).
+     */
+    unsigned char from_port;
+    /**
+     * This indicates what portion of the downstream node is dependent on the upstream node or
+     * portion thereof (indicated by from_port). The meaning is specific to the node type. A
+     * value of 0 in all cases means the entirety of the downstream node is dependent on the
+     * upstream work.
+     */
+    unsigned char to_port;
+    /**
+     * This should be populated with a value from ::cudaGraphDependencyType. (It is typed as
+     * char due to compiler-specific layout of bitfields.) See ::cudaGraphDependencyType.
+     */
+    unsigned char type;
+    /**
+     * These bytes are unused and must be zeroed. This ensures compatibility if additional
+     * fields are added in the future.
+     */
+    unsigned char reserved[5];
+} cudaGraphEdgeData_st;
+
+/**
+ * Optional annotation for edges in a CUDA graph.
+ */
+typedef struct cudaGraphEdgeData_st cudaGraphEdgeData;
 
 /**
  * CUDA 3D position
@@ -4356,6 +4403,77 @@ typedef void (*cudaAsyncCallback)(cudaAsyncNotificationInfo_t *info,
 typedef struct CUevent_st *cudaEvent_t;
 
 /**
+ * CUDA executable (launchable) graph
+ */
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/**
+ * Graph instantiation parameters
+ */
+typedef struct cudaGraphInstantiateParams_st {
+    /**
+     * Instantiation flags
+     */
+    unsigned long long flags;
+    /**
+     * Upload stream
+     */
+    cudaStream_t uploadStream;
+    /**
+     * The node which caused instantiation to fail, if any
+     */
+    cudaGraphNode_t errNode_out;
+    /**
+     * Whether instantiation was successful. If it failed, the reason why
+     */
+    enum cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams_st;
+
+/**
+ * Graph instantiation parameters
+ */
+typedef struct cudaGraphInstantiateParams_st cudaGraphInstantiateParams;
+
+/**
+ * Result information returned by cudaGraphExecUpdate
+ */
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    /**
+     * Gives more specific detail when a cuda graph update fails.
+     */
+    enum cudaGraphExecUpdateResult result;
+    /**
+     * The "to node" of the error edge when the topologies do not match. The error node when
+     * the error is associated with a specific node. NULL when the error is generic.
+     */
+    cudaGraphNode_t errorNode;
+    /**
+     * The from node of error edge when the topologies do not match. Otherwise NULL.
+     */
+    cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo_st;
+
+/**
+ * Result information returned by cudaGraphExecUpdate
+ */
+typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
+
+/**
+ * CUDA user object for graphs
+ */
+typedef struct CUuserObject_st *cudaUserObject_t;
+
+/**
+ * CUDA host function
+ */
+typedef void (*cudaHostFn_t)(void *userData);
+
+/**
+ * CUDA handle for conditional graph nodes
+ */
+typedef unsigned long long cudaGraphConditionalHandle;
+
+/**
  * CUDA IPC event handle
  */
 typedef struct cudaIpcEventHandle_st {
@@ -4581,11 +4699,6 @@ typedef struct cudaMemPoolPtrExportData {
  * \param userData User parameter provided at registration.
  */
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-
-/**
- * CUDA host function
- */
-typedef void (*cudaHostFn_t)(void *userData);
 
 #if defined(CUDART_RS_ABI12)
 /**
@@ -5306,31 +5419,6 @@ typedef struct cudaExternalSemaphoreWaitParams_v1 {
 #endif
 
 /**
- * CUDA graph
- */
-typedef struct CUgraph_st *cudaGraph_t;
-
-/**
- * CUDA graph node.
- */
-typedef struct CUgraphNode_st *cudaGraphNode_t;
-
-/**
- * CUDA executable (launchable) graph
- */
-typedef struct CUgraphExec_st *cudaGraphExec_t;
-
-/**
- * CUDA user object for graphs
- */
-typedef struct CUuserObject_st *cudaUserObject_t;
-
-/**
- * CUDA handle for conditional graph nodes
- */
-typedef unsigned long long cudaGraphConditionalHandle;
-
-/**
  * CUDA GPU kernel node parameters
  */
 typedef struct cudaKernelNodeParams {
@@ -5696,94 +5784,6 @@ typedef struct cudaEventWaitNodeParams {
  * Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
  */
 typedef enum cudaGraphDependencyType_enum cudaGraphDependencyType;
-
-/**
- * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations
- * and default to a zero-initialized value if not specified. A zero-initialized struct
- * indicates a standard full serialization of two nodes with memory visibility.
- */
-typedef struct cudaGraphEdgeData_st {
-    /**
-     * This indicates when the dependency is triggered from the upstream node on the edge. The
-     * meaning is specfic to the node type. A value of 0 in all cases means full completion of
-     * the upstream node, with memory visibility to the downstream node or portion thereof
-     * (indicated by to_port).
-     */
-    unsigned char from_port;
-    /**
-     * This indicates what portion of the downstream node is dependent on the upstream node or
-     * portion thereof (indicated by from_port). The meaning is specific to the node type. A
-     * value of 0 in all cases means the entirety of the downstream node is dependent on the
-     * upstream work.
-     */
-    unsigned char to_port;
-    /**
-     * This should be populated with a value from ::cudaGraphDependencyType. (It is typed as
-     * char due to compiler-specific layout of bitfields.) See ::cudaGraphDependencyType.
-     */
-    unsigned char type;
-    /**
-     * These bytes are unused and must be zeroed. This ensures compatibility if additional
-     * fields are added in the future.
-     */
-    unsigned char reserved[5];
-} cudaGraphEdgeData_st;
-
-/**
- * Optional annotation for edges in a CUDA graph.
- */
-typedef struct cudaGraphEdgeData_st cudaGraphEdgeData;
-
-/**
- * Graph instantiation parameters
- */
-typedef struct cudaGraphInstantiateParams_st {
-    /**
-     * Instantiation flags
-     */
-    unsigned long long flags;
-    /**
-     * Upload stream
-     */
-    cudaStream_t uploadStream;
-    /**
-     * The node which caused instantiation to fail, if any
-     */
-    cudaGraphNode_t errNode_out;
-    /**
-     * Whether instantiation was successful. If it failed, the reason why
-     */
-    enum cudaGraphInstantiateResult result_out;
-} cudaGraphInstantiateParams_st;
-
-/**
- * Graph instantiation parameters
- */
-typedef struct cudaGraphInstantiateParams_st cudaGraphInstantiateParams;
-
-/**
- * Result information returned by cudaGraphExecUpdate
- */
-typedef struct cudaGraphExecUpdateResultInfo_st {
-    /**
-     * Gives more specific detail when a cuda graph update fails.
-     */
-    enum cudaGraphExecUpdateResult result;
-    /**
-     * The "to node" of the error edge when the topologies do not match. The error node when
-     * the error is associated with a specific node. NULL when the error is generic.
-     */
-    cudaGraphNode_t errorNode;
-    /**
-     * The from node of error edge when the topologies do not match. Otherwise NULL.
-     */
-    cudaGraphNode_t errorFromNode;
-} cudaGraphExecUpdateResultInfo_st;
-
-/**
- * Result information returned by cudaGraphExecUpdate
- */
-typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
 
 /**
  * Kernel parameter data of a ::cudaGraphKernelNodeUpdate (NVIDIA's field has an unnamed
@@ -6299,6 +6299,107 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs,
 #endif
 
 /**
+ * Begins graph capture on a stream.
+ */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+
+/**
+ * Begins graph capture on a stream to an existing graph.
+ */
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
+                                          cudaGraph_t graph,
+                                          const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies,
+                                          enum cudaStreamCaptureMode mode);
+
+/**
+ * Swaps the stream capture interaction mode for a thread.
+ */
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+
+/**
+ * Ends capture on a stream, returning the captured graph.
+ */
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+
+/**
+ * Returns a stream's capture status.
+ */
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+                                  enum cudaStreamCaptureStatus *pCaptureStatus);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Query a stream's capture state.
+ */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out,
+                                     cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const cudaGraphEdgeData **edgeData_out,
+                                     size_t *numDependencies_out);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Query a stream's capture state (11.3+).
+ */
+cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t stream,
+                                        enum cudaStreamCaptureStatus *captureStatus_out,
+                                        unsigned long long *id_out,
+                                        cudaGraph_t *graph_out,
+                                        const cudaGraphNode_t **dependencies_out,
+                                        size_t *numDependencies_out);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Query a stream's capture state (12.3+).
+ */
+cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream,
+                                        enum cudaStreamCaptureStatus *captureStatus_out,
+                                        unsigned long long *id_out,
+                                        cudaGraph_t *graph_out,
+                                        const cudaGraphNode_t **dependencies_out,
+                                        const cudaGraphEdgeData **edgeData_out,
+                                        size_t *numDependencies_out);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Update the set of dependencies in a capturing stream.
+ */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData,
+                                                size_t numDependencies,
+                                                unsigned int flags);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Update the set of dependencies in a capturing stream (11.3+).
+ */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                cudaGraphNode_t *dependencies,
+                                                size_t numDependencies,
+                                                unsigned int flags);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Update the set of dependencies in a capturing stream (12.3+).
+ */
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream,
+                                                   cudaGraphNode_t *dependencies,
+                                                   const cudaGraphEdgeData *dependencyData,
+                                                   size_t numDependencies,
+                                                   unsigned int flags);
+#endif
+
+/**
  * Copies data between host and device.
  */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
@@ -6722,6 +6823,339 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
  */
 cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t end);
 #endif
+
+/**
+ * Creates a graph.
+ */
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+
+/**
+ * Destroys a graph.
+ */
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+
+/**
+ * Clones a graph.
+ */
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+
+/**
+ * Finds a cloned version of a node.
+ */
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode,
+                                     cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph);
+
+/**
+ * Returns a graph's nodes.
+ */
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+
+/**
+ * Returns a graph's root nodes.
+ */
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
+                                  cudaGraphNode_t *pRootNodes,
+                                  size_t *pNumRootNodes);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns a graph's dependency edges.
+ */
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph,
+                              cudaGraphNode_t *from,
+                              cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edgeData,
+                              size_t *numEdges);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a graph's dependency edges.
+ */
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph,
+                              cudaGraphNode_t *from,
+                              cudaGraphNode_t *to,
+                              size_t *numEdges);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a graph's dependency edges (12.3+).
+ */
+cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph,
+                                 cudaGraphNode_t *from,
+                                 cudaGraphNode_t *to,
+                                 cudaGraphEdgeData *edgeData,
+                                 size_t *numEdges);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependencies.
+ */
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+                                         cudaGraphNode_t *pDependencies,
+                                         cudaGraphEdgeData *edgeData,
+                                         size_t *pNumDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependencies.
+ */
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+                                         cudaGraphNode_t *pDependencies,
+                                         size_t *pNumDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependencies (12.3+).
+ */
+cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node,
+                                            cudaGraphNode_t *pDependencies,
+                                            cudaGraphEdgeData *edgeData,
+                                            size_t *pNumDependencies);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependent nodes.
+ */
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+                                           cudaGraphNode_t *pDependentNodes,
+                                           cudaGraphEdgeData *edgeData,
+                                           size_t *pNumDependentNodes);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependent nodes.
+ */
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+                                           cudaGraphNode_t *pDependentNodes,
+                                           size_t *pNumDependentNodes);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependent nodes (12.3+).
+ */
+cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node,
+                                              cudaGraphNode_t *pDependentNodes,
+                                              cudaGraphEdgeData *edgeData,
+                                              size_t *pNumDependentNodes);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph.
+ */
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *edgeData,
+                                     size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph.
+ */
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph. (12.3+)
+ */
+cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edgeData,
+                                        size_t numDependencies);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Removes dependency edges from a graph.
+ */
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edgeData,
+                                        size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Removes dependency edges from a graph.
+ */
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Removes dependency edges from a graph. (12.3+)
+ */
+cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph,
+                                           const cudaGraphNode_t *from,
+                                           const cudaGraphNode_t *to,
+                                           const cudaGraphEdgeData *edgeData,
+                                           size_t numDependencies);
+#endif
+
+/**
+ * Remove a node from the graph.
+ */
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+
+/**
+ * Returns a node's type.
+ */
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+
+/**
+ * Query whether a node in the given graphExec is enabled.
+ */
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int *isEnabled);
+
+/**
+ * Enables or disables the specified node in the given graphExec.
+ */
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int isEnabled);
+
+/**
+ * Write a DOT file describing graph structure.
+ */
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+                                 cudaGraph_t graph,
+                                 unsigned long long flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+                                          cudaGraph_t graph,
+                                          unsigned long long flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
+                                           cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams);
+
+/**
+ * Query the instantiation flags of an executable graph.
+ */
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+
+/**
+ * Check whether an executable graph can be updated with a graph and perform the update if
+ * possible.
+ *
+ * As NVIDIA's runtime does: both handles must be given (`cudaErrorInvalidValue`), the result
+ * information is optional (the driver gets a result of the runtime's own), and when it is
+ * given it is filled in whether the update succeeded or not.
+ */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec,
+                                cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo);
+
+/**
+ * Uploads an executable graph in a stream.
+ */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/**
+ * Launches an executable graph in a stream.
+ */
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/**
+ * Destroys an executable graph.
+ */
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+
+/**
+ * Query asynchronous allocation attributes related to graphs.
+ */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/**
+ * Set asynchronous allocation attributes related to graphs.
+ */
+cudaError_t cudaDeviceSetGraphMemAttribute(int device,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/**
+ * Free unused memory that was cached on the specified device for use with graphs back to
+ * the OS.
+ */
+cudaError_t cudaDeviceGraphMemTrim(int device);
+
+/**
+ * Create a user object.
+ */
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out,
+                                 void *ptr,
+                                 cudaHostFn_t destroy,
+                                 unsigned int initialRefcount,
+                                 unsigned int flags);
+
+/**
+ * Retain a reference to a user object.
+ */
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count);
+
+/**
+ * Release a reference to a user object.
+ */
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count);
+
+/**
+ * Retain a reference to a user object from a graph.
+ */
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph,
+                                      cudaUserObject_t object,
+                                      unsigned int count,
+                                      unsigned int flags);
+
+/**
+ * Release a user object reference from a graph.
+ */
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
+                                       cudaUserObject_t object,
+                                       unsigned int count);
+
+/**
+ * Create a conditional handle. The handle belongs to the context current on this thread, if
+ * any: like NVIDIA's runtime, this does not make one current.
+ */
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                             cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue,
+                                             unsigned int flags);
 
 /**
  * Gets an interprocess handle for a previously allocated event.
@@ -7278,6 +7712,12 @@ struct cudaGraphNodeParams {
      */
     long long reserved2;
 };
+#endif
+
+#if defined(CUDART_RS_ABI12) && !defined(cudaStreamGetCaptureInfo)
+/* CUDA 12's cudaStreamGetCaptureInfo is the CUDA 11.3 form, as NVIDIA's header names it (the
+ * library's symbol of that name is the CUDA 10.1 form, which no header declares). */
+#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2
 #endif
 
 #ifndef CUDART_RS_MAKE_FUNCTIONS

@@ -9,9 +9,11 @@
 
 pub mod array;
 pub mod batch;
+pub mod capture;
 pub mod copy;
 pub mod device;
 pub mod event;
+pub mod graph;
 pub mod ipc;
 pub mod memory;
 pub mod module;

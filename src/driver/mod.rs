@@ -33,6 +33,12 @@ use std::sync::OnceLock;
 use crate::error::{cudaError, MISSING_ENTRY_POINT};
 use types::*;
 
+/// The runtime's graph structs that have the driver's layout (see the graph entries below).
+use crate::types::{
+    cudaGraphEdgeData as GraphEdgeData, cudaGraphExecUpdateResultInfo as GraphExecUpdateResultInfo,
+    cudaGraphInstantiateParams as GraphInstantiateParams,
+};
+
 /// The environment variable that names another driver library to load instead of
 /// `libcuda.so.1` (for example the test stand-in).
 pub const DRIVER_ENV: &str = "CUDART_RS_DRIVER";
@@ -212,6 +218,58 @@ driver_api! {
     cuFuncSetCacheConfig = "cuFuncSetCacheConfig" @ 3000 (hfunc: CUfunction, config: CUfunc_cache);
     cuOccupancyMaxActiveBlocksPerMultiprocessor = "cuOccupancyMaxActiveBlocksPerMultiprocessor" @ 6050 (numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize);
 
+    // Stream capture and the graph core (api/capture.rs, api/graph.rs). Where CUDA 12.3 added
+    // edge data, both signatures are listed: the CUDA 12 ABI's older runtime forms call the
+    // older driver forms, as NVIDIA's 12.9 runtime does. Enums are passed as their integer
+    // values; edge data, instantiate parameters and update results are the runtime's structs,
+    // whose layout is the driver's (CUgraphEdgeData, CUDA_GRAPH_INSTANTIATE_PARAMS,
+    // CUgraphExecUpdateResultInfo).
+    cuStreamBeginCapture = "cuStreamBeginCapture" @ 10010 (hStream: CUstream, mode: c_int);
+    cuStreamBeginCaptureToGraph = "cuStreamBeginCaptureToGraph" @ 12030 (hStream: CUstream, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const GraphEdgeData, numDependencies: usize, mode: c_int);
+    cuStreamEndCapture = "cuStreamEndCapture" @ 10000 (hStream: CUstream, phGraph: *mut CUgraph);
+    cuStreamIsCapturing = "cuStreamIsCapturing" @ 10000 (hStream: CUstream, captureStatus: *mut c_int);
+    cuStreamGetCaptureInfo_v2 = "cuStreamGetCaptureInfo" @ 11030 (hStream: CUstream, captureStatus_out: *mut c_int, id_out: *mut u64, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, numDependencies_out: *mut usize);
+    cuStreamGetCaptureInfo_v3 = "cuStreamGetCaptureInfo" @ 12030 (hStream: CUstream, captureStatus_out: *mut c_int, id_out: *mut u64, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, edgeData_out: *mut *const GraphEdgeData, numDependencies_out: *mut usize);
+    cuStreamUpdateCaptureDependencies_v1 = "cuStreamUpdateCaptureDependencies" @ 11030 (hStream: CUstream, dependencies: *mut CUgraphNode, numDependencies: usize, flags: c_uint);
+    cuStreamUpdateCaptureDependencies_v2 = "cuStreamUpdateCaptureDependencies" @ 12030 (hStream: CUstream, dependencies: *mut CUgraphNode, dependencyData: *const GraphEdgeData, numDependencies: usize, flags: c_uint);
+    cuThreadExchangeStreamCaptureMode = "cuThreadExchangeStreamCaptureMode" @ 10010 (mode: *mut c_int);
+    cuGraphCreate = "cuGraphCreate" @ 10000 (phGraph: *mut CUgraph, flags: c_uint);
+    cuGraphDestroy = "cuGraphDestroy" @ 10000 (hGraph: CUgraph);
+    cuGraphClone = "cuGraphClone" @ 10000 (phGraphClone: *mut CUgraph, originalGraph: CUgraph);
+    cuGraphNodeFindInClone = "cuGraphNodeFindInClone" @ 10000 (phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph);
+    cuGraphGetNodes = "cuGraphGetNodes" @ 10000 (hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize);
+    cuGraphGetRootNodes = "cuGraphGetRootNodes" @ 10000 (hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize);
+    cuGraphGetEdges_v1 = "cuGraphGetEdges" @ 10000 (hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, numEdges: *mut usize);
+    cuGraphGetEdges_v2 = "cuGraphGetEdges" @ 12030 (hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edgeData: *mut GraphEdgeData, numEdges: *mut usize);
+    cuGraphNodeGetDependencies_v1 = "cuGraphNodeGetDependencies" @ 10000 (hNode: CUgraphNode, dependencies: *mut CUgraphNode, numDependencies: *mut usize);
+    cuGraphNodeGetDependencies_v2 = "cuGraphNodeGetDependencies" @ 12030 (hNode: CUgraphNode, dependencies: *mut CUgraphNode, edgeData: *mut GraphEdgeData, numDependencies: *mut usize);
+    cuGraphNodeGetDependentNodes_v1 = "cuGraphNodeGetDependentNodes" @ 10000 (hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, numDependentNodes: *mut usize);
+    cuGraphNodeGetDependentNodes_v2 = "cuGraphNodeGetDependentNodes" @ 12030 (hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, edgeData: *mut GraphEdgeData, numDependentNodes: *mut usize);
+    cuGraphAddDependencies_v1 = "cuGraphAddDependencies" @ 10000 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize);
+    cuGraphAddDependencies_v2 = "cuGraphAddDependencies" @ 12030 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const GraphEdgeData, numDependencies: usize);
+    cuGraphRemoveDependencies_v1 = "cuGraphRemoveDependencies" @ 10000 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize);
+    cuGraphRemoveDependencies_v2 = "cuGraphRemoveDependencies" @ 12030 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const GraphEdgeData, numDependencies: usize);
+    cuGraphDestroyNode = "cuGraphDestroyNode" @ 10000 (hNode: CUgraphNode);
+    cuGraphNodeGetType = "cuGraphNodeGetType" @ 10000 (hNode: CUgraphNode, type_: *mut c_int);
+    cuGraphNodeGetEnabled = "cuGraphNodeGetEnabled" @ 11060 (hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut c_uint);
+    cuGraphNodeSetEnabled = "cuGraphNodeSetEnabled" @ 11060 (hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: c_uint);
+    cuGraphDebugDotPrint = "cuGraphDebugDotPrint" @ 11030 (hGraph: CUgraph, path: *const c_char, flags: c_uint);
+    cuGraphInstantiateWithFlags = "cuGraphInstantiateWithFlags" @ 11040 (phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: u64);
+    cuGraphInstantiateWithParams = "cuGraphInstantiateWithParams" @ 12000 (phGraphExec: *mut CUgraphExec, hGraph: CUgraph, instantiateParams: *mut GraphInstantiateParams);
+    cuGraphUpload = "cuGraphUpload" @ 11010 (hGraphExec: CUgraphExec, hStream: CUstream);
+    cuGraphLaunch = "cuGraphLaunch" @ 10000 (hGraphExec: CUgraphExec, hStream: CUstream);
+    cuGraphExecDestroy = "cuGraphExecDestroy" @ 10000 (hGraphExec: CUgraphExec);
+    cuGraphExecUpdate = "cuGraphExecUpdate" @ 12000 (hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: *mut GraphExecUpdateResultInfo);
+    cuGraphExecGetFlags = "cuGraphExecGetFlags" @ 12000 (hGraphExec: CUgraphExec, flags: *mut u64);
+    cuDeviceGetGraphMemAttribute = "cuDeviceGetGraphMemAttribute" @ 11040 (device: CUdevice, attr: c_int, value: *mut c_void);
+    cuDeviceSetGraphMemAttribute = "cuDeviceSetGraphMemAttribute" @ 11040 (device: CUdevice, attr: c_int, value: *mut c_void);
+    cuDeviceGraphMemTrim = "cuDeviceGraphMemTrim" @ 11040 (device: CUdevice);
+    cuUserObjectCreate = "cuUserObjectCreate" @ 11030 (object_out: *mut CUuserObject, ptr: *mut c_void, destroy: CUhostFn, initialRefcount: c_uint, flags: c_uint);
+    cuUserObjectRetain = "cuUserObjectRetain" @ 11030 (object: CUuserObject, count: c_uint);
+    cuUserObjectRelease = "cuUserObjectRelease" @ 11030 (object: CUuserObject, count: c_uint);
+    cuGraphRetainUserObject = "cuGraphRetainUserObject" @ 11030 (graph: CUgraph, object: CUuserObject, count: c_uint, flags: c_uint);
+    cuGraphReleaseUserObject = "cuGraphReleaseUserObject" @ 11030 (graph: CUgraph, object: CUuserObject, count: c_uint);
+    cuGraphConditionalHandleCreate = "cuGraphConditionalHandleCreate" @ 12030 (pHandle_out: *mut u64, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: c_uint, flags: c_uint);
     // Device, IPC, stream and event extras: limits and configurations of the current
     // context, PCI ids, peer and atomic capabilities, GPUDirect RDMA, async notifications,
     // IPC handles, stream callbacks, ids and devices, the CUDA 12.8 elapsed time.

@@ -73,6 +73,7 @@ mod state;
 mod mem;
 mod array;
 mod attrs;
+mod graph;
 mod devctl;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -137,6 +138,7 @@ macro_rules! table {
                 "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
                 "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
                 "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
+                n if graph::is_entry(n) => graph::unsupported as *mut c_void,
                 $( $sym => $f as *mut c_void, )*
                 _ => return None,
             })
