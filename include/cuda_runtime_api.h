@@ -156,6 +156,21 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 #define cudaArraySparsePropertiesSingleMipTail 1
 
 /**
+ * Default peer addressing enable flag
+ */
+#define cudaPeerAccessDefault 0
+
+/**
+ * Default behavior
+ */
+#define cudaOccupancyDefault 0
+
+/**
+ * Assume global caching is enabled and cannot be automatically turned off
+ */
+#define cudaOccupancyDisableCachingOverride 1
+
+/**
  * Indicates that the external memory object is a dedicated resource
  */
 #define cudaExternalMemoryDedicated 1
@@ -2574,6 +2589,212 @@ typedef enum cudaGraphInstantiateFlags {
 } cudaGraphInstantiateFlags;
 
 /**
+ * Online compiler and linker options
+ */
+typedef enum cudaJitOption {
+    /**
+     * Max number of registers that a thread may use. Option type: unsigned int. Applies to:
+     * compiler only
+     */
+    cudaJitMaxRegisters = 0,
+    /**
+     * IN: Specifies minimum number of threads per block to target compilation for. OUT:
+     * Returns the number of threads the compiler actually targeted. Option type: unsigned
+     * int. Applies to: compiler only
+     */
+    cudaJitThreadsPerBlock = 1,
+    /**
+     * Overwrites the option value with the total wall clock time, in milliseconds, spent in
+     * the compiler and linker. Option type: float. Applies to: compiler and linker
+     */
+    cudaJitWallTime = 2,
+    /**
+     * Pointer to a buffer in which to print any log messages that are informational in nature
+     * (the buffer size is specified via option ::cudaJitInfoLogBufferSizeBytes). Option type:
+     * char *. Applies to: compiler and linker
+     */
+    cudaJitInfoLogBuffer = 3,
+    /**
+     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
+     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
+     * Applies to: compiler and linker
+     */
+    cudaJitInfoLogBufferSizeBytes = 4,
+    /**
+     * Pointer to a buffer in which to print any log messages that reflect errors (the buffer
+     * size is specified via option ::cudaJitErrorLogBufferSizeBytes). Option type: char *.
+     * Applies to: compiler and linker
+     */
+    cudaJitErrorLogBuffer = 5,
+    /**
+     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
+     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
+     * Applies to: compiler and linker
+     */
+    cudaJitErrorLogBufferSizeBytes = 6,
+    /**
+     * Level of optimizations to apply to generated code (0 - 4), with 4 being the default and
+     * highest level of optimizations. Option type: unsigned int. Applies to: compiler only
+     */
+    cudaJitOptimizationLevel = 7,
+    /**
+     * Specifies choice of fallback strategy if matching cubin is not found. Choice is based on
+     * supplied ::cudaJit_Fallback. Option type: unsigned int for enumerated type
+     * ::cudaJit_Fallback. Applies to: compiler only
+     */
+    cudaJitFallbackStrategy = 10,
+    /**
+     * Specifies whether to create debug information in output (-g) (0: false, default).
+     * Option type: int. Applies to: compiler and linker
+     */
+    cudaJitGenerateDebugInfo = 11,
+    /**
+     * Generate verbose log messages (0: false, default). Option type: int. Applies to:
+     * compiler and linker
+     */
+    cudaJitLogVerbose = 12,
+    /**
+     * Generate line number information (-lineinfo) (0: false, default). Option type: int.
+     * Applies to: compiler only
+     */
+    cudaJitGenerateLineInfo = 13,
+    /**
+     * Specifies whether to enable caching explicitly (-dlcm). Choice is based on supplied
+     * ::cudaJit_CacheMode. Option type: unsigned int for enumerated type ::cudaJit_CacheMode.
+     * Applies to: compiler only
+     */
+    cudaJitCacheMode = 14,
+    /**
+     * Generate position independent code (0: false). Option type: int. Applies to: compiler
+     * only
+     */
+    cudaJitPositionIndependentCode = 30,
+    /**
+     * This option hints to the JIT compiler the minimum number of CTAs from the kernel's grid
+     * to be mapped to a SM. Option type: unsigned int. Applies to: compiler only
+     */
+    cudaJitMinCtaPerSm = 31,
+    /**
+     * Maximum number threads in a thread block, computed as the product of the maximum extent
+     * specifed for each dimension of the block. Option type: int. Applies to: compiler only
+     */
+    cudaJitMaxThreadsPerBlock = 32,
+    /**
+     * This option lets the values specified using ::cudaJitMaxRegisters,
+     * ::cudaJitThreadsPerBlock, ::cudaJitMaxThreadsPerBlock and ::cudaJitMinCtaPerSm take
+     * precedence over any PTX directives. (0: Disable, default; 1: Enable) Option type: int.
+     * Applies to: compiler only
+     */
+    cudaJitOverrideDirectiveValues = 33,
+} cudaJitOption;
+
+/**
+ * Library options to be specified with ::cudaLibraryLoadData() or ::cudaLibraryLoadFromFile()
+ */
+typedef enum cudaLibraryOption {
+    cudaLibraryHostUniversalFunctionAndDataTable = 0,
+    /**
+     * Specifes that the argument code passed to ::cudaLibraryLoadData() will be preserved.
+     * Specifying this option will let the driver know that code can be accessed at any point
+     * until ::cudaLibraryUnload().
+     */
+    cudaLibraryBinaryIsPreserved = 1,
+} cudaLibraryOption;
+
+/**
+ * Caching modes for dlcm
+ */
+typedef enum cudaJit_CacheMode {
+    /**
+     * Compile with no -dlcm flag specified
+     */
+    cudaJitCacheOptionNone = 0,
+    /**
+     * Compile with L1 cache disabled
+     */
+    cudaJitCacheOptionCG = 1,
+    /**
+     * Compile with L1 cache enabled
+     */
+    cudaJitCacheOptionCA = 2,
+} cudaJit_CacheMode;
+
+/**
+ * Cubin matching fallback strategies
+ */
+typedef enum cudaJit_Fallback {
+    /**
+     * Prefer to compile ptx if exact binary match not found
+     */
+    cudaPreferPtx = 0,
+    /**
+     * Prefer to fall back to compatible binary code if exact match not found
+     */
+    cudaPreferBinary = 1,
+} cudaJit_Fallback;
+
+/**
+ * Flags to specify search options to be used with ::cudaGetDriverEntryPoint. For more
+ * details see ::cuGetProcAddress
+ */
+typedef enum cudaGetDriverEntryPointFlags {
+    /**
+     * Default search mode for driver symbols.
+     */
+    cudaEnableDefault = 0,
+    /**
+     * Search for legacy versions of driver symbols.
+     */
+    cudaEnableLegacyStream = 1,
+    /**
+     * Search for per-thread versions of driver symbols.
+     */
+    cudaEnablePerThreadDefaultStream = 2,
+} cudaGetDriverEntryPointFlags;
+
+/**
+ * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
+ */
+typedef enum cudaDriverEntryPointQueryResult {
+    /**
+     * Search for symbol found a match
+     */
+    cudaDriverEntryPointSuccess = 0,
+    /**
+     * Search for symbol was not found
+     */
+    cudaDriverEntryPointSymbolNotFound = 1,
+    /**
+     * Search for symbol was found but version wasn't great enough
+     */
+    cudaDriverEntryPointVersionNotSufficent = 2,
+} cudaDriverEntryPointQueryResult;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError = 0,
+    cudaLogLevelWarning = 1,
+} CUDAlogLevel_enum;
+#endif
+
+/**
+ * CUDA device NUMA config
+ */
+typedef enum cudaDeviceNumaConfig {
+    /**
+     * The GPU is not a NUMA node
+     */
+    cudaDeviceNumaConfigNone = 0,
+    /**
+     * The GPU is a NUMA node, cudaDevAttrNumaId contains its NUMA ID
+     */
+    cudaDeviceNumaConfigNumaNode = 1,
+} cudaDeviceNumaConfig;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -2618,6 +2839,18 @@ typedef struct CUgraph_st CUgraph_st;
  * Opaque kernel: a driver `CUkernel`.
  */
 typedef struct CUkern_st CUkern_st;
+
+/**
+ * Opaque library: a driver `CUlibrary`.
+ */
+typedef struct CUlib_st CUlib_st;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Opaque log callback registration: a driver `CUlogsCallbackHandle`.
+ */
+typedef struct CUlogsCallbackEntry_st CUlogsCallbackEntry_st;
+#endif
 
 /**
  * Opaque memory pool: a driver `CUmemoryPool`.
@@ -4491,6 +4724,49 @@ typedef struct cudaGraphKernelNodeUpdate {
      */
     union cudaGraphKernelNodeUpdateData updateData;
 } cudaGraphKernelNodeUpdate;
+
+/**
+ * CUDA library
+ */
+typedef struct CUlib_st *cudaLibrary_t;
+
+/**
+ * The value of library option ::cudaLibraryHostUniversalFunctionAndDataTable.
+ */
+typedef struct cudalibraryHostUniversalFunctionAndDataTable {
+    void *functionTable;
+    size_t functionWindowSize;
+    void *dataTable;
+    size_t dataWindowSize;
+} cudalibraryHostUniversalFunctionAndDataTable;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum cudaLogLevel;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Handle of a registered log callback.
+ */
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Position in the error log.
+ */
+typedef unsigned int cudaLogIterator;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Type of public error reporting callback functions.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+#endif
 
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.

@@ -9,12 +9,22 @@
 pub mod types;
 
 /// The opaque handle structs `types` refers to: the runtime header's, since runtime streams,
-/// events and functions are driver ones.
+/// events, functions, graphs, pools, libraries... are driver ones.
 mod handles {
     pub use crate::types::{
         CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
-        CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUmemPoolHandle_st, CUstream_st, CUuserObject_st,
+        CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUkern_st, CUlib_st, CUmemPoolHandle_st, CUstream_st,
+        CUuserObject_st,
     };
+
+    #[cfg(not(feature = "abi12"))]
+    pub use crate::types::CUlogsCallbackEntry_st;
+    /// The 12 ABI's runtime has no error log callbacks, so no handle struct of its own.
+    /// cbindgen:ignore
+    #[cfg(feature = "abi12")]
+    pub struct CUlogsCallbackEntry_st {
+        _private: [u8; 0],
+    }
 }
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};

@@ -32,23 +32,25 @@ opaque! {
     CUarray = CUarray_st;
     CUmipmappedArray = CUmipmappedArray_st;
     CUmodule = CUmod_st;
-    CUlibrary = CUlib_st;
-    CUkernel = CUkern_st;
     CUgreenCtx = CUgreenCtx_st;
 }
 
 pub use super::handles::{
     CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
-    CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUmemPoolHandle_st, CUstream_st, CUuserObject_st,
+    CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUkern_st, CUlib_st, CUlogsCallbackEntry_st, CUmemPoolHandle_st,
+    CUstream_st, CUuserObject_st,
 };
 pub type CUstream = *mut CUstream_st;
 pub type CUevent = *mut CUevent_st;
 pub type CUfunction = *mut CUfunc_st;
+pub type CUlibrary = *mut CUlib_st;
+pub type CUkernel = *mut CUkern_st;
 pub type CUgraph = *mut CUgraph_st;
 pub type CUgraphNode = *mut CUgraphNode_st;
 pub type CUgraphExec = *mut CUgraphExec_st;
 pub type CUuserObject = *mut CUuserObject_st;
 pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
+pub type CUlogsCallbackHandle = *mut CUlogsCallbackEntry_st;
 pub type CUmemoryPool = *mut CUmemPoolHandle_st;
 /// `cuda.h`'s struct is `CUextMemory_st`; the runtime's handle is the same pointer.
 pub type CUexternalMemory = *mut CUexternalMemory_st;

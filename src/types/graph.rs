@@ -692,5 +692,6 @@ pub mod raw {
         cudaGraphDebugDotFlags,
         cudaGraphInstantiateFlags,
     );
+    /// cbindgen:ignore
     pub type cudaGraphDependencyType = cudaGraphDependencyType_enum;
 }

@@ -15,18 +15,22 @@ mod array;
 mod batch;
 mod copy;
 mod device;
+mod entry;
 mod external;
 mod graph;
 mod launch;
+mod library;
 mod memory;
 mod pool;
 pub use array::*;
 pub use batch::*;
 pub use copy::*;
 pub use device::*;
+pub use entry::*;
 pub use external::*;
 pub use graph::*;
 pub use launch::*;
+pub use library::*;
 pub use memory::*;
 pub use pool::*;
 
@@ -129,9 +133,11 @@ pub mod raw {
     pub use super::array::raw::*;
     pub use super::batch::raw::*;
     pub use super::device::raw::*;
+    pub use super::entry::raw::*;
     pub use super::external::raw::*;
     pub use super::graph::raw::*;
     pub use super::launch::raw::*;
+    pub use super::library::raw::*;
     pub use super::memory::raw::*;
     pub use super::pool::raw::*;
 

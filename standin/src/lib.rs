@@ -59,7 +59,10 @@ mod handles {
         CUgraph_st,
         CUgraphNode_st,
         CUgraphExec_st,
-        CUuserObject_st
+        CUuserObject_st,
+        CUlib_st,
+        CUkern_st,
+        CUlogsCallbackEntry_st
     );
 }
 mod state;
