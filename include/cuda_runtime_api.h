@@ -15,6 +15,15 @@
 #define cudaKernelNodeAttrID cudaLaunchAttributeID
 #define cudaKernelNodeAttrValue cudaLaunchAttributeValue
 
+/* The driver's UUID type, under the guard cuda.h shares (so both headers can be included). */
+#ifndef CU_UUID_HAS_BEEN_DEFINED
+#define CU_UUID_HAS_BEEN_DEFINED
+/** CUDA definition of UUID */
+typedef struct CUuuid_st {
+    char bytes[16];
+} CUuuid;
+#endif
+
 /* Defined at the end (cbindgen cannot write its anonymous union). */
 typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 
@@ -1626,6 +1635,34 @@ typedef enum cudaDeviceAttr {
 } cudaDeviceAttr;
 
 /**
+ * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
+ */
+typedef enum cudaDriverEntryPointQueryResult {
+    /**
+     * Search for symbol found a match
+     */
+    cudaDriverEntryPointSuccess = 0,
+    /**
+     * Search for symbol was not found
+     */
+    cudaDriverEntryPointSymbolNotFound = 1,
+    /**
+     * Search for symbol was found but version wasn't great enough
+     */
+    cudaDriverEntryPointVersionNotSufficent = 2,
+} cudaDriverEntryPointQueryResult;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError = 0,
+    cudaLogLevelWarning = 1,
+} CUDAlogLevel_enum;
+#endif
+
+/**
  * CUDA Memory Advise values.
  */
 typedef enum cudaMemoryAdvise {
@@ -1742,45 +1779,6 @@ typedef enum cudaMemoryType {
 } cudaMemoryType;
 
 /**
- * CUDA function attributes that can be set using cudaFuncSetAttribute.
- */
-typedef enum cudaFuncAttribute {
-    /**
-     * Maximum dynamic shared memory size
-     */
-    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-    /**
-     * Preferred shared memory-L1 cache split
-     */
-    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-    /**
-     * Indicator to enforce valid cluster dimension specification on kernel launch
-     */
-    cudaFuncAttributeClusterDimMustBeSet = 10,
-    /**
-     * Required cluster width
-     */
-    cudaFuncAttributeRequiredClusterWidth = 11,
-    /**
-     * Required cluster height
-     */
-    cudaFuncAttributeRequiredClusterHeight = 12,
-    /**
-     * Required cluster depth
-     */
-    cudaFuncAttributeRequiredClusterDepth = 13,
-    /**
-     * Whether non-portable cluster scheduling policy is supported
-     */
-    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
-    /**
-     * Required cluster scheduling policy preference
-     */
-    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
-    cudaFuncAttributeMax = 16,
-} cudaFuncAttribute;
-
-/**
  * Launch attributes enum; used as id field of ::cudaLaunchAttribute
  */
 typedef enum cudaLaunchAttributeID {
@@ -1864,32 +1862,6 @@ typedef enum cudaLaunchAttributeID {
 } cudaLaunchAttributeID;
 
 /**
- * CUDA cooperative group scope
- */
-typedef enum cudaCGScope {
-    /**
-     * Invalid cooperative group scope
-     */
-    cudaCGScopeInvalid = 0,
-    /**
-     * Scope represented by a grid_group
-     */
-    cudaCGScopeGrid = 1,
-#if defined(CUDART_RS_ABI12)
-    /**
-     * Scope represented by a multi_grid_group
-     */
-    cudaCGScopeMultiGrid = 2,
-#endif
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Reserved
-     */
-    cudaCGScopeReserved = 2,
-#endif
-} cudaCGScope;
-
-/**
  * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
  */
 typedef enum cudaAccessProperty {
@@ -1906,34 +1878,6 @@ typedef enum cudaAccessProperty {
      */
     cudaAccessPropertyPersisting = 2,
 } cudaAccessProperty;
-
-/**
- * Possible stream capture statuses returned by ::cudaStreamIsCapturing
- */
-typedef enum cudaStreamCaptureStatus {
-    /**
-     * Stream is not capturing
-     */
-    cudaStreamCaptureStatusNone = 0,
-    /**
-     * Stream is actively capturing
-     */
-    cudaStreamCaptureStatusActive = 1,
-    /**
-     * Stream is part of a capture sequence that has been invalidated, but not terminated
-     */
-    cudaStreamCaptureStatusInvalidated = 2,
-} cudaStreamCaptureStatus;
-
-/**
- * Possible modes for stream capture thread interactions. For more details see
- * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
- */
-typedef enum cudaStreamCaptureMode {
-    cudaStreamCaptureModeGlobal = 0,
-    cudaStreamCaptureModeThreadLocal = 1,
-    cudaStreamCaptureModeRelaxed = 2,
-} cudaStreamCaptureMode;
 
 /**
  * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
@@ -1964,20 +1908,6 @@ typedef enum cudaClusterSchedulingPolicy {
 } cudaClusterSchedulingPolicy;
 
 /**
- * Flags for ::cudaStreamUpdateCaptureDependencies
- */
-typedef enum cudaStreamUpdateCaptureDependenciesFlags {
-    /**
-     * Add new nodes to the dependency set
-     */
-    cudaStreamAddCaptureDependencies = 0,
-    /**
-     * Replace the dependency set with the new nodes
-     */
-    cudaStreamSetCaptureDependencies = 1,
-} cudaStreamUpdateCaptureDependenciesFlags;
-
-/**
  * Memory Synchronization Domain
  *
  * A kernel can be launched in a specified memory synchronization domain that affects all
@@ -1995,6 +1925,144 @@ typedef enum cudaLaunchMemSyncDomain {
      */
     cudaLaunchMemSyncDomainRemote = 1,
 } cudaLaunchMemSyncDomain;
+
+/**
+ * CUDA function attributes that can be set using cudaFuncSetAttribute.
+ */
+typedef enum cudaFuncAttribute {
+    /**
+     * Maximum dynamic shared memory size
+     */
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    /**
+     * Preferred shared memory-L1 cache split
+     */
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    /**
+     * Indicator to enforce valid cluster dimension specification on kernel launch
+     */
+    cudaFuncAttributeClusterDimMustBeSet = 10,
+    /**
+     * Required cluster width
+     */
+    cudaFuncAttributeRequiredClusterWidth = 11,
+    /**
+     * Required cluster height
+     */
+    cudaFuncAttributeRequiredClusterHeight = 12,
+    /**
+     * Required cluster depth
+     */
+    cudaFuncAttributeRequiredClusterDepth = 13,
+    /**
+     * Whether non-portable cluster scheduling policy is supported
+     */
+    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+    /**
+     * Required cluster scheduling policy preference
+     */
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    cudaFuncAttributeMax = 16,
+} cudaFuncAttribute;
+
+/**
+ * CUDA function cache configurations
+ */
+typedef enum cudaFuncCache {
+    /**
+     * Default function cache configuration, no preference
+     */
+    cudaFuncCachePreferNone = 0,
+    /**
+     * Prefer larger shared memory and smaller L1 cache
+     */
+    cudaFuncCachePreferShared = 1,
+    /**
+     * Prefer larger L1 cache and smaller shared memory
+     */
+    cudaFuncCachePreferL1 = 2,
+    /**
+     * Prefer equal size L1 cache and shared memory
+     */
+    cudaFuncCachePreferEqual = 3,
+} cudaFuncCache;
+
+/**
+ * CUDA shared memory configuration
+ */
+typedef enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2,
+} cudaSharedMemConfig;
+
+/**
+ * CUDA cooperative group scope
+ */
+typedef enum cudaCGScope {
+    /**
+     * Invalid cooperative group scope
+     */
+    cudaCGScopeInvalid = 0,
+    /**
+     * Scope represented by a grid_group
+     */
+    cudaCGScopeGrid = 1,
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Scope represented by a multi_grid_group
+     */
+    cudaCGScopeMultiGrid = 2,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved
+     */
+    cudaCGScopeReserved = 2,
+#endif
+} cudaCGScope;
+
+/**
+ * Possible stream capture statuses returned by ::cudaStreamIsCapturing
+ */
+typedef enum cudaStreamCaptureStatus {
+    /**
+     * Stream is not capturing
+     */
+    cudaStreamCaptureStatusNone = 0,
+    /**
+     * Stream is actively capturing
+     */
+    cudaStreamCaptureStatusActive = 1,
+    /**
+     * Stream is part of a capture sequence that has been invalidated, but not terminated
+     */
+    cudaStreamCaptureStatusInvalidated = 2,
+} cudaStreamCaptureStatus;
+
+/**
+ * Possible modes for stream capture thread interactions. For more details see
+ * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
+ */
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2,
+} cudaStreamCaptureMode;
+
+/**
+ * Flags for ::cudaStreamUpdateCaptureDependencies
+ */
+typedef enum cudaStreamUpdateCaptureDependenciesFlags {
+    /**
+     * Add new nodes to the dependency set
+     */
+    cudaStreamAddCaptureDependencies = 0,
+    /**
+     * Replace the dependency set with the new nodes
+     */
+    cudaStreamSetCaptureDependencies = 1,
+} cudaStreamUpdateCaptureDependenciesFlags;
 
 /**
  * CUDA memory pool attributes
@@ -2753,34 +2821,6 @@ typedef enum cudaGetDriverEntryPointFlags {
 } cudaGetDriverEntryPointFlags;
 
 /**
- * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
- */
-typedef enum cudaDriverEntryPointQueryResult {
-    /**
-     * Search for symbol found a match
-     */
-    cudaDriverEntryPointSuccess = 0,
-    /**
-     * Search for symbol was not found
-     */
-    cudaDriverEntryPointSymbolNotFound = 1,
-    /**
-     * Search for symbol was found but version wasn't great enough
-     */
-    cudaDriverEntryPointVersionNotSufficent = 2,
-} cudaDriverEntryPointQueryResult;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum {
-    cudaLogLevelError = 0,
-    cudaLogLevelWarning = 1,
-} CUDAlogLevel_enum;
-#endif
-
-/**
  * CUDA device NUMA config
  */
 typedef enum cudaDeviceNumaConfig {
@@ -3135,6 +3175,39 @@ typedef struct cudaMemcpy3DPeerParms {
 } cudaMemcpy3DPeerParms;
 
 /**
+ * CUDA UUID types
+ */
+typedef CUuuid cudaUUID_t;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum cudaLogLevel;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Type of public error reporting callback functions.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Handle of a registered log callback.
+ */
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Position in the error log.
+ */
+typedef unsigned int cudaLogIterator;
+#endif
+
+/**
  * CUDA event.
  */
 typedef struct CUevent_st *cudaEvent_t;
@@ -3197,128 +3270,6 @@ typedef struct dim3 {
 } dim3;
 
 /**
- * CUDA kernel.
- */
-typedef struct CUkern_st *cudaKernel_t;
-
-/**
- * CUDA function.
- */
-typedef struct CUfunc_st *cudaFunction_t;
-
-/**
- * CUDA function attributes.
- */
-typedef struct cudaFuncAttributes {
-    /**
-     * The size in bytes of statically-allocated shared memory per block required by this
-     * function. This does not include dynamically-allocated shared memory requested by the
-     * user at runtime.
-     */
-    size_t sharedSizeBytes;
-    /**
-     * The size in bytes of user-allocated constant memory required by this function.
-     */
-    size_t constSizeBytes;
-    /**
-     * The size in bytes of local memory used by each thread of this function.
-     */
-    size_t localSizeBytes;
-    /**
-     * The maximum number of threads per block, beyond which a launch of the function would
-     * fail.
-     */
-    int maxThreadsPerBlock;
-    /**
-     * The number of registers used by each thread of this function.
-     */
-    int numRegs;
-    /**
-     * The PTX virtual architecture version for which the function was compiled.
-     */
-    int ptxVersion;
-    /**
-     * The binary architecture version for which the function was compiled.
-     */
-    int binaryVersion;
-    /**
-     * The attribute to indicate whether the function has been compiled with user specified
-     * option "-Xptxas --dlcm=ca" set.
-     */
-    int cacheModeCA;
-    /**
-     * The maximum size in bytes of dynamic shared memory per block for this function.
-     */
-    int maxDynamicSharedSizeBytes;
-    /**
-     * On devices where the L1 cache and shared memory use the same hardware resources, this
-     * sets the shared memory carveout preference, in percent of the maximum shared memory.
-     */
-    int preferredShmemCarveout;
-    /**
-     * If this attribute is set, the kernel must launch with a valid cluster dimension
-     * specified.
-     */
-    int clusterDimMustBeSet;
-    /**
-     * The required cluster width in blocks.
-     */
-    int requiredClusterWidth;
-    /**
-     * The required cluster height in blocks.
-     */
-    int requiredClusterHeight;
-    /**
-     * The required cluster depth in blocks.
-     */
-    int requiredClusterDepth;
-    /**
-     * The block scheduling policy of a function.
-     */
-    int clusterSchedulingPolicyPreference;
-    /**
-     * Whether the function can be launched with non-portable cluster size.
-     */
-    int nonPortableClusterSizeAllowed;
-    /**
-     * Reserved for future use.
-     */
-    int reserved[16];
-} cudaFuncAttributes;
-
-#if defined(CUDART_RS_ABI12)
-/**
- * CUDA launch parameters
- */
-typedef struct cudaLaunchParams {
-    /**
-     * Device function symbol
-     */
-    void *func;
-    /**
-     * Grid dimentions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimentions
-     */
-    struct dim3 blockDim;
-    /**
-     * Arguments
-     */
-    void **args;
-    /**
-     * Shared memory
-     */
-    size_t sharedMem;
-    /**
-     * Stream identifier
-     */
-    cudaStream_t stream;
-} cudaLaunchParams;
-#endif
-
-/**
  * Specifies an access policy for a window, a contiguous extent of memory beginning at
  * base_ptr and ending at base_ptr + num_bytes.
  */
@@ -3345,27 +3296,6 @@ typedef struct cudaAccessPolicyWindow {
      */
     enum cudaAccessProperty missProp;
 } cudaAccessPolicyWindow;
-
-/**
- * Memory Synchronization Domain map
- *
- * See ::cudaLaunchMemSyncDomain.
- */
-typedef struct cudaLaunchMemSyncDomainMap_st {
-    /**
-     * The default domain ID to use for designated kernels
-     */
-    unsigned char default_;
-    /**
-     * The remote domain ID to use for designated kernels
-     */
-    unsigned char remote;
-} cudaLaunchMemSyncDomainMap_st;
-
-/**
- * Memory Synchronization Domain map
- */
-typedef struct cudaLaunchMemSyncDomainMap_st cudaLaunchMemSyncDomainMap;
 
 /**
  * Value of launch attribute ::cudaLaunchAttributeClusterDimension (NVIDIA's field has an
@@ -3405,6 +3335,27 @@ typedef struct cudaLaunchAttributeValueProgrammaticEvent {
      */
     int triggerAtBlockStart;
 } cudaLaunchAttributeValueProgrammaticEvent;
+
+/**
+ * Memory Synchronization Domain map
+ *
+ * See ::cudaLaunchMemSyncDomain.
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    /**
+     * The default domain ID to use for designated kernels
+     */
+    unsigned char default_;
+    /**
+     * The remote domain ID to use for designated kernels
+     */
+    unsigned char remote;
+} cudaLaunchMemSyncDomainMap_st;
+
+/**
+ * Memory Synchronization Domain map
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st cudaLaunchMemSyncDomainMap;
 
 /**
  * Value of launch attribute ::cudaLaunchAttributePreferredClusterDimension (NVIDIA's field
@@ -3601,6 +3552,128 @@ typedef struct cudaLaunchConfig_st {
  * CUDA extensible launch configuration
  */
 typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * CUDA launch parameters
+ */
+typedef struct cudaLaunchParams {
+    /**
+     * Device function symbol
+     */
+    void *func;
+    /**
+     * Grid dimentions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimentions
+     */
+    struct dim3 blockDim;
+    /**
+     * Arguments
+     */
+    void **args;
+    /**
+     * Shared memory
+     */
+    size_t sharedMem;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+} cudaLaunchParams;
+#endif
+
+/**
+ * CUDA kernel.
+ */
+typedef struct CUkern_st *cudaKernel_t;
+
+/**
+ * CUDA function.
+ */
+typedef struct CUfunc_st *cudaFunction_t;
+
+/**
+ * CUDA function attributes.
+ */
+typedef struct cudaFuncAttributes {
+    /**
+     * The size in bytes of statically-allocated shared memory per block required by this
+     * function. This does not include dynamically-allocated shared memory requested by the
+     * user at runtime.
+     */
+    size_t sharedSizeBytes;
+    /**
+     * The size in bytes of user-allocated constant memory required by this function.
+     */
+    size_t constSizeBytes;
+    /**
+     * The size in bytes of local memory used by each thread of this function.
+     */
+    size_t localSizeBytes;
+    /**
+     * The maximum number of threads per block, beyond which a launch of the function would
+     * fail.
+     */
+    int maxThreadsPerBlock;
+    /**
+     * The number of registers used by each thread of this function.
+     */
+    int numRegs;
+    /**
+     * The PTX virtual architecture version for which the function was compiled.
+     */
+    int ptxVersion;
+    /**
+     * The binary architecture version for which the function was compiled.
+     */
+    int binaryVersion;
+    /**
+     * The attribute to indicate whether the function has been compiled with user specified
+     * option "-Xptxas --dlcm=ca" set.
+     */
+    int cacheModeCA;
+    /**
+     * The maximum size in bytes of dynamic shared memory per block for this function.
+     */
+    int maxDynamicSharedSizeBytes;
+    /**
+     * On devices where the L1 cache and shared memory use the same hardware resources, this
+     * sets the shared memory carveout preference, in percent of the maximum shared memory.
+     */
+    int preferredShmemCarveout;
+    /**
+     * If this attribute is set, the kernel must launch with a valid cluster dimension
+     * specified.
+     */
+    int clusterDimMustBeSet;
+    /**
+     * The required cluster width in blocks.
+     */
+    int requiredClusterWidth;
+    /**
+     * The required cluster height in blocks.
+     */
+    int requiredClusterHeight;
+    /**
+     * The required cluster depth in blocks.
+     */
+    int requiredClusterDepth;
+    /**
+     * The block scheduling policy of a function.
+     */
+    int clusterSchedulingPolicyPreference;
+    /**
+     * Whether the function can be launched with non-portable cluster size.
+     */
+    int nonPortableClusterSizeAllowed;
+    /**
+     * Reserved for future use.
+     */
+    int reserved[16];
+} cudaFuncAttributes;
 
 /**
  * CUDA memory pool
@@ -4740,34 +4813,6 @@ typedef struct cudalibraryHostUniversalFunctionAndDataTable {
     size_t dataWindowSize;
 } cudalibraryHostUniversalFunctionAndDataTable;
 
-#if !defined(CUDART_RS_ABI12)
-/**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum cudaLogLevel;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Handle of a registered log callback.
- */
-typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Position in the error log.
- */
-typedef unsigned int cudaLogIterator;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Type of public error reporting callback functions.
- */
-typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
-#endif
-
 /**
  * Legacy stream handle: implicitly synchronizes with all other blocking streams.
  */
@@ -5288,6 +5333,85 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 
 /**
+ * Returns the requested driver API function pointer, as this runtime's CUDA version sees it.
+ */
+cudaError_t cudaGetDriverEntryPoint(const char *symbol,
+                                    void **funcPtr,
+                                    unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/**
+ * Returns the requested driver API function pointer by CUDA version.
+ */
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol,
+                                             void **funcPtr,
+                                             unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/**
+ * Returns an export table: the driver's table of that UUID. As in NVIDIA's runtime the
+ * pointers are checked first, without initialising anything, and a runtime that cannot
+ * initialise reports `cudaErrorUnknown`. (NVIDIA's runtime also answers a few UUIDs of its
+ * own, private tables, which this runtime does not have.)
+ */
+cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId);
+
+/**
+ * Enable profiling.
+ */
+cudaError_t cudaProfilerStart(void);
+
+/**
+ * Disable profiling. Without a current context there is nothing to stop: success, and no
+ * context is made, as in NVIDIA's runtime.
+ */
+cudaError_t cudaProfilerStop(void);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Register a callback function to receive error log messages.
+ */
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc,
+                                     void *userData,
+                                     cudaLogsCallbackHandle *callback_out);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Unregister a log message callback.
+ */
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Sets log iterator to point to the end of log buffer, where the next message would be
+ * written.
+ */
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Dump accumulated driver logs into a file.
+ */
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator,
+                               const char *pathToFile,
+                               unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Dump accumulated driver logs into a buffer.
+ */
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator,
+                                 char *buffer,
+                                 size_t *size,
+                                 unsigned int flags);
+#endif
+
+/**
  * Creates an event object.
  */
 cudaError_t cudaEventCreate(cudaEvent_t *event);
@@ -5491,6 +5615,22 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func,
                                         cudaStream_t stream);
 
 /**
+ * Launches a CUDA function with launch-time configuration.
+ */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Launches device functions on multiple devices where thread blocks can cooperate and
+ * synchronize as they execute. Every launch is of the same kernel; each goes to the device
+ * of its stream.
+ */
+cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct cudaLaunchParams *launchParamsList,
+                                                   unsigned int numDevices,
+                                                   unsigned int flags);
+#endif
+
+/**
  * Get pointer to device kernel that matches entry function `entryFuncAddr`.
  */
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
@@ -5514,6 +5654,66 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
  * Set attributes for a given function.
  */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+
+/**
+ * Find parameter offset and size of a kernel parameter (by its index, from 0).
+ */
+cudaError_t cudaFuncGetParamInfo(const void *func,
+                                 size_t paramIndex,
+                                 size_t *paramOffset,
+                                 size_t *paramSize);
+
+/**
+ * Sets the preferred cache configuration for a device function (on the current device).
+ */
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+
+/**
+ * Sets the shared memory configuration for a device function (deprecated: the driver
+ * accepts a valid configuration and ignores it on devices whose bank size is fixed).
+ */
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+
+/**
+ * Returns occupancy for a device function.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                          const void *func,
+                                                          int blockSize,
+                                                          size_t dynamicSMemSize);
+
+/**
+ * Returns occupancy for a device function with the specified flags.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+
+/**
+ * Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
+ */
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                      const void *func,
+                                                      int numBlocks,
+                                                      int blockSize);
+
+/**
+ * Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+ * maximum cluster size in `*clusterSize`.
+ */
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize,
+                                                 const void *func,
+                                                 const cudaLaunchConfig_t *launchConfig);
+
+/**
+ * Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+ * maximum number of clusters that could co-exist on the target device in `*numClusters`.
+ */
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters,
+                                           const void *func,
+                                           const cudaLaunchConfig_t *launchConfig);
 
 /**
  * Finds the address associated with a CUDA symbol.
@@ -5620,6 +5820,25 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream,
  * Returns numerical values that correspond to the least and greatest stream priorities.
  */
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+
+/**
+ * Queries stream attribute.
+ */
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream,
+                                   enum cudaLaunchAttributeID attr,
+                                   union cudaLaunchAttributeValue *value_out);
+
+/**
+ * Sets stream attribute.
+ */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream,
+                                   enum cudaLaunchAttributeID attr,
+                                   const union cudaLaunchAttributeValue *value);
+
+/**
+ * Copies attributes from source stream to destination stream.
+ */
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 
 #ifdef __cplusplus
 }  // extern "C"

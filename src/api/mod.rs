@@ -10,6 +10,7 @@
 pub mod array;
 pub mod copy;
 pub mod device;
+pub mod entry;
 pub mod event;
 pub mod memory;
 pub mod module;

@@ -50,6 +50,13 @@ struct FatBin {
     load: Mutex<()>,
     /// `__managed__` variables, whose host slots get their pointers at load.
     managed: Mutex<Vec<Arc<Var>>>,
+    /// Host variables (`__cudaRegisterHostVar`): device name and host address, handed to the
+    /// driver at load to resolve the device code's references to them.
+    host_vars: Mutex<Vec<(CString, usize)>>,
+    /// The host table of unified functions and data (`__cudaRegisterUnifiedTable`), handed to
+    /// the driver at load.
+    /// (function table, its window size, data table, its window size).
+    unified: Mutex<Option<[usize; 4]>>,
     unregistered: AtomicBool,
 }
 
@@ -65,7 +72,11 @@ struct Var {
     name: CString,
     size: usize,
     managed: bool,
-    /// For a managed variable: the host slot that holds its pointer.
+    /// A host variable: its storage is the host memory at `slot`, which the device code
+    /// addresses directly.
+    host: bool,
+    /// For a managed variable: the host slot that holds its pointer; for a host variable,
+    /// its address.
     slot: usize,
 }
 
@@ -117,17 +128,41 @@ fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         return Ok(l as CUlibrary);
     }
     let mut lib: CUlibrary = null_mut();
-    // SAFETY: the fat binary the program registered; no options.
+    // Host variables: the device code's unresolved references to them are relocated to their
+    // host addresses (the JIT options `CU_JIT_GLOBAL_SYMBOL_*`).
+    let host_vars = bin.host_vars.lock().clone();
+    let mut names: Vec<*const c_char> = host_vars.iter().map(|(n, _)| n.as_ptr()).collect();
+    let mut addrs: Vec<*mut c_void> = host_vars.iter().map(|&(_, a)| a as *mut c_void).collect();
+    let mut jit_opts: Vec<CUjit_option> = Vec::new();
+    let mut jit_vals: Vec<*mut c_void> = Vec::new();
+    if !host_vars.is_empty() {
+        jit_opts.extend([CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT]);
+        jit_vals.extend([names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, host_vars.len() as *mut c_void]);
+    }
+    let mut table = bin.unified.lock().map(|[ft, fs, dt, ds]| cudalibraryHostUniversalFunctionAndDataTable {
+        functionTable: ft as *mut c_void,
+        functionWindowSize: fs,
+        dataTable: dt as *mut c_void,
+        dataWindowSize: ds,
+    });
+    let mut lib_opts: Vec<CUlibraryOption> = Vec::new();
+    let mut lib_vals: Vec<*mut c_void> = Vec::new();
+    if let Some(t) = table.as_mut() {
+        lib_opts.push(CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE);
+        lib_vals.push(t as *mut _ as *mut c_void);
+    }
+    // SAFETY: the fat binary the program registered; the option arrays live until the call
+    // returns.
     cu(unsafe {
         f.cuLibraryLoadData(
             &mut lib,
             bin.image as *const c_void,
-            null_mut(),
-            null_mut(),
-            0,
-            null_mut(),
-            null_mut(),
-            0,
+            if jit_opts.is_empty() { null_mut() } else { jit_opts.as_mut_ptr() },
+            if jit_vals.is_empty() { null_mut() } else { jit_vals.as_mut_ptr() },
+            jit_opts.len() as c_uint,
+            if lib_opts.is_empty() { null_mut() } else { lib_opts.as_mut_ptr() },
+            if lib_vals.is_empty() { null_mut() } else { lib_vals.as_mut_ptr() },
+            lib_opts.len() as c_uint,
         )
     })?;
     let managed = bin.managed.lock().clone();
@@ -249,22 +284,74 @@ fn check_config(grid: dim3, block: dim3) -> Res {
     Ok(())
 }
 
+/// Built for the 12 ABI, a launch the driver refuses with more threads per block than a
+/// registered kernel allows (its launch bounds, its registers) is
+/// `cudaErrorInvalidConfiguration`, as NVIDIA's 12 runtime finds before it launches. Looked at
+/// only when the driver has refused the launch, so a launch costs nothing more.
+#[cfg(feature = "abi12")]
+fn launch_error(f: &Fns, k: CUkernel, block: dim3, e: cudaError) -> cudaError {
+    if !KERNELS.read().contains_key(&(k as usize)) {
+        return e;
+    }
+    let Ok(dev) = rt::current_device() else { return e };
+    let mut max = 0;
+    // SAFETY: a kernel of a loaded library and the current device.
+    if unsafe { f.cuKernelGetAttribute(&mut max, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k, dev) } != CUDA_SUCCESS {
+        return e;
+    }
+    let threads = block.x as u64 * block.y as u64 * block.z as u64;
+    if max > 0 && threads > max as u64 {
+        cudaError::cudaErrorInvalidConfiguration
+    } else {
+        e
+    }
+}
+
+/// As in NVIDIA's runtimes, the dynamic shared memory size goes to the driver truncated to its
+/// 32 bits.
 #[allow(clippy::too_many_arguments)]
 fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t, cooperative: bool) -> Res {
     #[cfg(feature = "abi12")]
     check_config(grid, block)?;
-    let shared: c_uint = shared.try_into().map_err(|_| cudaError::cudaErrorInvalidValue)?;
+    let shared = shared as c_uint;
     let h = k as CUfunction;
     // SAFETY: a CUkernel is a valid function handle for the driver's launches; the
     // arguments are the caller's.
-    cu(unsafe {
+    let r = cu(unsafe {
         if cooperative {
             f.cuLaunchCooperativeKernel(h, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args)
         } else {
             f.cuLaunchKernel(h, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args, null_mut())
         }
-    })
+    });
+    #[cfg(feature = "abi12")]
+    let r = r.map_err(|e| launch_error(f, k, block, e));
+    r
 }
+
+/// The driver's launch configuration for a runtime one. The attributes are passed on as they
+/// are: `cudaLaunchAttribute` is the driver's `CUlaunchAttribute` (same ids, same layout, and
+/// events and device graph nodes are driver handles). As in NVIDIA's runtimes, the dynamic
+/// shared memory size is truncated to 32 bits.
+fn cu_config(c: &cudaLaunchConfig_t) -> CUlaunchConfig {
+    CUlaunchConfig {
+        gridDimX: c.gridDim.x,
+        gridDimY: c.gridDim.y,
+        gridDimZ: c.gridDim.z,
+        blockDimX: c.blockDim.x,
+        blockDimY: c.blockDim.y,
+        blockDimZ: c.blockDim.z,
+        sharedMemBytes: c.dynamicSmemBytes as c_uint,
+        hStream: c.stream,
+        attrs: c.attrs as *mut c_void,
+        numAttrs: c.numAttrs,
+    }
+}
+
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<CUlaunchConfig>() == 56 && offset_of!(CUlaunchConfig, attrs) == 40);
+};
 
 // ---- registration ----------------------------------------------------------------------
 
@@ -287,6 +374,8 @@ pub unsafe extern "C" fn __cudaRegisterFatBinary(fatCubin: *mut c_void) -> *mut 
         lib: OnceLock::new(),
         load: Mutex::new(()),
         managed: Mutex::new(Vec::new()),
+        host_vars: Mutex::new(Vec::new()),
+        unified: Mutex::new(None),
         unregistered: AtomicBool::new(false),
     }));
     bin as *mut FatBin as *mut *mut c_void
@@ -341,7 +430,7 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
 fn register_var(handle: *mut *mut c_void, host: usize, deviceName: *const c_char, deviceAddress: *const c_char, size: usize, managed: bool) {
     let Some(bin) = bin_of(handle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceAddress)) else { return };
-    let v = Arc::new(Var { bin, name, size, managed, slot: host });
+    let v = Arc::new(Var { bin, name, size, managed, host: false, slot: host });
     if managed {
         bin.managed.lock().push(v.clone());
     }
@@ -380,6 +469,37 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
 ) {
     let _ = (ext, constant, global);
     register_var(fatCubinHandle, hostVarPtrAddress as usize, deviceName, deviceAddress, size, true);
+}
+
+/// Registers a host variable: storage in host memory that the device code refers to by
+/// `deviceName`, an unresolved external of the device code which the driver relocates to
+/// `hostVar` when it loads the code (compilers emit it for host variables used by device code
+/// on systems where the GPU addresses host memory). Its address for the symbol exports is
+/// `hostVar` itself.
+/// cbindgen:ignore
+#[no_mangle]
+pub unsafe extern "C" fn __cudaRegisterHostVar(fatCubinHandle: *mut *mut c_void, deviceName: *const c_char, hostVar: *mut c_char, size: usize) {
+    let Some(bin) = bin_of(fatCubinHandle) else { return };
+    let Some(name) = cstring(deviceName) else { return };
+    let host = hostVar as usize;
+    bin.host_vars.lock().push((name.clone(), host));
+    VARS.write().insert(host, Arc::new(Var { bin, name, size, managed: false, host: true, slot: host }));
+}
+
+/// Registers the host table of a fat binary's unified functions and data (two address
+/// windows), handed to the driver with the code when it is loaded
+/// (`CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`).
+/// cbindgen:ignore
+#[no_mangle]
+pub unsafe extern "C" fn __cudaRegisterUnifiedTable(
+    fatCubinHandle: *mut *mut c_void,
+    functionTable: *mut c_void,
+    functionWindowSize: usize,
+    dataTable: *mut c_void,
+    dataWindowSize: usize,
+) {
+    let Some(bin) = bin_of(fatCubinHandle) else { return };
+    *bin.unified.lock() = Some([functionTable as usize, functionWindowSize, dataTable as usize, dataWindowSize]);
 }
 
 /// Loads a fat binary now, so that its `__managed__` variables have their pointers: host
@@ -508,6 +628,82 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
     })
 }
 
+/// Launches a CUDA function with launch-time configuration.
+// also: cudaLaunchKernelExC_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
+    run("cudaLaunchKernelExC", || {
+        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
+        let cfg = config.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
+        let f = rt::ctx()?;
+        let k = resolve(func, f)?;
+        #[cfg(feature = "abi12")]
+        check_config(cfg.gridDim, cfg.blockDim)?;
+        let c = cu_config(cfg);
+        // SAFETY: a kernel of a loaded library (a valid function handle for the driver's
+        // launches); attributes and arguments are the caller's.
+        let r = cu(f.cuLaunchKernelEx(&c, k as CUfunction, args, null_mut()));
+        #[cfg(feature = "abi12")]
+        let r = r.map_err(|e| launch_error(f, k, cfg.blockDim, e));
+        r
+    })
+}
+
+/// Launches device functions on multiple devices where thread blocks can cooperate and
+/// synchronize as they execute. Every launch is of the same kernel; each goes to the device
+/// of its stream.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
+    launchParamsList: *mut cudaLaunchParams,
+    numDevices: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaLaunchCooperativeKernelMultiDevice", || {
+        if launchParamsList.is_null() || numDevices == 0 || numDevices > rt::device_count()? as c_uint {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        // SAFETY: the caller's array of `numDevices` launches.
+        let list = std::slice::from_raw_parts(launchParamsList, numDevices as usize);
+        let f = rt::ctx()?;
+        let mut params = Vec::with_capacity(list.len());
+        for p in list {
+            if p.func != list[0].func {
+                return Err(cudaError::cudaErrorInvalidValue);
+            }
+            // The function in the context of the launch's stream.
+            let mut ctx: CUcontext = null_mut();
+            let mut green: CUgreenCtx = null_mut();
+            cu(f.cuStreamGetCtx_v2(p.stream, &mut ctx, &mut green))?;
+            let pushed = !ctx.is_null();
+            if pushed {
+                cu(f.cuCtxPushCurrent(ctx))?;
+            }
+            let h = function_of(p.func, f);
+            if pushed {
+                let mut popped: CUcontext = null_mut();
+                f.cuCtxPopCurrent(&mut popped);
+            }
+            let h = h?;
+            check_config(p.gridDim, p.blockDim)?;
+            params.push(CUDA_LAUNCH_PARAMS {
+                function: h,
+                gridDimX: p.gridDim.x,
+                gridDimY: p.gridDim.y,
+                gridDimZ: p.gridDim.z,
+                blockDimX: p.blockDim.x,
+                blockDimY: p.blockDim.y,
+                blockDimZ: p.blockDim.z,
+                sharedMemBytes: p.sharedMem as c_uint,
+                hStream: p.stream,
+                kernelParams: p.args,
+            });
+        }
+        // SAFETY: one launch per device, functions of the streams' contexts.
+        cu(f.cuLaunchCooperativeKernelMultiDevice(params.as_mut_ptr(), numDevices, flags))
+    })
+}
+
 /// Get pointer to device kernel that matches entry function `entryFuncAddr`.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const c_void) -> cudaError_t {
@@ -601,6 +797,111 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
     })
 }
 
+/// Find parameter offset and size of a kernel parameter (by its index, from 0).
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
+    run("cudaFuncGetParamInfo", || {
+        let f = rt::ctx()?;
+        let k = resolve(func, f)?;
+        // SAFETY: a kernel of a loaded library; the out pointers are the driver's to check.
+        cu(f.cuKernelGetParamInfo(k, paramIndex, paramOffset, paramSize))
+    })
+}
+
+/// Sets the preferred cache configuration for a device function (on the current device).
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: raw::cudaFuncCache) -> cudaError_t {
+    run("cudaFuncSetCacheConfig", || {
+        let f = rt::ctx()?;
+        let dev = rt::current_device()?;
+        let k = resolve(func, f)?;
+        // SAFETY: a kernel of a loaded library and the current device; the driver checks
+        // the configuration.
+        cu(f.cuKernelSetCacheConfig(k, cacheConfig.0, dev))
+    })
+}
+
+/// Sets the shared memory configuration for a device function (deprecated: the driver
+/// accepts a valid configuration and ignores it on devices whose bank size is fixed).
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config: raw::cudaSharedMemConfig) -> cudaError_t {
+    run("cudaFuncSetSharedMemConfig", || {
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the driver checks the configuration.
+        cu(f.cuFuncSetSharedMemConfig(h, config.0))
+    })
+}
+
+// ---- occupancy -------------------------------------------------------------------------
+//
+// As in NVIDIA's runtimes every argument but the function is the driver's to judge; the
+// function is the kernel's `CUfunction` in the current context.
+
+/// Returns occupancy for a device function.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize) -> cudaError_t {
+    run("cudaOccupancyMaxActiveBlocksPerMultiprocessor", || max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0))
+}
+
+/// Returns occupancy for a device function with the specified flags.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    numBlocks: *mut c_int,
+    func: *const c_void,
+    blockSize: c_int,
+    dynamicSMemSize: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", || max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags))
+}
+
+fn max_active_blocks(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize, flags: c_uint) -> Res {
+    let f = rt::ctx()?;
+    let h = function_of(func, f)?;
+    // SAFETY: a function of the current context; the out pointer is the driver's to check.
+    cu(unsafe { f.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, h, blockSize, dynamicSMemSize, flags) })
+}
+
+/// Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: *const c_void, numBlocks: c_int, blockSize: c_int) -> cudaError_t {
+    run("cudaOccupancyAvailableDynamicSMemPerBlock", || {
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the out pointer is the driver's to check.
+        cu(f.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, h, numBlocks, blockSize))
+    })
+}
+
+/// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+/// maximum cluster size in `*clusterSize`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
+    run("cudaOccupancyMaxPotentialClusterSize", || {
+        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
+        let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the rest is the driver's to check.
+        cu(f.cuOccupancyMaxPotentialClusterSize(clusterSize, h, &c))
+    })
+}
+
+/// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+/// maximum number of clusters that could co-exist on the target device in `*numClusters`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
+    run("cudaOccupancyMaxActiveClusters", || {
+        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
+        let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the rest is the driver's to check.
+        cu(f.cuOccupancyMaxActiveClusters(numClusters, h, &c))
+    })
+}
+
 // ---- device symbols --------------------------------------------------------------------
 
 /// The device address and size of the variable whose host shadow is `symbol`, in the
@@ -610,6 +911,9 @@ fn lookup_symbol(symbol: *const c_void, f: &Fns) -> Res<(CUdeviceptr, usize)> {
     let v = VARS.read().get(&key).cloned().or_else(|| MANAGED.read().get(&key).cloned());
     let v = v.ok_or(cudaError::cudaErrorInvalidSymbol)?;
     let lib = library(v.bin, f)?;
+    if v.host {
+        return Ok((v.slot as CUdeviceptr, v.size));
+    }
     let mut p: CUdeviceptr = 0;
     let mut size = 0usize;
     // SAFETY: a loaded library and a registered name; a context is current.
