@@ -21,6 +21,8 @@
 //! - unified-memory advice and prefetch locations per 4 KiB page, range and pointer attributes;
 //! - CUDA arrays (1D/2D/3D, layered, cubemap, NV12 planes, sparse and deferred-mapping
 //!   properties) and mipmapped arrays, with contents in row-major host memory.
+//! - stream attributes as stored values, entry point versions, no export tables, a profiler
+//!   with nothing to start (`launch.rs`).
 //!
 //! What it does not model: kernels and modules (loads report `CUDA_ERROR_NO_BINARY_FOR_GPU`,
 //! everything else about them `CUDA_ERROR_INVALID_HANDLE`), asynchrony, stream ordering,
@@ -69,6 +71,7 @@ mod state;
 mod mem;
 mod array;
 mod attrs;
+mod launch;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
@@ -122,7 +125,7 @@ pub(crate) fn nonnull<T>(p: *const T) -> Res {
 // ---------------------------------------------------------------------------------------------
 
 const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
-const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
+pub(crate) const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
 
 macro_rules! table {
     ($($sym:literal => $f:expr,)*) => {
@@ -260,6 +263,25 @@ table! {
     "cuFuncSetAttribute" => cuFuncSetAttribute,
     "cuFuncSetCacheConfig" => cuFuncSetCacheConfig,
     "cuOccupancyMaxActiveBlocksPerMultiprocessor" => cuOccupancyMaxActiveBlocksPerMultiprocessor,
+    "cuStreamGetAttribute" => launch::cuStreamGetAttribute,
+    "cuStreamSetAttribute" => launch::cuStreamSetAttribute,
+    "cuStreamCopyAttributes" => launch::cuStreamCopyAttributes,
+    "cuGetExportTable" => launch::cuGetExportTable,
+    "cuProfilerStart" => launch::cuProfilerStart,
+    "cuProfilerStop" => launch::cuProfilerStop,
+    "cuLaunchCooperativeKernelMultiDevice" => launch::cuLaunchCooperativeKernelMultiDevice,
+    "cuKernelGetParamInfo" => launch::cuKernelGetParamInfo,
+    "cuKernelSetCacheConfig" => launch::cuKernelSetCacheConfig,
+    "cuFuncSetSharedMemConfig" => launch::cuFuncSetSharedMemConfig,
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags" => launch::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    "cuOccupancyAvailableDynamicSMemPerBlock" => launch::cuOccupancyAvailableDynamicSMemPerBlock,
+    "cuOccupancyMaxPotentialClusterSize" => launch::cuOccupancyMaxPotentialClusterSize,
+    "cuOccupancyMaxActiveClusters" => launch::cuOccupancyMaxActiveClusters,
+    "cuLogsRegisterCallback" => launch::cuLogsRegisterCallback,
+    "cuLogsUnregisterCallback" => launch::cuLogsUnregisterCallback,
+    "cuLogsCurrent" => launch::cuLogsCurrent,
+    "cuLogsDumpToFile" => launch::cuLogsDumpToFile,
+    "cuLogsDumpToMemory" => launch::cuLogsDumpToMemory,
 }
 
 export! {
@@ -271,19 +293,19 @@ export! {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let name = CStr::from_ptr(symbol).to_str().unwrap_or("");
-        match lookup(name, cudaVersion) {
-            Some(f) => {
+        match launch::proc_address(name, cudaVersion, flags, lookup) {
+            Ok(f) => {
                 *pfn = f;
                 if !symbolStatus.is_null() {
                     *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
                 }
                 Ok(())
             }
-            None => {
-                if !symbolStatus.is_null() {
-                    *symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+            Err((e, status)) => {
+                if !symbolStatus.is_null() && status >= 0 {
+                    *symbolStatus = status;
                 }
-                Err(CUDA_ERROR_NOT_FOUND)
+                Err(e)
             }
         }
     }
