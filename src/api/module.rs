@@ -248,6 +248,29 @@ fn resolve(func: *const c_void, f: &Fns) -> Res<CUkernel> {
     }
 }
 
+/// Built for the 12 ABI, the exports that take only what registration knows (NVIDIA's 12
+/// runtime's cache and bank configurations and multi-device launch): the kernel of a
+/// registered host stub; anything else, a kernel handle included, is
+/// `cudaErrorInvalidDeviceFunction`.
+#[cfg(feature = "abi12")]
+fn resolve_registered(func: *const c_void, f: &Fns) -> Res<CUkernel> {
+    let fun = FUNCS.read().get(&(func as usize)).cloned();
+    match fun {
+        Some(fun) => kernel_of(&fun, f),
+        None => Err(cudaError::cudaErrorInvalidDeviceFunction),
+    }
+}
+
+/// The kernel a function export takes: in the 13 ABI (and the 12 ABI's launches, parameter
+/// info, attributes and occupancy) any kernel (`resolve`); in the 12 ABI's cache and bank
+/// configurations only a registered one.
+fn resolve_for_config(func: *const c_void, f: &Fns) -> Res<CUkernel> {
+    #[cfg(feature = "abi12")]
+    return resolve_registered(func, f);
+    #[cfg(not(feature = "abi12"))]
+    resolve(func, f)
+}
+
 /// The `CUfunction` of `func` in the current context.
 fn function_of(func: *const c_void, f: &Fns) -> Res<CUfunction> {
     let k = resolve(func, f)?;
@@ -650,8 +673,8 @@ pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, 
 }
 
 /// Launches device functions on multiple devices where thread blocks can cooperate and
-/// synchronize as they execute. Every launch is of the same kernel; each goes to the device
-/// of its stream.
+/// synchronize as they execute. Every launch is of the same registered kernel; each goes to
+/// the device of its stream.
 #[cfg(feature = "abi12")]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
@@ -679,7 +702,10 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
             if pushed {
                 cu(f.cuCtxPushCurrent(ctx))?;
             }
-            let h = function_of(p.func, f);
+            let h = resolve_registered(p.func, f).and_then(|k| {
+                let mut h: CUfunction = null_mut();
+                cu(f.cuKernelGetFunction(&mut h, k)).map(|_| h)
+            });
             if pushed {
                 let mut popped: CUcontext = null_mut();
                 f.cuCtxPopCurrent(&mut popped);
@@ -814,7 +840,7 @@ pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig
     run("cudaFuncSetCacheConfig", || {
         let f = rt::ctx()?;
         let dev = rt::current_device()?;
-        let k = resolve(func, f)?;
+        let k = resolve_for_config(func, f)?;
         // SAFETY: a kernel of a loaded library and the current device; the driver checks
         // the configuration.
         cu(f.cuKernelSetCacheConfig(k, cacheConfig.0, dev))
@@ -827,7 +853,9 @@ pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig
 pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config: raw::cudaSharedMemConfig) -> cudaError_t {
     run("cudaFuncSetSharedMemConfig", || {
         let f = rt::ctx()?;
-        let h = function_of(func, f)?;
+        let k = resolve_for_config(func, f)?;
+        let mut h: CUfunction = null_mut();
+        cu(f.cuKernelGetFunction(&mut h, k))?;
         // SAFETY: a function of the current context; the driver checks the configuration.
         cu(f.cuFuncSetSharedMemConfig(h, config.0))
     })
