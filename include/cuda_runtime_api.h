@@ -5622,8 +5622,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 #if defined(CUDART_RS_ABI12)
 /**
  * Launches device functions on multiple devices where thread blocks can cooperate and
- * synchronize as they execute. Every launch is of the same kernel; each goes to the device
- * of its stream.
+ * synchronize as they execute. Every launch is of the same registered kernel; each goes to
+ * the device of its stream.
  */
 cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct cudaLaunchParams *launchParamsList,
                                                    unsigned int numDevices,
