@@ -307,29 +307,6 @@ fn check_config(grid: dim3, block: dim3) -> Res {
     Ok(())
 }
 
-/// Built for the 12 ABI, a launch the driver refuses with more threads per block than a
-/// registered kernel allows (its launch bounds, its registers) is
-/// `cudaErrorInvalidConfiguration`, as NVIDIA's 12 runtime finds before it launches. Looked at
-/// only when the driver has refused the launch, so a launch costs nothing more.
-#[cfg(feature = "abi12")]
-fn launch_error(f: &Fns, k: CUkernel, block: dim3, e: cudaError) -> cudaError {
-    if !KERNELS.read().contains_key(&(k as usize)) {
-        return e;
-    }
-    let Ok(dev) = rt::current_device() else { return e };
-    let mut max = 0;
-    // SAFETY: a kernel of a loaded library and the current device.
-    if unsafe { f.cuKernelGetAttribute(&mut max, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k, dev) } != CUDA_SUCCESS {
-        return e;
-    }
-    let threads = block.x as u64 * block.y as u64 * block.z as u64;
-    if max > 0 && threads > max as u64 {
-        cudaError::cudaErrorInvalidConfiguration
-    } else {
-        e
-    }
-}
-
 /// As in NVIDIA's runtimes, the dynamic shared memory size goes to the driver truncated to its
 /// 32 bits.
 #[allow(clippy::too_many_arguments)]
@@ -340,16 +317,13 @@ fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void,
     let h = k as CUfunction;
     // SAFETY: a CUkernel is a valid function handle for the driver's launches; the
     // arguments are the caller's.
-    let r = cu(unsafe {
+    cu(unsafe {
         if cooperative {
             f.cuLaunchCooperativeKernel(h, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args)
         } else {
             f.cuLaunchKernel(h, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args, null_mut())
         }
-    });
-    #[cfg(feature = "abi12")]
-    let r = r.map_err(|e| launch_error(f, k, block, e));
-    r
+    })
 }
 
 /// The driver's launch configuration for a runtime one. The attributes are passed on as they
@@ -665,10 +639,7 @@ pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, 
         let c = cu_config(cfg);
         // SAFETY: a kernel of a loaded library (a valid function handle for the driver's
         // launches); attributes and arguments are the caller's.
-        let r = cu(f.cuLaunchKernelEx(&c, k as CUfunction, args, null_mut()));
-        #[cfg(feature = "abi12")]
-        let r = r.map_err(|e| launch_error(f, k, cfg.blockDim, e));
-        r
+        cu(f.cuLaunchKernelEx(&c, k as CUfunction, args, null_mut()))
     })
 }
 

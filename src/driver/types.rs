@@ -291,8 +291,6 @@ pub const CU_JIT_GLOBAL_SYMBOL_COUNT: CUjit_option = 19;
 /// `CUlibraryOption`: the host table of a unified function and data window.
 pub const CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: CUlibraryOption = 0;
 
-pub const CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: CUfunction_attribute = 0;
-
 /// One launch of `cuLaunchCooperativeKernelMultiDevice`.
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
