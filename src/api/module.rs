@@ -665,10 +665,14 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
             if p.func != list[0].func {
                 return Err(cudaError::cudaErrorInvalidValue);
             }
-            // The function in the context of the launch's stream.
+            // The function in the context of the launch's stream (a driver older than 12.5,
+            // without the call, gets the current context's).
             let mut ctx: CUcontext = null_mut();
             let mut green: CUgreenCtx = null_mut();
-            cu(f.cuStreamGetCtx_v2(p.stream, &mut ctx, &mut green))?;
+            match f.cuStreamGetCtx_v2(p.stream, &mut ctx, &mut green) {
+                crate::error::MISSING_ENTRY_POINT => ctx = null_mut(),
+                r => cu(r)?,
+            }
             let pushed = !ctx.is_null();
             if pushed {
                 cu(f.cuCtxPushCurrent(ctx))?;

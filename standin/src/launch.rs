@@ -1,13 +1,16 @@
 //! Stream attributes, entry point versions, the export table and the profiler.
 //!
-//! - Stream attributes are stored values: each stream (the null, legacy and per-thread
-//!   handles too) has the five attributes valid for streams, with the values a fresh stream
-//!   reports; a set checks the value and stores it, a copy copies all five. The priority
-//!   attribute is the stream's priority (clamped as at creation).
+//! - Stream attributes are stored values: each stream (the legacy and per-thread streams
+//!   too; the null stream is the legacy one, or in the `_ptsz` variants the per-thread one)
+//!   has the five attributes valid for streams, with the values a fresh stream reports (the
+//!   stand-in's guess: no window, automatic synchronization, the identity domain map, the
+//!   default domain); a set checks the value where the device bounds it and stores it, a copy
+//!   copies all five. The priority attribute is the stream's priority (clamped as at creation).
 //! - `cuGetProcAddress`: a version newer than the driver is `CUDA_ERROR_INVALID_VALUE`, one
 //!   older than the symbol `CUDA_ERROR_NOT_FOUND` with `CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`;
 //!   the per-thread search finds the `_ptsz` variants of the few functions given one here
-//!   (aliases: the stand-in's streams have no ordering to tell them apart).
+//!   (for the copy and the query, aliases: the stand-in's streams have no ordering to tell
+//!   them apart).
 //! - `cuGetExportTable`: the stand-in has no export tables.
 //! - `cuProfilerStart`/`Stop`: there is no profiler to start; they need a current context.
 
