@@ -118,6 +118,71 @@ fn cstring(p: *const c_char) -> Option<CString> {
     Some(unsafe { CStr::from_ptr(p) }.to_owned())
 }
 
+const FATBIN_MAGIC: u32 = 0xBA55_ED50;
+const ELF_MAGIC: [u8; 4] = [0x7f, b'E', b'L', b'F'];
+
+/// The kind and size of a code image: a fat binary (`fatBinaryHeader`: magic, version,
+/// header size, then the size of what follows), an ELF cubin (its section headers end it), or
+/// else PTX text.
+///
+/// SAFETY: `image` is a code image the program registered.
+unsafe fn image_kind(image: *const c_void) -> (CUjitInputType, usize) {
+    let b = image as *const u8;
+    // SAFETY: every kind of image is at least a header (or a NUL-terminated text) long.
+    unsafe {
+        if (b as *const u32).read_unaligned() == FATBIN_MAGIC {
+            let header = (b.add(6) as *const u16).read_unaligned() as usize;
+            let size = (b.add(8) as *const u64).read_unaligned() as usize;
+            return (CU_JIT_INPUT_FATBINARY, header + size);
+        }
+        if std::slice::from_raw_parts(b, 4) == ELF_MAGIC {
+            let shoff = (b.add(0x28) as *const u64).read_unaligned() as usize;
+            let shentsize = (b.add(0x3a) as *const u16).read_unaligned() as usize;
+            let shnum = (b.add(0x3c) as *const u16).read_unaligned() as usize;
+            return (CU_JIT_INPUT_CUBIN, shoff + shentsize * shnum);
+        }
+        (CU_JIT_INPUT_PTX, CStr::from_ptr(b as *const c_char).to_bytes_with_nul().len())
+    }
+}
+
+/// Code linked by the driver with host variables resolved (`CU_JIT_GLOBAL_SYMBOL_*`): the
+/// image is the linker's, valid until this is dropped.
+struct Linked<'a> {
+    f: &'a Fns,
+    state: CUlinkState,
+    cubin: *const c_void,
+}
+
+impl<'a> Linked<'a> {
+    fn new(image: *const c_void, vars: &[(CString, usize)], f: &'a Fns) -> Res<Linked<'a>> {
+        let mut names: Vec<*const c_char> = vars.iter().map(|(n, _)| n.as_ptr()).collect();
+        let mut addrs: Vec<*mut c_void> = vars.iter().map(|&(_, a)| a as *mut c_void).collect();
+        let mut opts = [CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT];
+        let mut vals = [names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, vars.len() as *mut c_void];
+        let mut state: CUlinkState = null_mut();
+        // SAFETY: option arrays of three, alive until the link is complete.
+        cu(unsafe { f.cuLinkCreate(3, opts.as_mut_ptr(), vals.as_mut_ptr(), &mut state) })?;
+        let mut l = Linked { f, state, cubin: std::ptr::null() };
+        // SAFETY: the registered image, of the size its header gives.
+        let (kind, size) = unsafe { image_kind(image) };
+        cu(unsafe { f.cuLinkAddData(state, kind, image as *mut c_void, size, c"cudart".as_ptr(), 0, null_mut(), null_mut()) })?;
+        let mut cubin: *mut c_void = null_mut();
+        let mut n = 0usize;
+        // SAFETY: a link state with its input added.
+        cu(unsafe { f.cuLinkComplete(state, &mut cubin, &mut n) })?;
+        l.cubin = cubin;
+        drop((names, addrs));
+        Ok(l)
+    }
+}
+
+impl Drop for Linked<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a link state this made.
+        unsafe { self.f.cuLinkDestroy(self.state) };
+    }
+}
+
 /// The library of `bin`, loaded on first use. Managed variables get their pointers here.
 fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     if let Some(&l) = bin.lib.get() {
@@ -128,17 +193,11 @@ fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         return Ok(l as CUlibrary);
     }
     let mut lib: CUlibrary = null_mut();
-    // Host variables: the device code's unresolved references to them are relocated to their
-    // host addresses (the JIT options `CU_JIT_GLOBAL_SYMBOL_*`).
+    // Host variables: the code is linked first, with the device code's unresolved references
+    // to them relocated to their host addresses.
     let host_vars = bin.host_vars.lock().clone();
-    let mut names: Vec<*const c_char> = host_vars.iter().map(|(n, _)| n.as_ptr()).collect();
-    let mut addrs: Vec<*mut c_void> = host_vars.iter().map(|&(_, a)| a as *mut c_void).collect();
-    let mut jit_opts: Vec<CUjit_option> = Vec::new();
-    let mut jit_vals: Vec<*mut c_void> = Vec::new();
-    if !host_vars.is_empty() {
-        jit_opts.extend([CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT]);
-        jit_vals.extend([names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, host_vars.len() as *mut c_void]);
-    }
+    let linked = if host_vars.is_empty() { None } else { Some(Linked::new(bin.image as *const c_void, &host_vars, f)?) };
+    let image = linked.as_ref().map_or(bin.image as *const c_void, |l| l.cubin);
     let mut table = bin.unified.lock().map(|[ft, fs, dt, ds]| cudalibraryHostUniversalFunctionAndDataTable {
         functionTable: ft as *mut c_void,
         functionWindowSize: fs,
@@ -151,20 +210,21 @@ fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         lib_opts.push(CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE);
         lib_vals.push(t as *mut _ as *mut c_void);
     }
-    // SAFETY: the fat binary the program registered; the option arrays live until the call
-    // returns.
+    // SAFETY: the fat binary the program registered (or its linked image); the option arrays
+    // live until the call returns.
     cu(unsafe {
         f.cuLibraryLoadData(
             &mut lib,
-            bin.image as *const c_void,
-            if jit_opts.is_empty() { null_mut() } else { jit_opts.as_mut_ptr() },
-            if jit_vals.is_empty() { null_mut() } else { jit_vals.as_mut_ptr() },
-            jit_opts.len() as c_uint,
+            image,
+            null_mut(),
+            null_mut(),
+            0,
             if lib_opts.is_empty() { null_mut() } else { lib_opts.as_mut_ptr() },
             if lib_vals.is_empty() { null_mut() } else { lib_vals.as_mut_ptr() },
             lib_opts.len() as c_uint,
         )
     })?;
+    drop(linked);
     let managed = bin.managed.lock().clone();
     if !managed.is_empty() {
         // Managed variables get their memory when the library is loaded into a context:

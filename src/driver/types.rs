@@ -288,6 +288,16 @@ pub type CUlogsCallback =
 pub const CU_JIT_GLOBAL_SYMBOL_NAMES: CUjit_option = 17;
 pub const CU_JIT_GLOBAL_SYMBOL_ADDRESSES: CUjit_option = 18;
 pub const CU_JIT_GLOBAL_SYMBOL_COUNT: CUjit_option = 19;
+/// `CUjitInputType`.
+pub type CUjitInputType = c_int;
+pub const CU_JIT_INPUT_CUBIN: CUjitInputType = 0;
+pub const CU_JIT_INPUT_PTX: CUjitInputType = 1;
+pub const CU_JIT_INPUT_FATBINARY: CUjitInputType = 2;
+
+opaque! {
+    CUlinkState = CUlinkState_st;
+}
+
 /// `CUlibraryOption`: the host table of a unified function and data window.
 pub const CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: CUlibraryOption = 0;
 

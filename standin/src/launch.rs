@@ -271,9 +271,28 @@ pub fn proc_address(name: &str, version: c_int, flags: u64, lookup: impl Fn(&str
     Ok(f)
 }
 
-// Kernels, occupancy and the multi-device launch: the stand-in has no kernels (see lib.rs),
-// so every function handle is invalid. The error log: the stand-in keeps none.
+// Kernels, occupancy, the multi-device launch and the linker: the stand-in has no kernels (see
+// lib.rs), so every function handle is invalid and nothing links. The error log: the
+// stand-in keeps none.
 export! {
+    fn cuLinkCreate(numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void, stateOut: *mut CUlinkState) {
+        let _ = (numOptions, options, optionValues);
+        nonnull(stateOut)?;
+        with(|s| s.cur().map(|_| ()))?;
+        Err(CUDA_ERROR_NOT_SUPPORTED)
+    }
+    fn cuLinkAddData(state: CUlinkState, type_: CUjitInputType, data: *mut c_void, size: usize, name: *const std::ffi::c_char, numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void) {
+        let _ = (state, type_, data, size, name, numOptions, options, optionValues);
+        crate::bad_handle(crate::NO_OUT)
+    }
+    fn cuLinkComplete(state: CUlinkState, cubinOut: *mut *mut c_void, sizeOut: *mut usize) {
+        let _ = (state, cubinOut, sizeOut);
+        crate::bad_handle(crate::NO_OUT)
+    }
+    fn cuLinkDestroy(state: CUlinkState) {
+        let _ = state;
+        crate::bad_handle(crate::NO_OUT)
+    }
     fn cuLaunchCooperativeKernelMultiDevice(launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: c_uint, flags: c_uint) {
         let _ = (numDevices, flags);
         nonnull(launchParamsList)?;
