@@ -3,7 +3,8 @@
  * external variable `hostv`, registered by hand as nvcc-generated code registers a fat
  * binary, with `hostv` registered as a host variable backed by mapped pinned memory; a kernel
  * stores through it and the host reads the value. Once with the code as PTX, once as a
- * relocatable sm_90 cubin. Also __cudaRegisterUnifiedTable with an empty table. The device
+ * relocatable sm_90 cubin; then the cubin again with an empty table registered by
+ * __cudaRegisterUnifiedTable. The device
  * code, from NVIDIA's fatbinary (13.0):
  *
  *     .version 8.0
@@ -313,6 +314,7 @@ static const unsigned char fatbin_elf[3880] __attribute__((aligned(16))) = {
 /* Host stubs: only their addresses matter. */
 static void stub_ptx(void) {}
 static void stub_elf(void) {}
+static void stub_unified(void) {}
 
 static void run(const char *what, const unsigned char *image, void (*stub)(void), int unified) {
     char label[160];
@@ -320,8 +322,8 @@ static void run(const char *what, const unsigned char *image, void (*stub)(void)
     OK(cudaHostAlloc((void **)&hv, 4096, cudaHostAllocMapped));
     if (!hv) return;
     *hv = 0;
-    static fatbin_wrapper w[2];
-    fatbin_wrapper *wr = &w[stub == stub_elf];
+    static fatbin_wrapper w[3];
+    fatbin_wrapper *wr = &w[stub == stub_ptx ? 0 : stub == stub_elf ? 1 : 2];
     wr->magic = 0x466243b1;
     wr->version = 1;
     wr->data = image;
@@ -357,7 +359,8 @@ static void run(const char *what, const unsigned char *image, void (*stub)(void)
 int main(void) {
     OK(cudaFree(NULL));
     run("PTX", fatbin_ptx, stub_ptx, 0);
-    run("cubin", fatbin_elf, stub_elf, 1);
+    run("cubin", fatbin_elf, stub_elf, 0);
+    run("cubin with an empty unified table", fatbin_elf, stub_unified, 1);
     SHOW_LAST("end");
     DONE();
 }
