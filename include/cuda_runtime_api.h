@@ -1891,6 +1891,34 @@ typedef enum cudaDeviceAttr {
 } cudaDeviceAttr;
 
 /**
+ * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
+ */
+typedef enum cudaDriverEntryPointQueryResult {
+    /**
+     * Search for symbol found a match
+     */
+    cudaDriverEntryPointSuccess = 0,
+    /**
+     * Search for symbol was not found
+     */
+    cudaDriverEntryPointSymbolNotFound = 1,
+    /**
+     * Search for symbol was found but version wasn't great enough
+     */
+    cudaDriverEntryPointVersionNotSufficent = 2,
+} cudaDriverEntryPointQueryResult;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError = 0,
+    cudaLogLevelWarning = 1,
+} CUDAlogLevel_enum;
+#endif
+
+/**
  * CUDA Graph node types
  */
 typedef enum cudaGraphNodeType {
@@ -2141,6 +2169,154 @@ typedef enum cudaMemoryType {
 } cudaMemoryType;
 
 /**
+ * Launch attributes enum; used as id field of ::cudaLaunchAttribute
+ */
+typedef enum cudaLaunchAttributeID {
+    /**
+     * Ignored entry, for convenient composition
+     */
+    cudaLaunchAttributeIgnore = 0,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::accessPolicyWindow.
+     */
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::cooperative.
+     */
+    cudaLaunchAttributeCooperative = 2,
+    /**
+     * Valid for streams. See ::cudaLaunchAttributeValue::syncPolicy.
+     */
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::clusterDim.
+     */
+    cudaLaunchAttributeClusterDimension = 4,
+    /**
+     * Valid for graph nodes, launches. See
+     * ::cudaLaunchAttributeValue::clusterSchedulingPolicyPreference.
+     */
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    /**
+     * Valid for launches. Setting
+     * ::cudaLaunchAttributeValue::programmaticStreamSerializationAllowed to non-0 signals that
+     * the kernel will use programmatic means to resolve its stream dependency.
+     */
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::programmaticEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::priority.
+     */
+    cudaLaunchAttributePriority = 8,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomainMap.
+     */
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomain.
+     */
+    cudaLaunchAttributeMemSyncDomain = 10,
+    /**
+     * Valid for graph nodes and launches. Set ::cudaLaunchAttributeValue::preferredClusterDim
+     * to allow the kernel launch to specify a preferred substitute cluster dimension.
+     */
+    cudaLaunchAttributePreferredClusterDimension = 11,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::launchCompletionEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeLaunchCompletionEvent = 12,
+    /**
+     * Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a
+     * launch in a non-capturing stream will result in an error.
+     */
+    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+    /**
+     * Valid for launches. On devices where the L1 cache and shared memory use the same
+     * hardware resources, setting ::cudaLaunchAttributeValue::sharedMemCarveout to a
+     * percentage between 0-100 signals sets the shared memory carveout preference in percent
+     * of the total shared memory for that kernel launch.
+     */
+    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime
+     * that the launch should attempt to make the kernel maximize its NVLINK utilization.
+     */
+    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+#endif
+} cudaLaunchAttributeID;
+
+/**
+ * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
+ */
+typedef enum cudaAccessProperty {
+    /**
+     * Normal cache persistence.
+     */
+    cudaAccessPropertyNormal = 0,
+    /**
+     * Streaming access is less likely to persit from cache.
+     */
+    cudaAccessPropertyStreaming = 1,
+    /**
+     * Persisting access is more likely to persist in cache.
+     */
+    cudaAccessPropertyPersisting = 2,
+} cudaAccessProperty;
+
+/**
+ * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
+ */
+typedef enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4,
+} cudaSynchronizationPolicy;
+
+/**
+ * Cluster scheduling policies. These may be passed to ::cudaFuncSetAttribute
+ */
+typedef enum cudaClusterSchedulingPolicy {
+    /**
+     * the default policy
+     */
+    cudaClusterSchedulingPolicyDefault = 0,
+    /**
+     * spread the blocks within a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicySpread = 1,
+    /**
+     * allow the hardware to load-balance the blocks in a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicyLoadBalancing = 2,
+} cudaClusterSchedulingPolicy;
+
+/**
+ * Memory Synchronization Domain
+ *
+ * A kernel can be launched in a specified memory synchronization domain that affects all
+ * memory operations issued by that kernel. A memory barrier issued in one domain will only
+ * order memory operations in that domain, thus eliminating latency increase from memory
+ * barriers ordering unrelated traffic.
+ */
+typedef enum cudaLaunchMemSyncDomain {
+    /**
+     * Launch kernels in the default domain
+     */
+    cudaLaunchMemSyncDomainDefault = 0,
+    /**
+     * Launch kernels in the remote domain
+     */
+    cudaLaunchMemSyncDomainRemote = 1,
+} cudaLaunchMemSyncDomain;
+
+/**
  * CUDA function attributes that can be set using cudaFuncSetAttribute.
  */
 typedef enum cudaFuncAttribute {
@@ -2294,89 +2470,6 @@ typedef enum cudaMemAllocationHandleType {
 } cudaMemAllocationHandleType;
 
 /**
- * Launch attributes enum; used as id field of ::cudaLaunchAttribute
- */
-typedef enum cudaLaunchAttributeID {
-    /**
-     * Ignored entry, for convenient composition
-     */
-    cudaLaunchAttributeIgnore = 0,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::accessPolicyWindow.
-     */
-    cudaLaunchAttributeAccessPolicyWindow = 1,
-    /**
-     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::cooperative.
-     */
-    cudaLaunchAttributeCooperative = 2,
-    /**
-     * Valid for streams. See ::cudaLaunchAttributeValue::syncPolicy.
-     */
-    cudaLaunchAttributeSynchronizationPolicy = 3,
-    /**
-     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::clusterDim.
-     */
-    cudaLaunchAttributeClusterDimension = 4,
-    /**
-     * Valid for graph nodes, launches. See
-     * ::cudaLaunchAttributeValue::clusterSchedulingPolicyPreference.
-     */
-    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
-    /**
-     * Valid for launches. Setting
-     * ::cudaLaunchAttributeValue::programmaticStreamSerializationAllowed to non-0 signals that
-     * the kernel will use programmatic means to resolve its stream dependency.
-     */
-    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
-    /**
-     * Valid for launches. Set ::cudaLaunchAttributeValue::programmaticEvent to record the
-     * event.
-     */
-    cudaLaunchAttributeProgrammaticEvent = 7,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::priority.
-     */
-    cudaLaunchAttributePriority = 8,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomainMap.
-     */
-    cudaLaunchAttributeMemSyncDomainMap = 9,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomain.
-     */
-    cudaLaunchAttributeMemSyncDomain = 10,
-    /**
-     * Valid for graph nodes and launches. Set ::cudaLaunchAttributeValue::preferredClusterDim
-     * to allow the kernel launch to specify a preferred substitute cluster dimension.
-     */
-    cudaLaunchAttributePreferredClusterDimension = 11,
-    /**
-     * Valid for launches. Set ::cudaLaunchAttributeValue::launchCompletionEvent to record the
-     * event.
-     */
-    cudaLaunchAttributeLaunchCompletionEvent = 12,
-    /**
-     * Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a
-     * launch in a non-capturing stream will result in an error.
-     */
-    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
-    /**
-     * Valid for launches. On devices where the L1 cache and shared memory use the same
-     * hardware resources, setting ::cudaLaunchAttributeValue::sharedMemCarveout to a
-     * percentage between 0-100 signals sets the shared memory carveout preference in percent
-     * of the total shared memory for that kernel launch.
-     */
-    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime
-     * that the launch should attempt to make the kernel maximize its NVLINK utilization.
-     */
-    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
-#endif
-} cudaLaunchAttributeID;
-
-/**
  * CUDA cooperative group scope
  */
 typedef enum cudaCGScope {
@@ -2403,52 +2496,6 @@ typedef enum cudaCGScope {
 } cudaCGScope;
 
 /**
- * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
- */
-typedef enum cudaAccessProperty {
-    /**
-     * Normal cache persistence.
-     */
-    cudaAccessPropertyNormal = 0,
-    /**
-     * Streaming access is less likely to persit from cache.
-     */
-    cudaAccessPropertyStreaming = 1,
-    /**
-     * Persisting access is more likely to persist in cache.
-     */
-    cudaAccessPropertyPersisting = 2,
-} cudaAccessProperty;
-
-/**
- * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
- */
-typedef enum cudaSynchronizationPolicy {
-    cudaSyncPolicyAuto = 1,
-    cudaSyncPolicySpin = 2,
-    cudaSyncPolicyYield = 3,
-    cudaSyncPolicyBlockingSync = 4,
-} cudaSynchronizationPolicy;
-
-/**
- * Cluster scheduling policies. These may be passed to ::cudaFuncSetAttribute
- */
-typedef enum cudaClusterSchedulingPolicy {
-    /**
-     * the default policy
-     */
-    cudaClusterSchedulingPolicyDefault = 0,
-    /**
-     * spread the blocks within a cluster to the SMs
-     */
-    cudaClusterSchedulingPolicySpread = 1,
-    /**
-     * allow the hardware to load-balance the blocks in a cluster to the SMs
-     */
-    cudaClusterSchedulingPolicyLoadBalancing = 2,
-} cudaClusterSchedulingPolicy;
-
-/**
  * Flags for ::cudaStreamUpdateCaptureDependencies
  */
 typedef enum cudaStreamUpdateCaptureDependenciesFlags {
@@ -2461,25 +2508,6 @@ typedef enum cudaStreamUpdateCaptureDependenciesFlags {
      */
     cudaStreamSetCaptureDependencies = 1,
 } cudaStreamUpdateCaptureDependenciesFlags;
-
-/**
- * Memory Synchronization Domain
- *
- * A kernel can be launched in a specified memory synchronization domain that affects all
- * memory operations issued by that kernel. A memory barrier issued in one domain will only
- * order memory operations in that domain, thus eliminating latency increase from memory
- * barriers ordering unrelated traffic.
- */
-typedef enum cudaLaunchMemSyncDomain {
-    /**
-     * Launch kernels in the default domain
-     */
-    cudaLaunchMemSyncDomainDefault = 0,
-    /**
-     * Launch kernels in the remote domain
-     */
-    cudaLaunchMemSyncDomainRemote = 1,
-} cudaLaunchMemSyncDomain;
 
 /**
  * Flags to specify for copies within a batch. For more details see ::cudaMemcpyBatchAsync.
@@ -2921,34 +2949,6 @@ typedef enum cudaGetDriverEntryPointFlags {
      */
     cudaEnablePerThreadDefaultStream = 2,
 } cudaGetDriverEntryPointFlags;
-
-/**
- * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
- */
-typedef enum cudaDriverEntryPointQueryResult {
-    /**
-     * Search for symbol found a match
-     */
-    cudaDriverEntryPointSuccess = 0,
-    /**
-     * Search for symbol was not found
-     */
-    cudaDriverEntryPointSymbolNotFound = 1,
-    /**
-     * Search for symbol was found but version wasn't great enough
-     */
-    cudaDriverEntryPointVersionNotSufficent = 2,
-} cudaDriverEntryPointQueryResult;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum {
-    cudaLogLevelError = 0,
-    cudaLogLevelWarning = 1,
-} CUDAlogLevel_enum;
-#endif
 
 /**
  * CUDA device NUMA config
@@ -4397,6 +4397,34 @@ typedef void (*cudaAsyncCallback)(cudaAsyncNotificationInfo_t *info,
                                   void *userData,
                                   cudaAsyncCallbackHandle_t callback);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum cudaLogLevel;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Type of public error reporting callback functions.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Handle of a registered log callback.
+ */
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Position in the error log.
+ */
+typedef unsigned int cudaLogIterator;
+#endif
+
 /**
  * CUDA event.
  */
@@ -4539,200 +4567,6 @@ typedef struct dim3 {
 } dim3;
 
 /**
- * CUDA kernel.
- */
-typedef struct CUkern_st *cudaKernel_t;
-
-/**
- * CUDA function.
- */
-typedef struct CUfunc_st *cudaFunction_t;
-
-/**
- * CUDA function attributes.
- */
-typedef struct cudaFuncAttributes {
-    /**
-     * The size in bytes of statically-allocated shared memory per block required by this
-     * function. This does not include dynamically-allocated shared memory requested by the
-     * user at runtime.
-     */
-    size_t sharedSizeBytes;
-    /**
-     * The size in bytes of user-allocated constant memory required by this function.
-     */
-    size_t constSizeBytes;
-    /**
-     * The size in bytes of local memory used by each thread of this function.
-     */
-    size_t localSizeBytes;
-    /**
-     * The maximum number of threads per block, beyond which a launch of the function would
-     * fail.
-     */
-    int maxThreadsPerBlock;
-    /**
-     * The number of registers used by each thread of this function.
-     */
-    int numRegs;
-    /**
-     * The PTX virtual architecture version for which the function was compiled.
-     */
-    int ptxVersion;
-    /**
-     * The binary architecture version for which the function was compiled.
-     */
-    int binaryVersion;
-    /**
-     * The attribute to indicate whether the function has been compiled with user specified
-     * option "-Xptxas --dlcm=ca" set.
-     */
-    int cacheModeCA;
-    /**
-     * The maximum size in bytes of dynamic shared memory per block for this function.
-     */
-    int maxDynamicSharedSizeBytes;
-    /**
-     * On devices where the L1 cache and shared memory use the same hardware resources, this
-     * sets the shared memory carveout preference, in percent of the maximum shared memory.
-     */
-    int preferredShmemCarveout;
-    /**
-     * If this attribute is set, the kernel must launch with a valid cluster dimension
-     * specified.
-     */
-    int clusterDimMustBeSet;
-    /**
-     * The required cluster width in blocks.
-     */
-    int requiredClusterWidth;
-    /**
-     * The required cluster height in blocks.
-     */
-    int requiredClusterHeight;
-    /**
-     * The required cluster depth in blocks.
-     */
-    int requiredClusterDepth;
-    /**
-     * The block scheduling policy of a function.
-     */
-    int clusterSchedulingPolicyPreference;
-    /**
-     * Whether the function can be launched with non-portable cluster size.
-     */
-    int nonPortableClusterSizeAllowed;
-    /**
-     * Reserved for future use.
-     */
-    int reserved[16];
-} cudaFuncAttributes;
-
-/**
- * CUDA memory pool
- */
-typedef struct CUmemPoolHandle_st *cudaMemPool_t;
-
-/**
- * Memory access descriptor
- */
-typedef struct cudaMemAccessDesc {
-    /**
-     * Location on which the request is to change it's accessibility
-     */
-    struct cudaMemLocation location;
-    /**
-     * ::CUmemProt accessibility flags to set on the request
-     */
-    enum cudaMemAccessFlags flags;
-} cudaMemAccessDesc;
-
-/**
- * Specifies the properties of allocations made from the pool.
- *
- * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
- */
-typedef struct cudaMemPoolProps {
-    /**
-     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
-     */
-    enum cudaMemAllocationType allocType;
-    /**
-     * Handle types that will be supported by allocations from the pool.
-     */
-    enum cudaMemAllocationHandleType handleTypes;
-    /**
-     * Location allocations should reside.
-     */
-    struct cudaMemLocation location;
-    /**
-     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
-     * specified. This security attribute defines the scope of which exported allocations may
-     * be tranferred to other processes. In all other cases, this field is required to be zero.
-     */
-    void *win32SecurityAttributes;
-    /**
-     * Maximum pool size. When set to 0, defaults to a system dependent value.
-     */
-    size_t maxSize;
-    /**
-     * Bitmask indicating intended usage for the pool.
-     */
-    unsigned short usage;
-    /**
-     * reserved for future use, must be 0
-     */
-    unsigned char reserved[54];
-} cudaMemPoolProps;
-
-/**
- * Opaque data for exporting a pool allocation
- */
-typedef struct cudaMemPoolPtrExportData {
-    unsigned char reserved[64];
-} cudaMemPoolPtrExportData;
-
-/**
- * Type of stream callback functions.
- * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
- * \param status ::cudaSuccess or any persistent error on the stream.
- * \param userData User parameter provided at registration.
- */
-typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-
-#if defined(CUDART_RS_ABI12)
-/**
- * CUDA launch parameters
- */
-typedef struct cudaLaunchParams {
-    /**
-     * Device function symbol
-     */
-    void *func;
-    /**
-     * Grid dimentions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimentions
-     */
-    struct dim3 blockDim;
-    /**
-     * Arguments
-     */
-    void **args;
-    /**
-     * Shared memory
-     */
-    size_t sharedMem;
-    /**
-     * Stream identifier
-     */
-    cudaStream_t stream;
-} cudaLaunchParams;
-#endif
-
-/**
  * Specifies an access policy for a window, a contiguous extent of memory beginning at
  * base_ptr and ending at base_ptr + num_bytes.
  */
@@ -4759,27 +4593,6 @@ typedef struct cudaAccessPolicyWindow {
      */
     enum cudaAccessProperty missProp;
 } cudaAccessPolicyWindow;
-
-/**
- * Memory Synchronization Domain map
- *
- * See ::cudaLaunchMemSyncDomain.
- */
-typedef struct cudaLaunchMemSyncDomainMap_st {
-    /**
-     * The default domain ID to use for designated kernels
-     */
-    unsigned char default_;
-    /**
-     * The remote domain ID to use for designated kernels
-     */
-    unsigned char remote;
-} cudaLaunchMemSyncDomainMap_st;
-
-/**
- * Memory Synchronization Domain map
- */
-typedef struct cudaLaunchMemSyncDomainMap_st cudaLaunchMemSyncDomainMap;
 
 /**
  * Value of launch attribute ::cudaLaunchAttributeClusterDimension (NVIDIA's field has an
@@ -4819,6 +4632,27 @@ typedef struct cudaLaunchAttributeValueProgrammaticEvent {
      */
     int triggerAtBlockStart;
 } cudaLaunchAttributeValueProgrammaticEvent;
+
+/**
+ * Memory Synchronization Domain map
+ *
+ * See ::cudaLaunchMemSyncDomain.
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    /**
+     * The default domain ID to use for designated kernels
+     */
+    unsigned char default_;
+    /**
+     * The remote domain ID to use for designated kernels
+     */
+    unsigned char remote;
+} cudaLaunchMemSyncDomainMap_st;
+
+/**
+ * Memory Synchronization Domain map
+ */
+typedef struct cudaLaunchMemSyncDomainMap_st cudaLaunchMemSyncDomainMap;
 
 /**
  * Value of launch attribute ::cudaLaunchAttributePreferredClusterDimension (NVIDIA's field
@@ -5015,6 +4849,200 @@ typedef struct cudaLaunchConfig_st {
  * CUDA extensible launch configuration
  */
 typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * CUDA launch parameters
+ */
+typedef struct cudaLaunchParams {
+    /**
+     * Device function symbol
+     */
+    void *func;
+    /**
+     * Grid dimentions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimentions
+     */
+    struct dim3 blockDim;
+    /**
+     * Arguments
+     */
+    void **args;
+    /**
+     * Shared memory
+     */
+    size_t sharedMem;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+} cudaLaunchParams;
+#endif
+
+/**
+ * CUDA kernel.
+ */
+typedef struct CUkern_st *cudaKernel_t;
+
+/**
+ * CUDA function.
+ */
+typedef struct CUfunc_st *cudaFunction_t;
+
+/**
+ * CUDA function attributes.
+ */
+typedef struct cudaFuncAttributes {
+    /**
+     * The size in bytes of statically-allocated shared memory per block required by this
+     * function. This does not include dynamically-allocated shared memory requested by the
+     * user at runtime.
+     */
+    size_t sharedSizeBytes;
+    /**
+     * The size in bytes of user-allocated constant memory required by this function.
+     */
+    size_t constSizeBytes;
+    /**
+     * The size in bytes of local memory used by each thread of this function.
+     */
+    size_t localSizeBytes;
+    /**
+     * The maximum number of threads per block, beyond which a launch of the function would
+     * fail.
+     */
+    int maxThreadsPerBlock;
+    /**
+     * The number of registers used by each thread of this function.
+     */
+    int numRegs;
+    /**
+     * The PTX virtual architecture version for which the function was compiled.
+     */
+    int ptxVersion;
+    /**
+     * The binary architecture version for which the function was compiled.
+     */
+    int binaryVersion;
+    /**
+     * The attribute to indicate whether the function has been compiled with user specified
+     * option "-Xptxas --dlcm=ca" set.
+     */
+    int cacheModeCA;
+    /**
+     * The maximum size in bytes of dynamic shared memory per block for this function.
+     */
+    int maxDynamicSharedSizeBytes;
+    /**
+     * On devices where the L1 cache and shared memory use the same hardware resources, this
+     * sets the shared memory carveout preference, in percent of the maximum shared memory.
+     */
+    int preferredShmemCarveout;
+    /**
+     * If this attribute is set, the kernel must launch with a valid cluster dimension
+     * specified.
+     */
+    int clusterDimMustBeSet;
+    /**
+     * The required cluster width in blocks.
+     */
+    int requiredClusterWidth;
+    /**
+     * The required cluster height in blocks.
+     */
+    int requiredClusterHeight;
+    /**
+     * The required cluster depth in blocks.
+     */
+    int requiredClusterDepth;
+    /**
+     * The block scheduling policy of a function.
+     */
+    int clusterSchedulingPolicyPreference;
+    /**
+     * Whether the function can be launched with non-portable cluster size.
+     */
+    int nonPortableClusterSizeAllowed;
+    /**
+     * Reserved for future use.
+     */
+    int reserved[16];
+} cudaFuncAttributes;
+
+/**
+ * CUDA memory pool
+ */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/**
+ * Memory access descriptor
+ */
+typedef struct cudaMemAccessDesc {
+    /**
+     * Location on which the request is to change it's accessibility
+     */
+    struct cudaMemLocation location;
+    /**
+     * ::CUmemProt accessibility flags to set on the request
+     */
+    enum cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * Specifies the properties of allocations made from the pool.
+ *
+ * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
+ */
+typedef struct cudaMemPoolProps {
+    /**
+     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
+     */
+    enum cudaMemAllocationType allocType;
+    /**
+     * Handle types that will be supported by allocations from the pool.
+     */
+    enum cudaMemAllocationHandleType handleTypes;
+    /**
+     * Location allocations should reside.
+     */
+    struct cudaMemLocation location;
+    /**
+     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
+     * specified. This security attribute defines the scope of which exported allocations may
+     * be tranferred to other processes. In all other cases, this field is required to be zero.
+     */
+    void *win32SecurityAttributes;
+    /**
+     * Maximum pool size. When set to 0, defaults to a system dependent value.
+     */
+    size_t maxSize;
+    /**
+     * Bitmask indicating intended usage for the pool.
+     */
+    unsigned short usage;
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[54];
+} cudaMemPoolProps;
+
+/**
+ * Opaque data for exporting a pool allocation
+ */
+typedef struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+} cudaMemPoolPtrExportData;
+
+/**
+ * Type of stream callback functions.
+ * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
+ * \param status ::cudaSuccess or any persistent error on the stream.
+ * \param userData User parameter provided at registration.
+ */
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
 /**
  * CUDA Mem Fabric Handle
@@ -5856,34 +5884,6 @@ typedef struct cudalibraryHostUniversalFunctionAndDataTable {
     void *dataTable;
     size_t dataWindowSize;
 } cudalibraryHostUniversalFunctionAndDataTable;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum cudaLogLevel;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Handle of a registered log callback.
- */
-typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Position in the error log.
- */
-typedef unsigned int cudaLogIterator;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Type of public error reporting callback functions.
- */
-typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
-#endif
 
 /**
  * Types of async notification that can occur
@@ -6778,6 +6778,85 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 
 /**
+ * Returns the requested driver API function pointer, as this runtime's CUDA version sees it.
+ */
+cudaError_t cudaGetDriverEntryPoint(const char *symbol,
+                                    void **funcPtr,
+                                    unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/**
+ * Returns the requested driver API function pointer by CUDA version.
+ */
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol,
+                                             void **funcPtr,
+                                             unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/**
+ * Returns an export table: the driver's table of that UUID. As in NVIDIA's runtime the
+ * pointers are checked first, without initialising anything, and a runtime that cannot
+ * initialise reports `cudaErrorUnknown`. (NVIDIA's runtime also answers a few UUIDs of its
+ * own, private tables, which this runtime does not have.)
+ */
+cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId);
+
+/**
+ * Enable profiling.
+ */
+cudaError_t cudaProfilerStart(void);
+
+/**
+ * Disable profiling. Without a current context there is nothing to stop: success, and no
+ * context is made, as in NVIDIA's runtime.
+ */
+cudaError_t cudaProfilerStop(void);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Register a callback function to receive error log messages.
+ */
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc,
+                                     void *userData,
+                                     cudaLogsCallbackHandle *callback_out);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Unregister a log message callback.
+ */
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Sets log iterator to point to the end of log buffer, where the next message would be
+ * written.
+ */
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Dump accumulated driver logs into a file.
+ */
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator,
+                               const char *pathToFile,
+                               unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Dump accumulated driver logs into a buffer.
+ */
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator,
+                                 char *buffer,
+                                 size_t *size,
+                                 unsigned int flags);
+#endif
+
+/**
  * Creates an event object.
  */
 cudaError_t cudaEventCreate(cudaEvent_t *event);
@@ -7353,6 +7432,22 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func,
                                         cudaStream_t stream);
 
 /**
+ * Launches a CUDA function with launch-time configuration.
+ */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Launches device functions on multiple devices where thread blocks can cooperate and
+ * synchronize as they execute. Every launch is of the same registered kernel; each goes to
+ * the device of its stream.
+ */
+cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct cudaLaunchParams *launchParamsList,
+                                                   unsigned int numDevices,
+                                                   unsigned int flags);
+#endif
+
+/**
  * Get pointer to device kernel that matches entry function `entryFuncAddr`.
  */
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
@@ -7376,6 +7471,66 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
  * Set attributes for a given function.
  */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+
+/**
+ * Find parameter offset and size of a kernel parameter (by its index, from 0).
+ */
+cudaError_t cudaFuncGetParamInfo(const void *func,
+                                 size_t paramIndex,
+                                 size_t *paramOffset,
+                                 size_t *paramSize);
+
+/**
+ * Sets the preferred cache configuration for a device function (on the current device).
+ */
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+
+/**
+ * Sets the shared memory configuration for a device function (deprecated: the driver
+ * accepts a valid configuration and ignores it on devices whose bank size is fixed).
+ */
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+
+/**
+ * Returns occupancy for a device function.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                          const void *func,
+                                                          int blockSize,
+                                                          size_t dynamicSMemSize);
+
+/**
+ * Returns occupancy for a device function with the specified flags.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+
+/**
+ * Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
+ */
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                      const void *func,
+                                                      int numBlocks,
+                                                      int blockSize);
+
+/**
+ * Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+ * maximum cluster size in `*clusterSize`.
+ */
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize,
+                                                 const void *func,
+                                                 const cudaLaunchConfig_t *launchConfig);
+
+/**
+ * Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+ * maximum number of clusters that could co-exist on the target device in `*numClusters`.
+ */
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters,
+                                           const void *func,
+                                           const cudaLaunchConfig_t *launchConfig);
 
 /**
  * Finds the address associated with a CUDA symbol.
@@ -7632,6 +7787,25 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
  * Query the device of a stream.
  */
 cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
+
+/**
+ * Queries stream attribute.
+ */
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream,
+                                   enum cudaLaunchAttributeID attr,
+                                   union cudaLaunchAttributeValue *value_out);
+
+/**
+ * Sets stream attribute.
+ */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream,
+                                   enum cudaLaunchAttributeID attr,
+                                   const union cudaLaunchAttributeValue *value);
+
+/**
+ * Copies attributes from source stream to destination stream.
+ */
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 
 #ifdef __cplusplus
 }  // extern "C"

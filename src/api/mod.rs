@@ -12,6 +12,7 @@ pub mod batch;
 pub mod capture;
 pub mod copy;
 pub mod device;
+pub mod entry;
 pub mod event;
 pub mod graph;
 pub mod ipc;

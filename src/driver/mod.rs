@@ -330,6 +330,33 @@ driver_api! {
     cuMemPrefetchBatchAsync = "cuMemPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
     cuMemDiscardBatchAsync = "cuMemDiscardBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: u64, hStream: CUstream);
     cuMemDiscardAndPrefetchBatchAsync = "cuMemDiscardAndPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
+    // Launch, function, occupancy, stream attribute, entry point, profiler and log exports:
+    // the versions NVIDIA's runtimes ask for.
+    cuLinkCreate = "cuLinkCreate" @ 6050 (numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void, stateOut: *mut CUlinkState);
+    cuLinkAddData = "cuLinkAddData" @ 6050 (state: CUlinkState, type_: CUjitInputType, data: *mut c_void, size: usize, name: *const c_char, numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void);
+    cuLinkComplete = "cuLinkComplete" @ 5050 (state: CUlinkState, cubinOut: *mut *mut c_void, sizeOut: *mut usize);
+    cuLinkDestroy = "cuLinkDestroy" @ 5050 (state: CUlinkState);
+    cuLaunchCooperativeKernelMultiDevice = "cuLaunchCooperativeKernelMultiDevice" @ 9000 (launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: c_uint, flags: c_uint);
+    cuStreamGetCtx_v2 = "cuStreamGetCtx" @ 12050 (hStream: CUstream, pCtx: *mut CUcontext, pGreenCtx: *mut CUgreenCtx);
+    cuKernelGetParamInfo = "cuKernelGetParamInfo" @ 12040 (kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize);
+    cuKernelSetCacheConfig = "cuKernelSetCacheConfig" @ 12000 (kernel: CUkernel, config: CUfunc_cache, dev: CUdevice);
+    cuFuncSetSharedMemConfig = "cuFuncSetSharedMemConfig" @ 4020 (hfunc: CUfunction, config: c_int);
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags = "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags" @ 7000 (numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize, flags: c_uint);
+    cuOccupancyAvailableDynamicSMemPerBlock = "cuOccupancyAvailableDynamicSMemPerBlock" @ 10020 (dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: c_int, blockSize: c_int);
+    cuOccupancyMaxPotentialClusterSize = "cuOccupancyMaxPotentialClusterSize" @ 11070 (clusterSize: *mut c_int, func: CUfunction, config: *const CUlaunchConfig);
+    cuOccupancyMaxActiveClusters = "cuOccupancyMaxActiveClusters" @ 11070 (numClusters: *mut c_int, func: CUfunction, config: *const CUlaunchConfig);
+    cuStreamGetAttribute = "cuStreamGetAttribute" @ 11000 (hStream: CUstream, attr: CUlaunchAttributeID, value_out: *mut c_void);
+    cuStreamSetAttribute = "cuStreamSetAttribute" @ 11000 (hStream: CUstream, attr: CUlaunchAttributeID, value: *const c_void);
+    cuStreamCopyAttributes = "cuStreamCopyAttributes" @ 11000 (dst: CUstream, src: CUstream);
+    cuGetProcAddress = "cuGetProcAddress" @ 12000 (symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64, symbolStatus: *mut c_int);
+    cuGetExportTable = "cuGetExportTable" @ 3000 (ppExportTable: *mut *const c_void, pExportTableId: *const CUuuid);
+    cuProfilerStart = "cuProfilerStart" @ 4000 ();
+    cuProfilerStop = "cuProfilerStop" @ 4000 ();
+    cuLogsRegisterCallback = "cuLogsRegisterCallback" @ 12090 (callbackFunc: CUlogsCallback, userData: *mut c_void, callback_out: *mut CUlogsCallbackHandle);
+    cuLogsUnregisterCallback = "cuLogsUnregisterCallback" @ 12090 (callback: CUlogsCallbackHandle);
+    cuLogsCurrent = "cuLogsCurrent" @ 12090 (iterator_out: *mut CUlogIterator, flags: c_uint);
+    cuLogsDumpToFile = "cuLogsDumpToFile" @ 12090 (iterator: *mut CUlogIterator, pathToFile: *const c_char, flags: c_uint);
+    cuLogsDumpToMemory = "cuLogsDumpToMemory" @ 12090 (iterator: *mut CUlogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint);
 }
 
 /// The loaded driver: both tables and the library that backs them.

@@ -424,3 +424,51 @@ const _: () = {
     assert!(size_of::<CUmemcpy3DOperand>() == 40);
     assert!(size_of::<CUDA_MEMCPY3D_BATCH_OP>() == 112);
 };
+// Launch, occupancy, stream attributes, entry points and logs.
+
+/// `CUlaunchAttributeID`. A launch attribute and its value (`CUlaunchAttribute`,
+/// `CUlaunchAttributeValue`) have the runtime's layout and ids: the runtime's are passed on as
+/// they are.
+pub type CUlaunchAttributeID = c_int;
+/// `CUlogIterator`.
+pub type CUlogIterator = c_uint;
+/// `CUlogLevel`.
+pub type CUlogLevel = c_int;
+/// `CUlogsCallback`: the runtime's `cudaLogsCallback_t` has the same parameters.
+pub type CUlogsCallback =
+    Option<unsafe extern "C" fn(data: *mut c_void, logLevel: CUlogLevel, message: *mut std::ffi::c_char, length: usize)>;
+
+/// `CUjit_option` values for host variables.
+pub const CU_JIT_GLOBAL_SYMBOL_NAMES: CUjit_option = 17;
+pub const CU_JIT_GLOBAL_SYMBOL_ADDRESSES: CUjit_option = 18;
+pub const CU_JIT_GLOBAL_SYMBOL_COUNT: CUjit_option = 19;
+/// `CUjitInputType`.
+pub type CUjitInputType = c_int;
+pub const CU_JIT_INPUT_CUBIN: CUjitInputType = 0;
+pub const CU_JIT_INPUT_PTX: CUjitInputType = 1;
+pub const CU_JIT_INPUT_FATBINARY: CUjitInputType = 2;
+
+opaque! {
+    CUlinkState = CUlinkState_st;
+}
+
+/// `CUlibraryOption`: the host table of a unified function and data window.
+pub const CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: CUlibraryOption = 0;
+
+/// One launch of `cuLaunchCooperativeKernelMultiDevice`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_LAUNCH_PARAMS {
+    pub function: CUfunction,
+    pub gridDimX: c_uint,
+    pub gridDimY: c_uint,
+    pub gridDimZ: c_uint,
+    pub blockDimX: c_uint,
+    pub blockDimY: c_uint,
+    pub blockDimZ: c_uint,
+    pub sharedMemBytes: c_uint,
+    pub hStream: CUstream,
+    pub kernelParams: *mut *mut c_void,
+}
+
+const _: () = assert!(std::mem::size_of::<CUDA_LAUNCH_PARAMS>() == 56);
