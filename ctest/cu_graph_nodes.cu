@@ -10,7 +10,7 @@
  * whose condition a kernel sets. ctest/graph_nodes.c covers the nodes without kernels in both
  * ABIs in more detail. */
 #include "ctest.h"
-#include "graph_util.h"
+#include "graph_node_util.h"
 
 #ifndef CU_LAUNCH_PARAM_END
 #define CU_LAUNCH_PARAM_END ((void *)0x00)

@@ -8,7 +8,7 @@
  * failing calls. Calls that could make a runtime write through a NULL output are made last,
  * under a SIGSEGV guard that prints "crashed" instead of dying. */
 #include "ctest.h"
-#include "graph_util.h"
+#include "graph_node_util.h"
 
 #include <setjmp.h>
 #include <signal.h>

@@ -7,7 +7,7 @@
  * Then the same kinds of nodes made with cudaGraphAddNode, changed with cudaGraphNodeSetParams
  * and cudaGraphExecNodeSetParams, and a conditional IF node whose body is a memset. */
 #include "ctest.h"
-#include "graph_util.h"
+#include "graph_node_util.h"
 
 #include <stdint.h>
 

@@ -1068,6 +1068,101 @@ typedef enum cudaMemcpyKind {
 } cudaMemcpyKind;
 
 /**
+ * Source access ordering of a copy within a batch.
+ */
+typedef enum cudaMemcpySrcAccessOrder {
+    /**
+     * Default invalid.
+     */
+    cudaMemcpySrcAccessOrderInvalid = 0,
+    /**
+     * Indicates that access to the source pointer must be in stream order.
+     */
+    cudaMemcpySrcAccessOrderStream = 1,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and all accesses
+     * must be complete before the API call returns.
+     */
+    cudaMemcpySrcAccessOrderDuringApiCall = 2,
+    /**
+     * Indicates that access to the source pointer can be out of stream order and the accesses
+     * can happen even after the API call returns.
+     */
+    cudaMemcpySrcAccessOrderAny = 3,
+    cudaMemcpySrcAccessOrderMax = 2147483647,
+} cudaMemcpySrcAccessOrder;
+
+/**
+ * Specifies the type of location.
+ */
+typedef enum cudaMemLocationType {
+    /**
+     * Invalid location
+     */
+    cudaMemLocationTypeInvalid = 0,
+    /**
+     * Location is a device location, thus id is a device ordinal
+     */
+    cudaMemLocationTypeDevice = 1,
+    /**
+     * Location is host, id is ignored
+     */
+    cudaMemLocationTypeHost = 2,
+    /**
+     * Location is a host NUMA node, thus id is a host NUMA node id
+     */
+    cudaMemLocationTypeHostNuma = 3,
+    /**
+     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
+     */
+    cudaMemLocationTypeHostNumaCurrent = 4,
+} cudaMemLocationType;
+
+/**
+ * These flags allow applications to convey the operand type for individual copies specified
+ * in ::cudaMemcpy3DBatchAsync.
+ */
+typedef enum cudaMemcpy3DOperandType {
+    /**
+     * Memcpy operand is a valid pointer.
+     */
+    cudaMemcpyOperandTypePointer = 1,
+    /**
+     * Memcpy operand is a CUarray.
+     */
+    cudaMemcpyOperandTypeArray = 2,
+    cudaMemcpyOperandTypeMax = 2147483647,
+} cudaMemcpy3DOperandType;
+
+/**
+ * Possible modes for stream capture thread interactions. For more details see
+ * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
+ */
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2,
+} cudaStreamCaptureMode;
+
+/**
+ * Possible stream capture statuses returned by ::cudaStreamIsCapturing
+ */
+typedef enum cudaStreamCaptureStatus {
+    /**
+     * Stream is not capturing
+     */
+    cudaStreamCaptureStatusNone = 0,
+    /**
+     * Stream is actively capturing
+     */
+    cudaStreamCaptureStatusActive = 1,
+    /**
+     * Stream is part of a capture sequence that has been invalidated, but not terminated
+     */
+    cudaStreamCaptureStatusInvalidated = 2,
+} cudaStreamCaptureStatus;
+
+/**
  * CUDA Limits
  */
 typedef enum cudaLimit {
@@ -1796,6 +1891,194 @@ typedef enum cudaDeviceAttr {
 } cudaDeviceAttr;
 
 /**
+ * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
+ */
+typedef enum cudaDriverEntryPointQueryResult {
+    /**
+     * Search for symbol found a match
+     */
+    cudaDriverEntryPointSuccess = 0,
+    /**
+     * Search for symbol was not found
+     */
+    cudaDriverEntryPointSymbolNotFound = 1,
+    /**
+     * Search for symbol was found but version wasn't great enough
+     */
+    cudaDriverEntryPointVersionNotSufficent = 2,
+} cudaDriverEntryPointQueryResult;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError = 0,
+    cudaLogLevelWarning = 1,
+} CUDAlogLevel_enum;
+#endif
+
+/**
+ * CUDA Graph node types
+ */
+typedef enum cudaGraphNodeType {
+    /**
+     * GPU kernel node
+     */
+    cudaGraphNodeTypeKernel = 0,
+    /**
+     * Memcpy node
+     */
+    cudaGraphNodeTypeMemcpy = 1,
+    /**
+     * Memset node
+     */
+    cudaGraphNodeTypeMemset = 2,
+    /**
+     * Host (executable) node
+     */
+    cudaGraphNodeTypeHost = 3,
+    /**
+     * Node which executes an embedded graph
+     */
+    cudaGraphNodeTypeGraph = 4,
+    /**
+     * Empty (no-op) node
+     */
+    cudaGraphNodeTypeEmpty = 5,
+    /**
+     * External event wait node
+     */
+    cudaGraphNodeTypeWaitEvent = 6,
+    /**
+     * External event record node
+     */
+    cudaGraphNodeTypeEventRecord = 7,
+    /**
+     * External semaphore signal node
+     */
+    cudaGraphNodeTypeExtSemaphoreSignal = 8,
+    /**
+     * External semaphore wait node
+     */
+    cudaGraphNodeTypeExtSemaphoreWait = 9,
+    /**
+     * Memory allocation node
+     */
+    cudaGraphNodeTypeMemAlloc = 10,
+    /**
+     * Memory free node
+     */
+    cudaGraphNodeTypeMemFree = 11,
+    /**
+     * Conditional node. May be used to implement a conditional execution path or loop
+     * inside of a graph.
+     */
+    cudaGraphNodeTypeConditional = 13,
+    cudaGraphNodeTypeCount = 14,
+} cudaGraphNodeType;
+
+/**
+ * Graph instantiation results
+ */
+typedef enum cudaGraphInstantiateResult {
+    /**
+     * Instantiation succeeded
+     */
+    cudaGraphInstantiateSuccess = 0,
+    /**
+     * Instantiation failed for an unexpected reason which is described in the return value of
+     * the function
+     */
+    cudaGraphInstantiateError = 1,
+    /**
+     * Instantiation failed due to invalid structure, such as cycles
+     */
+    cudaGraphInstantiateInvalidStructure = 2,
+    /**
+     * Instantiation for device launch failed because the graph contained an unsupported
+     * operation
+     */
+    cudaGraphInstantiateNodeOperationNotSupported = 3,
+    /**
+     * Instantiation for device launch failed due to the nodes belonging to different contexts
+     */
+    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+    /**
+     * One or more conditional handles are not associated with conditional nodes
+     */
+    cudaGraphInstantiateConditionalHandleUnused = 5,
+} cudaGraphInstantiateResult;
+
+/**
+ * CUDA Graph Update error types
+ */
+typedef enum cudaGraphExecUpdateResult {
+    /**
+     * The update succeeded
+     */
+    cudaGraphExecUpdateSuccess = 0,
+    /**
+     * The update failed for an unexpected reason which is described in the return value of
+     * the function
+     */
+    cudaGraphExecUpdateError = 1,
+    /**
+     * The update failed because the topology changed
+     */
+    cudaGraphExecUpdateErrorTopologyChanged = 2,
+    /**
+     * The update failed because a node type changed
+     */
+    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+    /**
+     * The update failed because the function of a kernel node changed (CUDA driver < 11.2)
+     */
+    cudaGraphExecUpdateErrorFunctionChanged = 4,
+    /**
+     * The update failed because the parameters changed in a way that is not supported
+     */
+    cudaGraphExecUpdateErrorParametersChanged = 5,
+    /**
+     * The update failed because something about the node is not supported
+     */
+    cudaGraphExecUpdateErrorNotSupported = 6,
+    /**
+     * The update failed because the function of a kernel node changed in an unsupported way
+     */
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+    /**
+     * The update failed because the node attributes changed in a way that is not supported
+     */
+    cudaGraphExecUpdateErrorAttributesChanged = 8,
+} cudaGraphExecUpdateResult;
+
+/**
+ * Graph memory attributes
+ */
+typedef enum cudaGraphMemAttributeType {
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
+     */
+    cudaGraphMemAttrUsedMemCurrent = 0,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaGraphMemAttrUsedMemHigh = 1,
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
+     * the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
+     * use by the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemHigh = 3,
+} cudaGraphMemAttributeType;
+
+/**
  * Launch attributes enum; used as id field of ::cudaLaunchAttribute
  */
 typedef enum cudaLaunchAttributeID {
@@ -1989,32 +2272,6 @@ typedef enum cudaMemAllocationHandleType {
 } cudaMemAllocationHandleType;
 
 /**
- * Specifies the type of location.
- */
-typedef enum cudaMemLocationType {
-    /**
-     * Invalid location
-     */
-    cudaMemLocationTypeInvalid = 0,
-    /**
-     * Location is a device location, thus id is a device ordinal
-     */
-    cudaMemLocationTypeDevice = 1,
-    /**
-     * Location is host, id is ignored
-     */
-    cudaMemLocationTypeHost = 2,
-    /**
-     * Location is a host NUMA node, thus id is a host NUMA node id
-     */
-    cudaMemLocationTypeHostNuma = 3,
-    /**
-     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
-     */
-    cudaMemLocationTypeHostNumaCurrent = 4,
-} cudaMemLocationType;
-
-/**
  * Specifies the memory protection flags for mapping.
  */
 typedef enum cudaMemAccessFlags {
@@ -2031,66 +2288,6 @@ typedef enum cudaMemAccessFlags {
      */
     cudaMemAccessFlagsProtReadWrite = 3,
 } cudaMemAccessFlags;
-
-/**
- * CUDA Graph node types
- */
-typedef enum cudaGraphNodeType {
-    /**
-     * GPU kernel node
-     */
-    cudaGraphNodeTypeKernel = 0,
-    /**
-     * Memcpy node
-     */
-    cudaGraphNodeTypeMemcpy = 1,
-    /**
-     * Memset node
-     */
-    cudaGraphNodeTypeMemset = 2,
-    /**
-     * Host (executable) node
-     */
-    cudaGraphNodeTypeHost = 3,
-    /**
-     * Node which executes an embedded graph
-     */
-    cudaGraphNodeTypeGraph = 4,
-    /**
-     * Empty (no-op) node
-     */
-    cudaGraphNodeTypeEmpty = 5,
-    /**
-     * External event wait node
-     */
-    cudaGraphNodeTypeWaitEvent = 6,
-    /**
-     * External event record node
-     */
-    cudaGraphNodeTypeEventRecord = 7,
-    /**
-     * External semaphore signal node
-     */
-    cudaGraphNodeTypeExtSemaphoreSignal = 8,
-    /**
-     * External semaphore wait node
-     */
-    cudaGraphNodeTypeExtSemaphoreWait = 9,
-    /**
-     * Memory allocation node
-     */
-    cudaGraphNodeTypeMemAlloc = 10,
-    /**
-     * Memory free node
-     */
-    cudaGraphNodeTypeMemFree = 11,
-    /**
-     * Conditional node. May be used to implement a conditional execution path or loop
-     * inside of a graph.
-     */
-    cudaGraphNodeTypeConditional = 13,
-    cudaGraphNodeTypeCount = 14,
-} cudaGraphNodeType;
 
 /**
  * Child graph node ownership
@@ -2258,74 +2455,6 @@ typedef enum cudaFuncAttribute {
 } cudaFuncAttribute;
 
 /**
- * CUDA cooperative group scope
- */
-typedef enum cudaCGScope {
-    /**
-     * Invalid cooperative group scope
-     */
-    cudaCGScopeInvalid = 0,
-    /**
-     * Scope represented by a grid_group
-     */
-    cudaCGScopeGrid = 1,
-#if defined(CUDART_RS_ABI12)
-    /**
-     * Scope represented by a multi_grid_group
-     */
-    cudaCGScopeMultiGrid = 2,
-#endif
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Reserved
-     */
-    cudaCGScopeReserved = 2,
-#endif
-} cudaCGScope;
-
-/**
- * Possible stream capture statuses returned by ::cudaStreamIsCapturing
- */
-typedef enum cudaStreamCaptureStatus {
-    /**
-     * Stream is not capturing
-     */
-    cudaStreamCaptureStatusNone = 0,
-    /**
-     * Stream is actively capturing
-     */
-    cudaStreamCaptureStatusActive = 1,
-    /**
-     * Stream is part of a capture sequence that has been invalidated, but not terminated
-     */
-    cudaStreamCaptureStatusInvalidated = 2,
-} cudaStreamCaptureStatus;
-
-/**
- * Possible modes for stream capture thread interactions. For more details see
- * ::cudaStreamBeginCapture and ::cudaThreadExchangeStreamCaptureMode
- */
-typedef enum cudaStreamCaptureMode {
-    cudaStreamCaptureModeGlobal = 0,
-    cudaStreamCaptureModeThreadLocal = 1,
-    cudaStreamCaptureModeRelaxed = 2,
-} cudaStreamCaptureMode;
-
-/**
- * Flags for ::cudaStreamUpdateCaptureDependencies
- */
-typedef enum cudaStreamUpdateCaptureDependenciesFlags {
-    /**
-     * Add new nodes to the dependency set
-     */
-    cudaStreamAddCaptureDependencies = 0,
-    /**
-     * Replace the dependency set with the new nodes
-     */
-    cudaStreamSetCaptureDependencies = 1,
-} cudaStreamUpdateCaptureDependenciesFlags;
-
-/**
  * CUDA memory pool attributes
  */
 typedef enum cudaMemPoolAttr {
@@ -2377,6 +2506,46 @@ typedef enum cudaMemPoolAttr {
 } cudaMemPoolAttr;
 
 /**
+ * CUDA cooperative group scope
+ */
+typedef enum cudaCGScope {
+    /**
+     * Invalid cooperative group scope
+     */
+    cudaCGScopeInvalid = 0,
+    /**
+     * Scope represented by a grid_group
+     */
+    cudaCGScopeGrid = 1,
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Scope represented by a multi_grid_group
+     */
+    cudaCGScopeMultiGrid = 2,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved
+     */
+    cudaCGScopeReserved = 2,
+#endif
+} cudaCGScope;
+
+/**
+ * Flags for ::cudaStreamUpdateCaptureDependencies
+ */
+typedef enum cudaStreamUpdateCaptureDependenciesFlags {
+    /**
+     * Add new nodes to the dependency set
+     */
+    cudaStreamAddCaptureDependencies = 0,
+    /**
+     * Replace the dependency set with the new nodes
+     */
+    cudaStreamSetCaptureDependencies = 1,
+} cudaStreamUpdateCaptureDependenciesFlags;
+
+/**
  * Flags to specify for copies within a batch. For more details see ::cudaMemcpyBatchAsync.
  */
 typedef enum cudaMemcpyFlags {
@@ -2386,47 +2555,6 @@ typedef enum cudaMemcpyFlags {
      */
     cudaMemcpyFlagPreferOverlapWithCompute = 1,
 } cudaMemcpyFlags;
-
-/**
- * Source access ordering of a copy within a batch.
- */
-typedef enum cudaMemcpySrcAccessOrder {
-    /**
-     * Default invalid.
-     */
-    cudaMemcpySrcAccessOrderInvalid = 0,
-    /**
-     * Indicates that access to the source pointer must be in stream order.
-     */
-    cudaMemcpySrcAccessOrderStream = 1,
-    /**
-     * Indicates that access to the source pointer can be out of stream order and all accesses
-     * must be complete before the API call returns.
-     */
-    cudaMemcpySrcAccessOrderDuringApiCall = 2,
-    /**
-     * Indicates that access to the source pointer can be out of stream order and the accesses
-     * can happen even after the API call returns.
-     */
-    cudaMemcpySrcAccessOrderAny = 3,
-    cudaMemcpySrcAccessOrderMax = 2147483647,
-} cudaMemcpySrcAccessOrder;
-
-/**
- * These flags allow applications to convey the operand type for individual copies specified
- * in ::cudaMemcpy3DBatchAsync.
- */
-typedef enum cudaMemcpy3DOperandType {
-    /**
-     * Memcpy operand is a valid pointer.
-     */
-    cudaMemcpyOperandTypePointer = 1,
-    /**
-     * Memcpy operand is a CUarray.
-     */
-    cudaMemcpyOperandTypeArray = 2,
-    cudaMemcpyOperandTypeMax = 2147483647,
-} cudaMemcpy3DOperandType;
 
 /**
  * External memory handle types
@@ -2533,31 +2661,6 @@ typedef enum cudaUserObjectRetainFlags {
 } cudaUserObjectRetainFlags;
 
 /**
- * Graph memory attributes
- */
-typedef enum cudaGraphMemAttributeType {
-    /**
-     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
-     */
-    cudaGraphMemAttrUsedMemCurrent = 0,
-    /**
-     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
-     * since the last time it was reset. High watermark can only be reset to zero.
-     */
-    cudaGraphMemAttrUsedMemHigh = 1,
-    /**
-     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
-     * the CUDA graphs asynchronous allocator.
-     */
-    cudaGraphMemAttrReservedMemCurrent = 2,
-    /**
-     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
-     * use by the CUDA graphs asynchronous allocator.
-     */
-    cudaGraphMemAttrReservedMemHigh = 3,
-} cudaGraphMemAttributeType;
-
-/**
  * Flags of ::cudaGraphConditionalHandleCreate.
  */
 typedef enum cudaGraphConditionalHandleFlags {
@@ -2583,81 +2686,6 @@ typedef enum cudaGraphDependencyType_enum {
      */
     cudaGraphDependencyTypeProgrammatic = 1,
 } cudaGraphDependencyType_enum;
-
-/**
- * CUDA Graph Update error types
- */
-typedef enum cudaGraphExecUpdateResult {
-    /**
-     * The update succeeded
-     */
-    cudaGraphExecUpdateSuccess = 0,
-    /**
-     * The update failed for an unexpected reason which is described in the return value of
-     * the function
-     */
-    cudaGraphExecUpdateError = 1,
-    /**
-     * The update failed because the topology changed
-     */
-    cudaGraphExecUpdateErrorTopologyChanged = 2,
-    /**
-     * The update failed because a node type changed
-     */
-    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
-    /**
-     * The update failed because the function of a kernel node changed (CUDA driver < 11.2)
-     */
-    cudaGraphExecUpdateErrorFunctionChanged = 4,
-    /**
-     * The update failed because the parameters changed in a way that is not supported
-     */
-    cudaGraphExecUpdateErrorParametersChanged = 5,
-    /**
-     * The update failed because something about the node is not supported
-     */
-    cudaGraphExecUpdateErrorNotSupported = 6,
-    /**
-     * The update failed because the function of a kernel node changed in an unsupported way
-     */
-    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
-    /**
-     * The update failed because the node attributes changed in a way that is not supported
-     */
-    cudaGraphExecUpdateErrorAttributesChanged = 8,
-} cudaGraphExecUpdateResult;
-
-/**
- * Graph instantiation results
- */
-typedef enum cudaGraphInstantiateResult {
-    /**
-     * Instantiation succeeded
-     */
-    cudaGraphInstantiateSuccess = 0,
-    /**
-     * Instantiation failed for an unexpected reason which is described in the return value of
-     * the function
-     */
-    cudaGraphInstantiateError = 1,
-    /**
-     * Instantiation failed due to invalid structure, such as cycles
-     */
-    cudaGraphInstantiateInvalidStructure = 2,
-    /**
-     * Instantiation for device launch failed because the graph contained an unsupported
-     * operation
-     */
-    cudaGraphInstantiateNodeOperationNotSupported = 3,
-    /**
-     * Instantiation for device launch failed due to the nodes belonging to different contexts
-     */
-    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
-    /**
-     * One or more conditional handles are not associated with conditional nodes
-     */
-    cudaGraphInstantiateConditionalHandleUnused = 5,
-} cudaGraphInstantiateResult;
 
 /**
  * Specifies the field to update when performing multiple node updates from the device
@@ -2921,34 +2949,6 @@ typedef enum cudaGetDriverEntryPointFlags {
      */
     cudaEnablePerThreadDefaultStream = 2,
 } cudaGetDriverEntryPointFlags;
-
-/**
- * Enum for status from obtaining driver entry points, used with ::cudaApiGetDriverEntryPoint
- */
-typedef enum cudaDriverEntryPointQueryResult {
-    /**
-     * Search for symbol found a match
-     */
-    cudaDriverEntryPointSuccess = 0,
-    /**
-     * Search for symbol was not found
-     */
-    cudaDriverEntryPointSymbolNotFound = 1,
-    /**
-     * Search for symbol was found but version wasn't great enough
-     */
-    cudaDriverEntryPointVersionNotSufficent = 2,
-} cudaDriverEntryPointQueryResult;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum {
-    cudaLogLevelError = 0,
-    cudaLogLevelWarning = 1,
-} CUDAlogLevel_enum;
-#endif
 
 /**
  * CUDA device NUMA config
@@ -3275,6 +3275,184 @@ typedef struct cudaArrayMemoryRequirements {
  * CUDA stream.
  */
 typedef struct CUstream_st *cudaStream_t;
+
+/**
+ * Specifies a memory location.
+ *
+ * The type is held as an integer: C may pass any value.
+ */
+typedef struct cudaMemLocation {
+    /**
+     * Specifies the location type, which modifies the meaning of id.
+     */
+    enum cudaMemLocationType type;
+    /**
+     * identifier for a given this location's ::CUmemLocationType.
+     */
+    int id;
+} cudaMemLocation;
+
+/**
+ * Attributes specific to copies within a batch. For more details on usage see
+ * ::cudaMemcpyBatchAsync.
+ */
+typedef struct cudaMemcpyAttributes {
+    /**
+     * Source access ordering to be observed for copies with this attribute.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Hint location for the source operand. Ignored when the pointers are not managed memory
+     * or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation srcLocHint;
+    /**
+     * Hint location for the destination operand. Ignored when the pointers are not managed
+     * memory or memory allocated outside CUDA.
+     */
+    struct cudaMemLocation dstLocHint;
+    /**
+     * Additional flags for copies with this attribute. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpyAttributes;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypePointer (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandPtr {
+    void *ptr;
+    /**
+     * Length of each row in elements.
+     */
+    size_t rowLength;
+    /**
+     * Height of each layer in elements.
+     */
+    size_t layerHeight;
+    /**
+     * Hint location for the operand. Ignored when the pointers are not managed memory or
+     * memory allocated outside CUDA.
+     */
+    struct cudaMemLocation locHint;
+} cudaMemcpy3DOperandPtr;
+
+/**
+ * Struct representing offset into a ::cudaArray_t in elements
+ */
+typedef struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+} cudaOffset3D;
+
+/**
+ * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+ * ::cudaMemcpyOperandTypeArray (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaMemcpy3DOperandArray {
+    cudaArray_t array;
+    struct cudaOffset3D offset;
+} cudaMemcpy3DOperandArray;
+
+/**
+ * The operand of a ::cudaMemcpy3DOperand, by its type (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaMemcpy3DOperandOp {
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypePointer
+     */
+    struct cudaMemcpy3DOperandPtr ptr;
+    /**
+     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
+     * ::cudaMemcpyOperandTypeArray
+     */
+    struct cudaMemcpy3DOperandArray array;
+} cudaMemcpy3DOperandOp;
+
+/**
+ * Struct representing an operand for copy with ::cudaMemcpy3DBatchAsync
+ */
+typedef struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union cudaMemcpy3DOperandOp op;
+} cudaMemcpy3DOperand;
+
+/**
+ * One copy of a ::cudaMemcpy3DBatchAsync.
+ */
+typedef struct cudaMemcpy3DBatchOp {
+    /**
+     * Source memcpy operand.
+     */
+    struct cudaMemcpy3DOperand src;
+    /**
+     * Destination memcpy operand.
+     */
+    struct cudaMemcpy3DOperand dst;
+    /**
+     * Extents of the memcpy between src and dst. The width, height and depth components must
+     * not be 0.
+     */
+    struct cudaExtent extent;
+    /**
+     * Source access ordering to be observed for copy from src to dst.
+     */
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    /**
+     * Additional flags for copy from src to dst. See ::cudaMemcpyFlags.
+     */
+    unsigned int flags;
+} cudaMemcpy3DBatchOp;
+
+/**
+ * CUDA graph
+ */
+typedef struct CUgraph_st *cudaGraph_t;
+
+/**
+ * CUDA graph node.
+ */
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+
+/**
+ * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations
+ * and default to a zero-initialized value if not specified. A zero-initialized struct
+ * indicates a standard full serialization of two nodes with memory visibility.
+ */
+typedef struct cudaGraphEdgeData_st {
+    /**
+     * This indicates when the dependency is triggered from the upstream node on the edge. The
+     * meaning is specfic to the node type. A value of 0 in all cases means full completion of
+     * the upstream node, with memory visibility to the downstream node or portion thereof
+     * (indicated by to_port).
+     */
+    unsigned char from_port;
+    /**
+     * This indicates what portion of the downstream node is dependent on the upstream node or
+     * portion thereof (indicated by from_port). The meaning is specific to the node type. A
+     * value of 0 in all cases means the entirety of the downstream node is dependent on the
+     * upstream work.
+     */
+    unsigned char to_port;
+    /**
+     * This should be populated with a value from ::cudaGraphDependencyType. (It is typed as
+     * char due to compiler-specific layout of bitfields.) See ::cudaGraphDependencyType.
+     */
+    unsigned char type;
+    /**
+     * These bytes are unused and must be zeroed. This ensures compatibility if additional
+     * fields are added in the future.
+     */
+    unsigned char reserved[5];
+} cudaGraphEdgeData_st;
+
+/**
+ * Optional annotation for edges in a CUDA graph.
+ */
+typedef struct cudaGraphEdgeData_st cudaGraphEdgeData;
 
 /**
  * CUDA 3D position
@@ -4219,20 +4397,109 @@ typedef void (*cudaAsyncCallback)(cudaAsyncNotificationInfo_t *info,
                                   void *userData,
                                   cudaAsyncCallbackHandle_t callback);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum cudaLogLevel;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Type of public error reporting callback functions.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Handle of a registered log callback.
+ */
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Position in the error log.
+ */
+typedef unsigned int cudaLogIterator;
+#endif
+
 /**
  * CUDA event.
  */
 typedef struct CUevent_st *cudaEvent_t;
 
 /**
- * CUDA graph node.
+ * CUDA executable (launchable) graph
  */
-typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
 
 /**
- * CUDA graph
+ * Graph instantiation parameters
  */
-typedef struct CUgraph_st *cudaGraph_t;
+typedef struct cudaGraphInstantiateParams_st {
+    /**
+     * Instantiation flags
+     */
+    unsigned long long flags;
+    /**
+     * Upload stream
+     */
+    cudaStream_t uploadStream;
+    /**
+     * The node which caused instantiation to fail, if any
+     */
+    cudaGraphNode_t errNode_out;
+    /**
+     * Whether instantiation was successful. If it failed, the reason why
+     */
+    enum cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams_st;
+
+/**
+ * Graph instantiation parameters
+ */
+typedef struct cudaGraphInstantiateParams_st cudaGraphInstantiateParams;
+
+/**
+ * Result information returned by cudaGraphExecUpdate
+ */
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    /**
+     * Gives more specific detail when a cuda graph update fails.
+     */
+    enum cudaGraphExecUpdateResult result;
+    /**
+     * The "to node" of the error edge when the topologies do not match. The error node when
+     * the error is associated with a specific node. NULL when the error is generic.
+     */
+    cudaGraphNode_t errorNode;
+    /**
+     * The from node of error edge when the topologies do not match. Otherwise NULL.
+     */
+    cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo_st;
+
+/**
+ * Result information returned by cudaGraphExecUpdate
+ */
+typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
+
+/**
+ * CUDA user object for graphs
+ */
+typedef struct CUuserObject_st *cudaUserObject_t;
+
+/**
+ * CUDA host function
+ */
+typedef void (*cudaHostFn_t)(void *userData);
+
+/**
+ * CUDA handle for conditional graph nodes
+ */
+typedef unsigned long long cudaGraphConditionalHandle;
 
 /**
  * Grid and block dimensions of a launch (`vector_types.h`).
@@ -4500,11 +4767,6 @@ typedef union cudaLaunchAttributeValue {
 } cudaLaunchAttributeValue;
 
 /**
- * CUDA executable (launchable) graph
- */
-typedef struct CUgraphExec_st *cudaGraphExec_t;
-
-/**
  * CUDA Memset node parameters
  */
 typedef struct cudaMemsetParams {
@@ -4533,11 +4795,6 @@ typedef struct cudaMemsetParams {
      */
     size_t height;
 } cudaMemsetParams;
-
-/**
- * CUDA host function
- */
-typedef void (*cudaHostFn_t)(void *userData);
 
 /**
  * CUDA host node parameters
@@ -4726,22 +4983,6 @@ typedef struct cudaExternalSemaphoreWaitNodeParams {
 } cudaExternalSemaphoreWaitNodeParams;
 
 /**
- * Specifies a memory location.
- *
- * The type is held as an integer: C may pass any value.
- */
-typedef struct cudaMemLocation {
-    /**
-     * Specifies the location type, which modifies the meaning of id.
-     */
-    enum cudaMemLocationType type;
-    /**
-     * identifier for a given this location's ::CUmemLocationType.
-     */
-    int id;
-} cudaMemLocation;
-
-/**
  * Specifies the properties of allocations made from the pool.
  *
  * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
@@ -4819,43 +5060,6 @@ typedef struct cudaMemAllocNodeParams {
      */
     void *dptr;
 } cudaMemAllocNodeParams;
-
-/**
- * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations
- * and default to a zero-initialized value if not specified. A zero-initialized struct
- * indicates a standard full serialization of two nodes with memory visibility.
- */
-typedef struct cudaGraphEdgeData_st {
-    /**
-     * This indicates when the dependency is triggered from the upstream node on the edge. The
-     * meaning is specfic to the node type. A value of 0 in all cases means full completion of
-     * the upstream node, with memory visibility to the downstream node or portion thereof
-     * (indicated by to_port).
-     */
-    unsigned char from_port;
-    /**
-     * This indicates what portion of the downstream node is dependent on the upstream node or
-     * portion thereof (indicated by from_port). The meaning is specific to the node type. A
-     * value of 0 in all cases means the entirety of the downstream node is dependent on the
-     * upstream work.
-     */
-    unsigned char to_port;
-    /**
-     * This should be populated with a value from ::cudaGraphDependencyType. (It is typed as
-     * char due to compiler-specific layout of bitfields.) See ::cudaGraphDependencyType.
-     */
-    unsigned char type;
-    /**
-     * These bytes are unused and must be zeroed. This ensures compatibility if additional
-     * fields are added in the future.
-     */
-    unsigned char reserved[5];
-} cudaGraphEdgeData_st;
-
-/**
- * Optional annotation for edges in a CUDA graph.
- */
-typedef struct cudaGraphEdgeData_st cudaGraphEdgeData;
 
 /**
  * CUDA GPU kernel node parameters
@@ -5058,11 +5262,6 @@ typedef struct cudaMemFreeNodeParams {
 } cudaMemFreeNodeParams;
 
 /**
- * CUDA handle for conditional graph nodes
- */
-typedef unsigned long long cudaGraphConditionalHandle;
-
-/**
  * CUDA conditional node parameters
  */
 typedef struct cudaConditionalNodeParams {
@@ -5142,6 +5341,96 @@ typedef struct cudaPointerAttributes {
 #endif
     ;
 } cudaPointerAttributes;
+
+/**
+ * Launch attribute
+ */
+typedef struct cudaLaunchAttribute_st {
+    /**
+     * Attribute to set
+     */
+    enum cudaLaunchAttributeID id;
+    /**
+     * `8 - sizeof(cudaLaunchAttributeID)` bytes of padding
+     */
+    char pad[4];
+    /**
+     * Value of the attribute
+     */
+    union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute_st;
+
+/**
+ * Launch attribute
+ */
+typedef struct cudaLaunchAttribute_st cudaLaunchAttribute;
+
+/**
+ * CUDA extensible launch configuration
+ */
+typedef struct cudaLaunchConfig_st {
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    size_t dynamicSmemBytes;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+    /**
+     * List of attributes; nullable if ::cudaLaunchConfig_t::numAttrs == 0
+     */
+    cudaLaunchAttribute *attrs;
+    /**
+     * Number of attributes populated in ::cudaLaunchConfig_t::attrs
+     */
+    unsigned int numAttrs;
+} cudaLaunchConfig_st;
+
+/**
+ * CUDA extensible launch configuration
+ */
+typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * CUDA launch parameters
+ */
+typedef struct cudaLaunchParams {
+    /**
+     * Device function symbol
+     */
+    void *func;
+    /**
+     * Grid dimentions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimentions
+     */
+    struct dim3 blockDim;
+    /**
+     * Arguments
+     */
+    void **args;
+    /**
+     * Shared memory
+     */
+    size_t sharedMem;
+    /**
+     * Stream identifier
+     */
+    cudaStream_t stream;
+} cudaLaunchParams;
+#endif
 
 /**
  * CUDA kernel.
@@ -5234,104 +5523,6 @@ typedef struct cudaFuncAttributes {
 } cudaFuncAttributes;
 
 /**
- * Type of stream callback functions.
- * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
- * \param status ::cudaSuccess or any persistent error on the stream.
- * \param userData User parameter provided at registration.
- */
-typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-
-#if defined(CUDART_RS_ABI12)
-/**
- * CUDA launch parameters
- */
-typedef struct cudaLaunchParams {
-    /**
-     * Device function symbol
-     */
-    void *func;
-    /**
-     * Grid dimentions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimentions
-     */
-    struct dim3 blockDim;
-    /**
-     * Arguments
-     */
-    void **args;
-    /**
-     * Shared memory
-     */
-    size_t sharedMem;
-    /**
-     * Stream identifier
-     */
-    cudaStream_t stream;
-} cudaLaunchParams;
-#endif
-
-/**
- * Launch attribute
- */
-typedef struct cudaLaunchAttribute_st {
-    /**
-     * Attribute to set
-     */
-    enum cudaLaunchAttributeID id;
-    /**
-     * `8 - sizeof(cudaLaunchAttributeID)` bytes of padding
-     */
-    char pad[4];
-    /**
-     * Value of the attribute
-     */
-    union cudaLaunchAttributeValue val;
-} cudaLaunchAttribute_st;
-
-/**
- * Launch attribute
- */
-typedef struct cudaLaunchAttribute_st cudaLaunchAttribute;
-
-/**
- * CUDA extensible launch configuration
- */
-typedef struct cudaLaunchConfig_st {
-    /**
-     * Grid dimensions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimensions
-     */
-    struct dim3 blockDim;
-    /**
-     * Dynamic shared-memory size per thread block in bytes
-     */
-    size_t dynamicSmemBytes;
-    /**
-     * Stream identifier
-     */
-    cudaStream_t stream;
-    /**
-     * List of attributes; nullable if ::cudaLaunchConfig_t::numAttrs == 0
-     */
-    cudaLaunchAttribute *attrs;
-    /**
-     * Number of attributes populated in ::cudaLaunchConfig_t::attrs
-     */
-    unsigned int numAttrs;
-} cudaLaunchConfig_st;
-
-/**
- * CUDA extensible launch configuration
- */
-typedef struct cudaLaunchConfig_st cudaLaunchConfig_t;
-
-/**
  * CUDA memory pool
  */
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
@@ -5342,6 +5533,14 @@ typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 typedef struct cudaMemPoolPtrExportData {
     unsigned char reserved[64];
 } cudaMemPoolPtrExportData;
+
+/**
+ * Type of stream callback functions.
+ * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
+ * \param status ::cudaSuccess or any persistent error on the stream.
+ * \param userData User parameter provided at registration.
+ */
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
 /**
  * CUDA Mem Fabric Handle
@@ -5357,121 +5556,6 @@ typedef struct cudaMemFabricHandle_st {
  * CUDA Mem Fabric Handle
  */
 typedef struct cudaMemFabricHandle_st cudaMemFabricHandle_t;
-
-/**
- * Attributes specific to copies within a batch. For more details on usage see
- * ::cudaMemcpyBatchAsync.
- */
-typedef struct cudaMemcpyAttributes {
-    /**
-     * Source access ordering to be observed for copies with this attribute.
-     */
-    enum cudaMemcpySrcAccessOrder srcAccessOrder;
-    /**
-     * Hint location for the source operand. Ignored when the pointers are not managed memory
-     * or memory allocated outside CUDA.
-     */
-    struct cudaMemLocation srcLocHint;
-    /**
-     * Hint location for the destination operand. Ignored when the pointers are not managed
-     * memory or memory allocated outside CUDA.
-     */
-    struct cudaMemLocation dstLocHint;
-    /**
-     * Additional flags for copies with this attribute. See ::cudaMemcpyFlags.
-     */
-    unsigned int flags;
-} cudaMemcpyAttributes;
-
-/**
- * Struct representing offset into a ::cudaArray_t in elements
- */
-typedef struct cudaOffset3D {
-    size_t x;
-    size_t y;
-    size_t z;
-} cudaOffset3D;
-
-/**
- * Struct representing an operand when ::cudaMemcpy3DOperand::type is
- * ::cudaMemcpyOperandTypePointer (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaMemcpy3DOperandPtr {
-    void *ptr;
-    /**
-     * Length of each row in elements.
-     */
-    size_t rowLength;
-    /**
-     * Height of each layer in elements.
-     */
-    size_t layerHeight;
-    /**
-     * Hint location for the operand. Ignored when the pointers are not managed memory or
-     * memory allocated outside CUDA.
-     */
-    struct cudaMemLocation locHint;
-} cudaMemcpy3DOperandPtr;
-
-/**
- * Struct representing an operand when ::cudaMemcpy3DOperand::type is
- * ::cudaMemcpyOperandTypeArray (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaMemcpy3DOperandArray {
-    cudaArray_t array;
-    struct cudaOffset3D offset;
-} cudaMemcpy3DOperandArray;
-
-/**
- * The operand of a ::cudaMemcpy3DOperand, by its type (NVIDIA's field has an unnamed type).
- */
-typedef union cudaMemcpy3DOperandOp {
-    /**
-     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
-     * ::cudaMemcpyOperandTypePointer
-     */
-    struct cudaMemcpy3DOperandPtr ptr;
-    /**
-     * Struct representing an operand when ::cudaMemcpy3DOperand::type is
-     * ::cudaMemcpyOperandTypeArray
-     */
-    struct cudaMemcpy3DOperandArray array;
-} cudaMemcpy3DOperandOp;
-
-/**
- * Struct representing an operand for copy with ::cudaMemcpy3DBatchAsync
- */
-typedef struct cudaMemcpy3DOperand {
-    enum cudaMemcpy3DOperandType type;
-    union cudaMemcpy3DOperandOp op;
-} cudaMemcpy3DOperand;
-
-/**
- * One copy of a ::cudaMemcpy3DBatchAsync.
- */
-typedef struct cudaMemcpy3DBatchOp {
-    /**
-     * Source memcpy operand.
-     */
-    struct cudaMemcpy3DOperand src;
-    /**
-     * Destination memcpy operand.
-     */
-    struct cudaMemcpy3DOperand dst;
-    /**
-     * Extents of the memcpy between src and dst. The width, height and depth components must
-     * not be 0.
-     */
-    struct cudaExtent extent;
-    /**
-     * Source access ordering to be observed for copy from src to dst.
-     */
-    enum cudaMemcpySrcAccessOrder srcAccessOrder;
-    /**
-     * Additional flags for copy from src to dst. See ::cudaMemcpyFlags.
-     */
-    unsigned int flags;
-} cudaMemcpy3DBatchOp;
 
 /**
  * CUDA external memory
@@ -5725,65 +5809,9 @@ typedef struct cudaExternalSemaphoreWaitParams_v1 {
 #endif
 
 /**
- * CUDA user object for graphs
- */
-typedef struct CUuserObject_st *cudaUserObject_t;
-
-/**
  * Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
  */
 typedef enum cudaGraphDependencyType_enum cudaGraphDependencyType;
-
-/**
- * Graph instantiation parameters
- */
-typedef struct cudaGraphInstantiateParams_st {
-    /**
-     * Instantiation flags
-     */
-    unsigned long long flags;
-    /**
-     * Upload stream
-     */
-    cudaStream_t uploadStream;
-    /**
-     * The node which caused instantiation to fail, if any
-     */
-    cudaGraphNode_t errNode_out;
-    /**
-     * Whether instantiation was successful. If it failed, the reason why
-     */
-    enum cudaGraphInstantiateResult result_out;
-} cudaGraphInstantiateParams_st;
-
-/**
- * Graph instantiation parameters
- */
-typedef struct cudaGraphInstantiateParams_st cudaGraphInstantiateParams;
-
-/**
- * Result information returned by cudaGraphExecUpdate
- */
-typedef struct cudaGraphExecUpdateResultInfo_st {
-    /**
-     * Gives more specific detail when a cuda graph update fails.
-     */
-    enum cudaGraphExecUpdateResult result;
-    /**
-     * The "to node" of the error edge when the topologies do not match. The error node when
-     * the error is associated with a specific node. NULL when the error is generic.
-     */
-    cudaGraphNode_t errorNode;
-    /**
-     * The from node of error edge when the topologies do not match. Otherwise NULL.
-     */
-    cudaGraphNode_t errorFromNode;
-} cudaGraphExecUpdateResultInfo_st;
-
-/**
- * Result information returned by cudaGraphExecUpdate
- */
-typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
 
 /**
  * Kernel parameter data of a ::cudaGraphKernelNodeUpdate (NVIDIA's field has an unnamed
@@ -5856,34 +5884,6 @@ typedef struct cudalibraryHostUniversalFunctionAndDataTable {
     void *dataTable;
     size_t dataWindowSize;
 } cudalibraryHostUniversalFunctionAndDataTable;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum cudaLogLevel;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Handle of a registered log callback.
- */
-typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Position in the error log.
- */
-typedef unsigned int cudaLogIterator;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Type of public error reporting callback functions.
- */
-typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
-#endif
 
 /**
  * Types of async notification that can occur
@@ -6208,6 +6208,196 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst,
                                    size_t hOffsetSrc,
                                    size_t count,
                                    enum cudaMemcpyKind kind);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory copies asynchronously.
+ */
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts,
+                                 const void *const *srcs,
+                                 const size_t *sizes,
+                                 size_t count,
+                                 struct cudaMemcpyAttributes *attrs,
+                                 size_t *attrsIdxs,
+                                 size_t numAttrs,
+                                 cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory copies asynchronously.
+ */
+cudaError_t cudaMemcpyBatchAsync(void **dsts,
+                                 void **srcs,
+                                 size_t *sizes,
+                                 size_t count,
+                                 struct cudaMemcpyAttributes *attrs,
+                                 size_t *attrsIdxs,
+                                 size_t numAttrs,
+                                 size_t *failIdx,
+                                 cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of 3D memory copies asynchronously.
+ */
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps,
+                                   struct cudaMemcpy3DBatchOp *opList,
+                                   unsigned long long flags,
+                                   cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of 3D memory copies asynchronously.
+ */
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps,
+                                   struct cudaMemcpy3DBatchOp *opList,
+                                   size_t *failIdx,
+                                   unsigned long long flags,
+                                   cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory prefetches asynchronously
+ */
+cudaError_t cudaMemPrefetchBatchAsync(void **dptrs,
+                                      size_t *sizes,
+                                      size_t count,
+                                      struct cudaMemLocation *prefetchLocs,
+                                      size_t *prefetchLocIdxs,
+                                      size_t numPrefetchLocs,
+                                      unsigned long long flags,
+                                      cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory discards asynchronously
+ */
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs,
+                                     size_t *sizes,
+                                     size_t count,
+                                     unsigned long long flags,
+                                     cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Performs a batch of memory discards and prefetches asynchronously
+ */
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs,
+                                                size_t *sizes,
+                                                size_t count,
+                                                struct cudaMemLocation *prefetchLocs,
+                                                size_t *prefetchLocIdxs,
+                                                size_t numPrefetchLocs,
+                                                unsigned long long flags,
+                                                cudaStream_t stream);
+#endif
+
+/**
+ * Begins graph capture on a stream.
+ */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+
+/**
+ * Begins graph capture on a stream to an existing graph.
+ */
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
+                                          cudaGraph_t graph,
+                                          const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies,
+                                          enum cudaStreamCaptureMode mode);
+
+/**
+ * Swaps the stream capture interaction mode for a thread.
+ */
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+
+/**
+ * Ends capture on a stream, returning the captured graph.
+ */
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+
+/**
+ * Returns a stream's capture status.
+ */
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+                                  enum cudaStreamCaptureStatus *pCaptureStatus);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Query a stream's capture state.
+ */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out,
+                                     cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const cudaGraphEdgeData **edgeData_out,
+                                     size_t *numDependencies_out);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Query a stream's capture state (11.3+).
+ */
+cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t stream,
+                                        enum cudaStreamCaptureStatus *captureStatus_out,
+                                        unsigned long long *id_out,
+                                        cudaGraph_t *graph_out,
+                                        const cudaGraphNode_t **dependencies_out,
+                                        size_t *numDependencies_out);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Query a stream's capture state (12.3+).
+ */
+cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream,
+                                        enum cudaStreamCaptureStatus *captureStatus_out,
+                                        unsigned long long *id_out,
+                                        cudaGraph_t *graph_out,
+                                        const cudaGraphNode_t **dependencies_out,
+                                        const cudaGraphEdgeData **edgeData_out,
+                                        size_t *numDependencies_out);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Update the set of dependencies in a capturing stream.
+ */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData,
+                                                size_t numDependencies,
+                                                unsigned int flags);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Update the set of dependencies in a capturing stream (11.3+).
+ */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                cudaGraphNode_t *dependencies,
+                                                size_t numDependencies,
+                                                unsigned int flags);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Update the set of dependencies in a capturing stream (12.3+).
+ */
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream,
+                                                   cudaGraphNode_t *dependencies,
+                                                   const cudaGraphEdgeData *dependencyData,
+                                                   size_t numDependencies,
+                                                   unsigned int flags);
+#endif
 
 /**
  * Copies data between host and device.
@@ -6588,6 +6778,85 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 
 /**
+ * Returns the requested driver API function pointer, as this runtime's CUDA version sees it.
+ */
+cudaError_t cudaGetDriverEntryPoint(const char *symbol,
+                                    void **funcPtr,
+                                    unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/**
+ * Returns the requested driver API function pointer by CUDA version.
+ */
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol,
+                                             void **funcPtr,
+                                             unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/**
+ * Returns an export table: the driver's table of that UUID. As in NVIDIA's runtime the
+ * pointers are checked first, without initialising anything, and a runtime that cannot
+ * initialise reports `cudaErrorUnknown`. (NVIDIA's runtime also answers a few UUIDs of its
+ * own, private tables, which this runtime does not have.)
+ */
+cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId);
+
+/**
+ * Enable profiling.
+ */
+cudaError_t cudaProfilerStart(void);
+
+/**
+ * Disable profiling. Without a current context there is nothing to stop: success, and no
+ * context is made, as in NVIDIA's runtime.
+ */
+cudaError_t cudaProfilerStop(void);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Register a callback function to receive error log messages.
+ */
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc,
+                                     void *userData,
+                                     cudaLogsCallbackHandle *callback_out);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Unregister a log message callback.
+ */
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Sets log iterator to point to the end of log buffer, where the next message would be
+ * written.
+ */
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Dump accumulated driver logs into a file.
+ */
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator,
+                               const char *pathToFile,
+                               unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Dump accumulated driver logs into a buffer.
+ */
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator,
+                                 char *buffer,
+                                 size_t *size,
+                                 unsigned int flags);
+#endif
+
+/**
  * Creates an event object.
  */
 cudaError_t cudaEventCreate(cudaEvent_t *event);
@@ -6633,6 +6902,339 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
  */
 cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t end);
 #endif
+
+/**
+ * Creates a graph.
+ */
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+
+/**
+ * Destroys a graph.
+ */
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+
+/**
+ * Clones a graph.
+ */
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+
+/**
+ * Finds a cloned version of a node.
+ */
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode,
+                                     cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph);
+
+/**
+ * Returns a graph's nodes.
+ */
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+
+/**
+ * Returns a graph's root nodes.
+ */
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
+                                  cudaGraphNode_t *pRootNodes,
+                                  size_t *pNumRootNodes);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns a graph's dependency edges.
+ */
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph,
+                              cudaGraphNode_t *from,
+                              cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edgeData,
+                              size_t *numEdges);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a graph's dependency edges.
+ */
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph,
+                              cudaGraphNode_t *from,
+                              cudaGraphNode_t *to,
+                              size_t *numEdges);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a graph's dependency edges (12.3+).
+ */
+cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph,
+                                 cudaGraphNode_t *from,
+                                 cudaGraphNode_t *to,
+                                 cudaGraphEdgeData *edgeData,
+                                 size_t *numEdges);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependencies.
+ */
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+                                         cudaGraphNode_t *pDependencies,
+                                         cudaGraphEdgeData *edgeData,
+                                         size_t *pNumDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependencies.
+ */
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+                                         cudaGraphNode_t *pDependencies,
+                                         size_t *pNumDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependencies (12.3+).
+ */
+cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node,
+                                            cudaGraphNode_t *pDependencies,
+                                            cudaGraphEdgeData *edgeData,
+                                            size_t *pNumDependencies);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependent nodes.
+ */
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+                                           cudaGraphNode_t *pDependentNodes,
+                                           cudaGraphEdgeData *edgeData,
+                                           size_t *pNumDependentNodes);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependent nodes.
+ */
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+                                           cudaGraphNode_t *pDependentNodes,
+                                           size_t *pNumDependentNodes);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns a node's dependent nodes (12.3+).
+ */
+cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node,
+                                              cudaGraphNode_t *pDependentNodes,
+                                              cudaGraphEdgeData *edgeData,
+                                              size_t *pNumDependentNodes);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph.
+ */
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *edgeData,
+                                     size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph.
+ */
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph. (12.3+)
+ */
+cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edgeData,
+                                        size_t numDependencies);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Removes dependency edges from a graph.
+ */
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edgeData,
+                                        size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Removes dependency edges from a graph.
+ */
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        size_t numDependencies);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Removes dependency edges from a graph. (12.3+)
+ */
+cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph,
+                                           const cudaGraphNode_t *from,
+                                           const cudaGraphNode_t *to,
+                                           const cudaGraphEdgeData *edgeData,
+                                           size_t numDependencies);
+#endif
+
+/**
+ * Remove a node from the graph.
+ */
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+
+/**
+ * Returns a node's type.
+ */
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+
+/**
+ * Query whether a node in the given graphExec is enabled.
+ */
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int *isEnabled);
+
+/**
+ * Enables or disables the specified node in the given graphExec.
+ */
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int isEnabled);
+
+/**
+ * Write a DOT file describing graph structure.
+ */
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+                                 cudaGraph_t graph,
+                                 unsigned long long flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+                                          cudaGraph_t graph,
+                                          unsigned long long flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
+                                           cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams);
+
+/**
+ * Query the instantiation flags of an executable graph.
+ */
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+
+/**
+ * Check whether an executable graph can be updated with a graph and perform the update if
+ * possible.
+ *
+ * As NVIDIA's runtime does: both handles must be given (`cudaErrorInvalidValue`), the result
+ * information is optional (the driver gets a result of the runtime's own), and when it is
+ * given it is filled in whether the update succeeded or not.
+ */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec,
+                                cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo);
+
+/**
+ * Uploads an executable graph in a stream.
+ */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/**
+ * Launches an executable graph in a stream.
+ */
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/**
+ * Destroys an executable graph.
+ */
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+
+/**
+ * Query asynchronous allocation attributes related to graphs.
+ */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/**
+ * Set asynchronous allocation attributes related to graphs.
+ */
+cudaError_t cudaDeviceSetGraphMemAttribute(int device,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/**
+ * Free unused memory that was cached on the specified device for use with graphs back to
+ * the OS.
+ */
+cudaError_t cudaDeviceGraphMemTrim(int device);
+
+/**
+ * Create a user object.
+ */
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out,
+                                 void *ptr,
+                                 cudaHostFn_t destroy,
+                                 unsigned int initialRefcount,
+                                 unsigned int flags);
+
+/**
+ * Retain a reference to a user object.
+ */
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count);
+
+/**
+ * Release a reference to a user object.
+ */
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count);
+
+/**
+ * Retain a reference to a user object from a graph.
+ */
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph,
+                                      cudaUserObject_t object,
+                                      unsigned int count,
+                                      unsigned int flags);
+
+/**
+ * Release a user object reference from a graph.
+ */
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
+                                       cudaUserObject_t object,
+                                       unsigned int count);
+
+/**
+ * Create a conditional handle. The handle belongs to the context current on this thread, if
+ * any: like NVIDIA's runtime, this does not make one current.
+ */
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                             cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue,
+                                             unsigned int flags);
 
 /**
  * Creates a kernel execution node and adds it to a graph.
@@ -7277,6 +7879,22 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func,
                                         cudaStream_t stream);
 
 /**
+ * Launches a CUDA function with launch-time configuration.
+ */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Launches device functions on multiple devices where thread blocks can cooperate and
+ * synchronize as they execute. Every launch is of the same registered kernel; each goes to
+ * the device of its stream.
+ */
+cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct cudaLaunchParams *launchParamsList,
+                                                   unsigned int numDevices,
+                                                   unsigned int flags);
+#endif
+
+/**
  * Get pointer to device kernel that matches entry function `entryFuncAddr`.
  */
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
@@ -7300,6 +7918,66 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
  * Set attributes for a given function.
  */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+
+/**
+ * Find parameter offset and size of a kernel parameter (by its index, from 0).
+ */
+cudaError_t cudaFuncGetParamInfo(const void *func,
+                                 size_t paramIndex,
+                                 size_t *paramOffset,
+                                 size_t *paramSize);
+
+/**
+ * Sets the preferred cache configuration for a device function (on the current device).
+ */
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+
+/**
+ * Sets the shared memory configuration for a device function (deprecated: the driver
+ * accepts a valid configuration and ignores it on devices whose bank size is fixed).
+ */
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+
+/**
+ * Returns occupancy for a device function.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                          const void *func,
+                                                          int blockSize,
+                                                          size_t dynamicSMemSize);
+
+/**
+ * Returns occupancy for a device function with the specified flags.
+ */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+
+/**
+ * Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
+ */
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                      const void *func,
+                                                      int numBlocks,
+                                                      int blockSize);
+
+/**
+ * Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+ * maximum cluster size in `*clusterSize`.
+ */
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize,
+                                                 const void *func,
+                                                 const cudaLaunchConfig_t *launchConfig);
+
+/**
+ * Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+ * maximum number of clusters that could co-exist on the target device in `*numClusters`.
+ */
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters,
+                                           const void *func,
+                                           const cudaLaunchConfig_t *launchConfig);
 
 /**
  * Finds the address associated with a CUDA symbol.
@@ -7348,6 +8026,133 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst,
                                       size_t offset,
                                       enum cudaMemcpyKind kind,
                                       cudaStream_t stream);
+
+/**
+ * Allocates memory with stream ordered semantics
+ */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+
+/**
+ * Frees memory with stream ordered semantics
+ */
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+
+/**
+ * Allocates memory from a specified pool with stream ordered semantics.
+ */
+cudaError_t cudaMallocFromPoolAsync(void **ptr,
+                                    size_t size,
+                                    cudaMemPool_t memPool,
+                                    cudaStream_t stream);
+
+/**
+ * Tries to release memory back to the OS
+ */
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+
+/**
+ * Sets attributes of a memory pool
+ */
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+
+/**
+ * Gets attributes of a memory pool
+ */
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+
+/**
+ * Controls visibility of pools between devices
+ */
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
+                                 const struct cudaMemAccessDesc *descList,
+                                 size_t count);
+
+/**
+ * Returns the accessibility of a pool from a device
+ */
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
+                                 cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location);
+
+/**
+ * Creates a memory pool
+ */
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+
+/**
+ * Destroys the specified memory pool
+ */
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+
+/**
+ * Exports a memory pool to the requested handle type.
+ */
+cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle,
+                                               cudaMemPool_t memPool,
+                                               enum cudaMemAllocationHandleType handleType,
+                                               unsigned int flags);
+
+/**
+ * imports a memory pool from a shared handle.
+ */
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool,
+                                                 void *shareableHandle,
+                                                 enum cudaMemAllocationHandleType handleType,
+                                                 unsigned int flags);
+
+/**
+ * Export data to share a memory pool allocation between processes.
+ */
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr);
+
+/**
+ * Import a memory pool allocation from another process.
+ */
+cudaError_t cudaMemPoolImportPointer(void **ptr,
+                                     cudaMemPool_t memPool,
+                                     struct cudaMemPoolPtrExportData *exportData);
+
+/**
+ * Returns the default mempool of a device
+ */
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+
+/**
+ * Sets the current memory pool of a device
+ */
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+
+/**
+ * Gets the current mempool for a device
+ */
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Returns the default memory pool for a given location and allocation type
+ */
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+                                     struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Gets the current memory pool for a given memory location and allocation type
+ */
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool,
+                              struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Sets the current memory pool for a memory location and allocation type
+ */
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type,
+                              cudaMemPool_t memPool);
+#endif
 
 /**
  * Create an asynchronous stream.
@@ -7430,6 +8235,25 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
  */
 cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
 
+/**
+ * Queries stream attribute.
+ */
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream,
+                                   enum cudaLaunchAttributeID attr,
+                                   union cudaLaunchAttributeValue *value_out);
+
+/**
+ * Sets stream attribute.
+ */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream,
+                                   enum cudaLaunchAttributeID attr,
+                                   const union cudaLaunchAttributeValue *value);
+
+/**
+ * Copies attributes from source stream to destination stream.
+ */
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
@@ -7509,6 +8333,12 @@ struct cudaGraphNodeParams {
      */
     long long reserved2;
 };
+#endif
+
+#if defined(CUDART_RS_ABI12) && !defined(cudaStreamGetCaptureInfo)
+/* CUDA 12's cudaStreamGetCaptureInfo is the CUDA 11.3 form, as NVIDIA's header names it (the
+ * library's symbol of that name is the CUDA 10.1 form, which no header declares). */
+#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2
 #endif
 
 #ifndef CUDART_RS_MAKE_FUNCTIONS

@@ -11,7 +11,8 @@ exports; nothing here lists individual API items.
   signatures every prototype of our header, redeclared after NVIDIA's header in C++:
              a different parameter or return type is a conflicting extern "C" declaration.
   symbols    SONAME, version definitions, version node of every export, no export NVIDIA's
-             library lacks, exports.txt == the library's exports; coverage report.
+             library lacks (but the three make_* functions of NOT_NVIDIAS, which are also
+             called through ctypes), exports.txt == the library's exports; coverage report.
   nvcc-link  a CUDA program (kernel, __device__, __managed__, symbol copies) built with
              nvcc -cudart shared must link against our library alone.
 """
@@ -661,6 +662,21 @@ def verdefs(lib):
     return [(m.group(1), m.group(2)) for m in re.finditer(r"Flags: (\S+)\s+Index: \d+\s+Cnt: \d+\s+Name: (\S+)", body)]
 
 
+# Exports NVIDIA's library lacks, allowed by name and nothing else: make_cudaPitchedPtr,
+# make_cudaPos and make_cudaExtent, which NVIDIA defines static inline in driver_functions.h
+# (so C and C++ programs never link to them). Our header defines them static inline too, and
+# our library also exports them, so that programs that bind it without a C compiler (ctypes,
+# cffi, dlsym) can call every function of the memory management section. Each must stay out
+# of the header's prototypes (one static inline definition there, `cbindgen:ignore` on the
+# export) and must compute what NVIDIA's inline definition computes: check_not_nvidias()
+# calls the exports through ctypes and builds a C program against the header and library.
+NOT_NVIDIAS = {
+    "make_cudaPitchedPtr": ("cudaPitchedPtr", ["ptr", "pitch", "xsize", "ysize"]),
+    "make_cudaPos": ("cudaPos", ["x", "y", "z"]),
+    "make_cudaExtent": ("cudaExtent", ["width", "height", "depth"]),
+}
+
+
 def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
     node = "libcudart.so.%s" % abi
     problems = []
@@ -671,8 +687,21 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
     if vd != nvd:
         problems.append("version definitions %s, NVIDIA's %s" % (vd, nvd))
     ours, nv = dyn_syms(lib), dyn_syms(nv_lib)
+    for n in sorted(NOT_NVIDIAS):
+        if n not in ours:
+            problems.append("%s: not exported (allowed in NOT_NVIDIAS, the library must export it)" % n)
+        if n in set(f for f, _ in h.funcs):
+            problems.append("%s: declared by our header (it must be static inline there only)" % n)
+        if n not in h.inlines:
+            problems.append("%s: not defined static inline by our header" % n)
     for n, (typ, ver, dflt) in sorted(ours.items()):
-        if not n.startswith(("cuda", "__cuda")) or n.startswith(("_ZN", "_R", "rust_", "__rust")):
+        if n in NOT_NVIDIAS:
+            if typ != "FUNC":
+                problems.append("%s: symbol type %s, want FUNC" % (n, typ))
+            if n in nv:
+                problems.append("%s: NVIDIA's %s exports it now: drop it from NOT_NVIDIAS" %
+                                (n, os.path.basename(nv_lib)))
+        elif not n.startswith(("cuda", "__cuda")) or n.startswith(("_ZN", "_R", "rust_", "__rust")):
             problems.append("%s: internal symbol exported (%s)" % (n, typ))
         elif n not in nv:
             problems.append("%s: exported, but NVIDIA's %s does not export it" % (n, os.path.basename(nv_lib)))
@@ -702,10 +731,11 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
         if n not in ours:
             problems.append("%s: declared by our header but not exported" % n)
     undeclared = sorted(n for n in ours if n not in declared and not n.startswith("__cuda")
-                        and not re.search(r"_pt(ds|sz)$", n))
+                        and not re.search(r"_pt(ds|sz)$", n) and n not in NOT_NVIDIAS)
     st = "PASS" if not problems else "FAIL"
-    print("%s symbols [%s]: %s, SONAME %s, %d exports all at %s, all exported by NVIDIA's too%s%s" %
-          (st, abi, rel(lib), so, len(ours), node,
+    print("%s symbols [%s]: %s, SONAME %s, %d exports all at %s, all exported by NVIDIA's too "
+          "but the %d allowed (NOT_NVIDIAS)%s%s" %
+          (st, abi, rel(lib), so, len(ours), node, len([n for n in ours if n in NOT_NVIDIAS]),
            ", no exports.txt to compare" if exports is None else ", == %s" % rel(exports),
            "" if not problems else " -- %d problem(s)" % len(problems)))
     details(problems)
@@ -726,6 +756,98 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
         f.write("".join(n + "\n" for n in lack))
     print("INFO coverage [%s]: %d/%d of NVIDIA's exported functions (%.1f%%), %d missing -> %s" %
           (abi, have, len(nv_funcs), pct, len(lack), rel(path)))
+
+
+# ----------------------------------------------------------------------------------------
+# The exports NVIDIA lacks (NOT_NVIDIAS)
+# ----------------------------------------------------------------------------------------
+
+NOT_NVIDIAS_C = r"""#include <stdio.h>
+#include <string.h>
+#include "cuda_runtime_api.h"
+/* Only the header: its static inline make_* functions, no declarations of ours. */
+int main(void) {
+    char buf[4];
+    struct cudaPitchedPtr p = make_cudaPitchedPtr(buf, 11, 12, 13);
+    struct cudaPos q = make_cudaPos(21, 22, 23);
+    struct cudaExtent e = make_cudaExtent(31, 32, 33);
+    int ok = p.ptr == buf && p.pitch == 11 && p.xsize == 12 && p.ysize == 13 && q.x == 21 &&
+             q.y == 22 && q.z == 23 && e.width == 31 && e.height == 32 && e.depth == 33;
+    int v = 0;
+    printf("%s\n", ok && cudaRuntimeGetVersion(&v) == cudaSuccess && v > 0 ? "ok" : "wrong");
+    return !ok;
+}
+"""
+
+
+def check_not_nvidias(abi, lib, header, work, fails):
+    """Calls the NOT_NVIDIAS exports through ctypes (as a program without a C compiler binds
+    them), and builds, links and runs a C program that includes our header and defines nothing
+    else: its make_* calls must bind to the header's static inline definitions, not the
+    library's exports, and nothing may clash."""
+    import ctypes
+    problems = []
+    sz = ctypes.c_size_t
+    try:
+        dl = ctypes.CDLL(os.path.abspath(lib), mode=os.RTLD_LOCAL | os.RTLD_NOW)
+    except OSError as e:
+        dl = None
+        problems.append("ctypes cannot load %s: %s" % (rel(lib), e))
+    if dl is not None:
+        buf = ctypes.create_string_buffer(8)
+        cases = {
+            "make_cudaPitchedPtr": ([ctypes.c_void_p, sz, sz, sz], [ctypes.addressof(buf), 7, 1 << 40, 3],
+                                    [ctypes.addressof(buf), 7, 1 << 40, 3]),
+            "make_cudaPos": ([sz, sz, sz], [1, (1 << 64) - 1, 0], [1, (1 << 64) - 1, 0]),
+            "make_cudaExtent": ([sz, sz, sz], [640, 480, 1 << 33], [640, 480, 1 << 33]),
+        }
+        for n, (tag, fields) in sorted(NOT_NVIDIAS.items()):
+            argtypes, args, want = cases[n]
+            types = [ctypes.c_void_p] + [sz] * (len(fields) - 1) if tag == "cudaPitchedPtr" else [sz] * len(fields)
+            S = type(tag, (ctypes.Structure,), {"_fields_": list(zip(fields, types))})
+            try:
+                fn = getattr(dl, n)
+            except AttributeError:
+                problems.append("%s: dlsym finds nothing" % n)
+                continue
+            fn.argtypes, fn.restype = argtypes, S
+            r = fn(*args)
+            got = [getattr(r, f) or 0 for f in fields]
+            if got != want:
+                problems.append("%s%s returned %s, want %s" % (n, tuple(args), got, want))
+    src = os.path.join(work, "not_nvidias.c")
+    exe = os.path.join(work, "not_nvidias")
+    with open(src, "w") as f:
+        f.write(NOT_NVIDIAS_C)
+    libdir = os.path.join(work, "nnlib")
+    os.makedirs(libdir, exist_ok=True)
+    link = os.path.join(libdir, "libcudart.so.%s" % abi)
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(os.path.abspath(lib), link)
+    defs = ["-DCUDART_RS_ABI12"] if abi == "12" else []
+    r = sh(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O0"] + defs +
+           ["-I", os.path.dirname(os.path.abspath(header)), src, "-o", exe, link,
+            "-Wl,--no-undefined", "-Wl,-rpath," + libdir])
+    if r.returncode:
+        problems.append("a C program that includes our header does not build:\n" + r.stderr[-1500:])
+    else:
+        und = [l.split()[-1] for l in sh(["nm", "-u", exe]).stdout.splitlines()]
+        bound = sorted(n for n in und if n.split("@")[0] in NOT_NVIDIAS)
+        if bound:
+            problems.append("the C program binds to the library's %s instead of the header's "
+                            "static inline definitions" % " ".join(bound))
+        out = sh([exe])
+        if out.returncode or out.stdout.strip() != "ok":
+            problems.append("the C program printed %r (status %d), want 'ok'" %
+                            (out.stdout.strip(), out.returncode))
+    st = "PASS" if not problems else "FAIL"
+    print("%s not-nvidias [%s]: %s called through ctypes; a C program with only our header "
+          "builds, links and uses the static inline ones%s" %
+          (st, abi, ", ".join(sorted(NOT_NVIDIAS)), "" if not problems else " -- %d problem(s)" % len(problems)))
+    details(problems)
+    if problems:
+        fails.append("not-nvidias")
 
 
 # ----------------------------------------------------------------------------------------
@@ -837,6 +959,7 @@ def main():
             only -= {"symbols", "nvcc-link"}
         if "symbols" in only:
             check_symbols(a.abi, a.lib, a.exports, nv_lib, h, a.dist, fails)
+            check_not_nvidias(a.abi, a.lib, a.header, work, fails)
         if "nvcc-link" in only and a.abi == "13":
             if a.no_nvcc_link:
                 print("SKIP nvcc-link [13]: skipped (--no-nvcc-link)")

@@ -87,6 +87,22 @@ echo 'libcudart.so.13 { global: cudaGetDeviceCount; };' >"$tmp/base.map"
 gcc -shared -fPIC -o "$tmp/libbase.so" "$tmp/fake.c" -Wl,-soname,libcudart.so.13 -Wl,--version-script,"$tmp/base.map"
 case_ "export at the base version" "cudaDriverGetVersion: version '\(none\)'" -- --abi 13 --only symbols --header "$tmp/mini.h" --lib "$tmp/libbase.so" --dist "$tmp/dist"
 
+# The exports NVIDIA lacks (NOT_NVIDIAS): one that computes something else than NVIDIA's
+# inline definition, one the library lacks, and one our header declares instead of defining
+# it static inline.
+cat >"$tmp/make.c" <<'C'
+#include <stddef.h>
+struct pos { size_t x, y, z; };
+struct pos make_cudaPos(size_t x, size_t y, size_t z) { struct pos p = { z, y, x }; return p; }
+int cudaGetDeviceCount(int *c) { *c = 0; return 0; }
+C
+echo 'libcudart.so.13 { global: cuda*; make_*; local: *; };' >"$tmp/make.map"
+gcc -shared -fPIC -o "$tmp/libmake.so" "$tmp/make.c" -Wl,-soname,libcudart.so.13 -Wl,--version-script,"$tmp/make.map"
+case_ "make_* export computes something else" 'make_cudaPos\(1, 18446744073709551615, 0\) returned' -- --abi 13 --only symbols --header "$hdr" --lib "$tmp/libmake.so" --dist "$tmp/dist"
+case_ "make_* export missing" 'make_cudaExtent: not exported' -- --abi 13 --only symbols --header "$hdr" --lib "$tmp/libmake.so" --dist "$tmp/dist"
+mutate make_declared 's/^(cudaError_t cudaMalloc\(void \*\*devPtr, size_t size\);)$/\1\nstruct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d);/' &&
+    case_ "make_* declared by the header" 'make_cudaExtent: declared by our header' -- --abi 13 --only symbols --header "$tmp/make_declared/cuda_runtime_api.h" --lib "$tmp/libmake.so" --dist "$tmp/dist"
+
 # nvcc link: the scratch library lacks nearly everything the program needs.
 case_ "nvcc link" 'FAIL nvcc-link.*|lacks [0-9]+ registration' -- --abi 13 --only nvcc-link --lib "$tmp/libfake.so"
 

@@ -745,3 +745,33 @@ pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent
         Ok(())
     })
 }
+
+// make_cudaPitchedPtr, make_cudaPos and make_cudaExtent: NVIDIA defines them static inline in
+// driver_functions.h and its library exports none of them; our header defines them static
+// inline as well (cbindgen.toml's trailer). The library exports them too, at the version
+// node, so that programs that bind the library without a C compiler (ctypes, cffi, dlsym)
+// can call every function of the memory management section. They are not declared in the
+// header (`cbindgen:ignore`): a C program that includes it sees the static inline
+// definitions only, and the two never clash. `scripts/abi/check.py` allows exactly these
+// three exports that NVIDIA's library lacks, and calls them through ctypes.
+
+/// Returns a cudaPitchedPtr based on the specified input parameters.
+/// cbindgen:ignore
+#[no_mangle]
+pub extern "C" fn make_cudaPitchedPtr(d: *mut c_void, p: usize, xsz: usize, ysz: usize) -> cudaPitchedPtr {
+    cudaPitchedPtr { ptr: d, pitch: p, xsize: xsz, ysize: ysz }
+}
+
+/// Returns a cudaPos based on the specified input parameters.
+/// cbindgen:ignore
+#[no_mangle]
+pub extern "C" fn make_cudaPos(x: usize, y: usize, z: usize) -> cudaPos {
+    cudaPos { x, y, z }
+}
+
+/// Returns a cudaExtent based on the specified input parameters.
+/// cbindgen:ignore
+#[no_mangle]
+pub extern "C" fn make_cudaExtent(w: usize, h: usize, d: usize) -> cudaExtent {
+    cudaExtent { width: w, height: h, depth: d }
+}

@@ -192,7 +192,7 @@ fn check_advice(advice: raw::cudaMemoryAdvise) -> Res<CUmem_advise> {
 
 /// The driver location of a runtime location (same layout and values).
 #[inline(always)]
-fn cu_location(l: cudaMemLocation) -> CUmemLocation {
+pub(crate) fn cu_location(l: cudaMemLocation) -> CUmemLocation {
     CUmemLocation { type_: l.r#type.0, id: l.id }
 }
 
@@ -376,6 +376,12 @@ pub unsafe extern "C" fn cudaMemRangeGetAttributes(
     })
 }
 
+// As NVIDIA's runtime: six attributes in one driver call (the context too, unused); the
+// driver's memory type, made managed where the driver says the memory is, and its device
+// ordinal, as they are. Pool allocations get no other treatment than any memory (the driver
+// tells their type and device). A memory type other than unregistered, host or device, or a
+// failing driver call, leaves the struct zeroed with device -1 and fails
+// (cudaErrorInvalidValue for the type).
 /// Returns attributes about a specified pointer.
 #[no_mangle]
 pub unsafe extern "C" fn cudaPointerGetAttributes(
@@ -385,38 +391,48 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
     run("cudaPointerGetAttributes", || {
         let a = out(attributes)?;
         let f = rt::ctx()?;
+        let mut context: CUcontext = null_mut();
         let mut mem_type: c_uint = 0;
         let mut dev_ptr: CUdeviceptr = 0;
         let mut host_ptr: *mut c_void = null_mut();
         let mut managed: c_uint = 0;
         let mut ordinal: c_int = cudaInvalidDeviceId;
-        let mut attrs: [CUpointer_attribute; 5] = [
+        let mut attrs: [CUpointer_attribute; 6] = [
+            CU_POINTER_ATTRIBUTE_CONTEXT,
             CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
             CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
             CU_POINTER_ATTRIBUTE_HOST_POINTER,
             CU_POINTER_ATTRIBUTE_IS_MANAGED,
             CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
         ];
-        let mut data: [*mut c_void; 5] = [
+        let mut data: [*mut c_void; 6] = [
+            (&mut context as *mut CUcontext).cast(),
             (&mut mem_type as *mut c_uint).cast(),
             (&mut dev_ptr as *mut CUdeviceptr).cast(),
             (&mut host_ptr as *mut *mut c_void).cast(),
             (&mut managed as *mut c_uint).cast(),
             (&mut ordinal as *mut c_int).cast(),
         ];
-        cu(f.cuPointerGetAttributes(5, attrs.as_mut_ptr(), data.as_mut_ptr(), dptr(ptr)))?;
-        let ty = if managed != 0 {
-            cudaMemoryType::cudaMemoryTypeManaged
-        } else {
-            match mem_type as CUmemorytype {
-                CU_MEMORYTYPE_HOST => cudaMemoryType::cudaMemoryTypeHost,
-                CU_MEMORYTYPE_DEVICE | CU_MEMORYTYPE_ARRAY => cudaMemoryType::cudaMemoryTypeDevice,
-                CU_MEMORYTYPE_UNIFIED => cudaMemoryType::cudaMemoryTypeManaged,
-                _ => cudaMemoryType::cudaMemoryTypeUnregistered,
+        let r = cu(f.cuPointerGetAttributes(6, attrs.as_mut_ptr(), data.as_mut_ptr(), dptr(ptr)));
+        let ty = match (r, mem_type as CUmemorytype) {
+            (Ok(()), 0) => cudaMemoryType::cudaMemoryTypeUnregistered,
+            (Ok(()), CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE) if managed != 0 => cudaMemoryType::cudaMemoryTypeManaged,
+            (Ok(()), CU_MEMORYTYPE_HOST) => cudaMemoryType::cudaMemoryTypeHost,
+            (Ok(()), CU_MEMORYTYPE_DEVICE) => cudaMemoryType::cudaMemoryTypeDevice,
+            (r, _) => {
+                a.r#type = cudaMemoryType::cudaMemoryTypeUnregistered;
+                a.device = -1;
+                a.devicePointer = null_mut();
+                a.hostPointer = null_mut();
+                #[cfg(not(feature = "abi12"))]
+                {
+                    a.reserved = [0; 8];
+                }
+                return Err(r.err().unwrap_or(cudaError::cudaErrorInvalidValue));
             }
         };
         a.r#type = ty;
-        a.device = if ty == cudaMemoryType::cudaMemoryTypeUnregistered { cudaInvalidDeviceId } else { ordinal };
+        a.device = ordinal;
         a.devicePointer = dev_ptr as usize as *mut c_void;
         a.hostPointer = host_ptr;
         #[cfg(not(feature = "abi12"))]

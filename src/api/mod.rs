@@ -8,11 +8,16 @@
 //! `#[no_mangle]` limits an export to one ABI (build.rs reads both forms).
 
 pub mod array;
+pub mod batch;
+pub mod capture;
 pub mod copy;
 pub mod device;
+pub mod entry;
 pub mod event;
+pub mod graph;
 pub mod graph_node;
 pub mod ipc;
 pub mod memory;
 pub mod module;
+pub mod pool;
 pub mod stream;

@@ -50,6 +50,13 @@ struct FatBin {
     load: Mutex<()>,
     /// `__managed__` variables, whose host slots get their pointers at load.
     managed: Mutex<Vec<Arc<Var>>>,
+    /// Host variables (`__cudaRegisterHostVar`): device name and host address, handed to the
+    /// driver at load to resolve the device code's references to them.
+    host_vars: Mutex<Vec<(CString, usize)>>,
+    /// The host table of unified functions and data (`__cudaRegisterUnifiedTable`), handed to
+    /// the driver at load.
+    /// (function table, its window size, data table, its window size).
+    unified: Mutex<Option<[usize; 4]>>,
     unregistered: AtomicBool,
 }
 
@@ -67,7 +74,11 @@ struct Var {
     name: CString,
     size: usize,
     managed: bool,
-    /// For a managed variable: the host slot that holds its pointer.
+    /// A host variable: its storage is the host memory at `slot`, which the device code
+    /// addresses directly.
+    host: bool,
+    /// For a managed variable: the host slot that holds its pointer; for a host variable,
+    /// its address.
     slot: usize,
 }
 
@@ -109,29 +120,119 @@ fn cstring(p: *const c_char) -> Option<CString> {
     Some(unsafe { CStr::from_ptr(p) }.to_owned())
 }
 
+const FATBIN_MAGIC: u32 = 0xBA55_ED50;
+const ELF_MAGIC: [u8; 4] = [0x7f, b'E', b'L', b'F'];
+
+/// The kind and size of a code image: a fat binary (`fatBinaryHeader`: magic, version,
+/// header size, then the size of what follows), an ELF cubin (its section headers end it), or
+/// else PTX text.
+///
+/// SAFETY: `image` is a code image the program registered.
+unsafe fn image_kind(image: *const c_void) -> (CUjitInputType, usize) {
+    let b = image as *const u8;
+    // SAFETY: every kind of image is at least a header (or a NUL-terminated text) long.
+    unsafe {
+        if (b as *const u32).read_unaligned() == FATBIN_MAGIC {
+            let header = (b.add(6) as *const u16).read_unaligned() as usize;
+            let size = (b.add(8) as *const u64).read_unaligned() as usize;
+            return (CU_JIT_INPUT_FATBINARY, header + size);
+        }
+        if std::slice::from_raw_parts(b, 4) == ELF_MAGIC {
+            let shoff = (b.add(0x28) as *const u64).read_unaligned() as usize;
+            let shentsize = (b.add(0x3a) as *const u16).read_unaligned() as usize;
+            let shnum = (b.add(0x3c) as *const u16).read_unaligned() as usize;
+            return (CU_JIT_INPUT_CUBIN, shoff + shentsize * shnum);
+        }
+        (CU_JIT_INPUT_PTX, CStr::from_ptr(b as *const c_char).to_bytes_with_nul().len())
+    }
+}
+
+/// Code linked by the driver with host variables resolved (`CU_JIT_GLOBAL_SYMBOL_*`): the
+/// image is the linker's, valid until this is dropped.
+struct Linked<'a> {
+    f: &'a Fns,
+    state: CUlinkState,
+    cubin: *const c_void,
+}
+
+impl<'a> Linked<'a> {
+    fn new(image: *const c_void, vars: &[(CString, usize)], f: &'a Fns) -> Res<Linked<'a>> {
+        let mut names: Vec<*const c_char> = vars.iter().map(|(n, _)| n.as_ptr()).collect();
+        let mut addrs: Vec<*mut c_void> = vars.iter().map(|&(_, a)| a as *mut c_void).collect();
+        let mut opts = [CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT];
+        let mut vals = [names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, vars.len() as *mut c_void];
+        let mut state: CUlinkState = null_mut();
+        // SAFETY: option arrays of three, alive until the link is complete.
+        cu(unsafe { f.cuLinkCreate(3, opts.as_mut_ptr(), vals.as_mut_ptr(), &mut state) })?;
+        let mut l = Linked { f, state, cubin: std::ptr::null() };
+        // SAFETY: the registered image, of the size its header gives.
+        let (kind, size) = unsafe { image_kind(image) };
+        cu(unsafe { f.cuLinkAddData(state, kind, image as *mut c_void, size, c"cudart".as_ptr(), 0, null_mut(), null_mut()) })?;
+        let mut cubin: *mut c_void = null_mut();
+        let mut n = 0usize;
+        // SAFETY: a link state with its input added.
+        cu(unsafe { f.cuLinkComplete(state, &mut cubin, &mut n) })?;
+        l.cubin = cubin;
+        drop((names, addrs));
+        Ok(l)
+    }
+}
+
+impl Drop for Linked<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a link state this made.
+        unsafe { self.f.cuLinkDestroy(self.state) };
+    }
+}
+
 /// The library of `bin`, loaded on first use. Managed variables get their pointers here.
 fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     if let Some(&l) = bin.lib.get() {
         return Ok(l as CUlibrary);
     }
+    // Loading is the runtime's own work, which NVIDIA's runtime does at other times: a first
+    // use during a stream capture must not count as a call the capture forbids.
+    crate::api::capture::relaxed(f, || load_library(bin, f))
+}
+
+fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     let _g = bin.load.lock();
     if let Some(&l) = bin.lib.get() {
         return Ok(l as CUlibrary);
     }
     let mut lib: CUlibrary = null_mut();
-    // SAFETY: the fat binary the program registered; no options.
+    // Host variables: the code is linked first, with the device code's unresolved references
+    // to them relocated to their host addresses.
+    let host_vars = bin.host_vars.lock().clone();
+    let linked = if host_vars.is_empty() { None } else { Some(Linked::new(bin.image as *const c_void, &host_vars, f)?) };
+    let image = linked.as_ref().map_or(bin.image as *const c_void, |l| l.cubin);
+    let mut table = bin.unified.lock().map(|[ft, fs, dt, ds]| cudalibraryHostUniversalFunctionAndDataTable {
+        functionTable: ft as *mut c_void,
+        functionWindowSize: fs,
+        dataTable: dt as *mut c_void,
+        dataWindowSize: ds,
+    });
+    let mut lib_opts: Vec<CUlibraryOption> = Vec::new();
+    let mut lib_vals: Vec<*mut c_void> = Vec::new();
+    if let Some(t) = table.as_mut() {
+        lib_opts.push(CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE);
+        lib_vals.push(t as *mut _ as *mut c_void);
+    }
+    // SAFETY: the fat binary the program registered (or its linked image); the option arrays
+    // live until the call returns.
     cu(unsafe {
         f.cuLibraryLoadData(
             &mut lib,
-            bin.image as *const c_void,
+            image,
             null_mut(),
             null_mut(),
             0,
-            null_mut(),
-            null_mut(),
-            0,
+            if lib_opts.is_empty() { null_mut() } else { lib_opts.as_mut_ptr() },
+            if lib_vals.is_empty() { null_mut() } else { lib_vals.as_mut_ptr() },
+            lib_opts.len() as c_uint,
         )
     })?;
+    drop(linked);
     let managed = bin.managed.lock().clone();
     if !managed.is_empty() {
         // Managed variables get their memory when the library is loaded into a context:
@@ -215,6 +316,29 @@ pub(crate) fn resolve(func: *const c_void, f: &Fns) -> Res<CUkernel> {
     }
 }
 
+/// Built for the 12 ABI, the exports that take only what registration knows (NVIDIA's 12
+/// runtime's cache and bank configurations and multi-device launch): the kernel of a
+/// registered host stub; anything else, a kernel handle included, is
+/// `cudaErrorInvalidDeviceFunction`.
+#[cfg(feature = "abi12")]
+fn resolve_registered(func: *const c_void, f: &Fns) -> Res<CUkernel> {
+    let fun = FUNCS.read().get(&(func as usize)).cloned();
+    match fun {
+        Some(fun) => kernel_of(&fun, f),
+        None => Err(cudaError::cudaErrorInvalidDeviceFunction),
+    }
+}
+
+/// The kernel a function export takes: in the 13 ABI (and the 12 ABI's launches, parameter
+/// info, attributes and occupancy) any kernel (`resolve`); in the 12 ABI's cache and bank
+/// configurations only a registered one.
+fn resolve_for_config(func: *const c_void, f: &Fns) -> Res<CUkernel> {
+    #[cfg(feature = "abi12")]
+    return resolve_registered(func, f);
+    #[cfg(not(feature = "abi12"))]
+    resolve(func, f)
+}
+
 /// The `CUfunction` of `func` in the current context.
 fn function_of(func: *const c_void, f: &Fns) -> Res<CUfunction> {
     let k = resolve(func, f)?;
@@ -272,11 +396,13 @@ fn check_config(grid: dim3, block: dim3) -> Res {
     Ok(())
 }
 
+/// As in NVIDIA's runtimes, the dynamic shared memory size goes to the driver truncated to its
+/// 32 bits.
 #[allow(clippy::too_many_arguments)]
 fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t, cooperative: bool) -> Res {
     #[cfg(feature = "abi12")]
     check_config(grid, block)?;
-    let shared: c_uint = shared.try_into().map_err(|_| cudaError::cudaErrorInvalidValue)?;
+    let shared = shared as c_uint;
     let h = k as CUfunction;
     // SAFETY: a CUkernel is a valid function handle for the driver's launches; the
     // arguments are the caller's.
@@ -288,6 +414,30 @@ fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void,
         }
     })
 }
+
+/// The driver's launch configuration for a runtime one. The attributes are passed on as they
+/// are: `cudaLaunchAttribute` is the driver's `CUlaunchAttribute` (same ids, same layout, and
+/// events and device graph nodes are driver handles). As in NVIDIA's runtimes, the dynamic
+/// shared memory size is truncated to 32 bits.
+fn cu_config(c: &cudaLaunchConfig_t) -> CUlaunchConfig {
+    CUlaunchConfig {
+        gridDimX: c.gridDim.x,
+        gridDimY: c.gridDim.y,
+        gridDimZ: c.gridDim.z,
+        blockDimX: c.blockDim.x,
+        blockDimY: c.blockDim.y,
+        blockDimZ: c.blockDim.z,
+        sharedMemBytes: c.dynamicSmemBytes as c_uint,
+        hStream: c.stream,
+        attrs: c.attrs as *mut c_void,
+        numAttrs: c.numAttrs,
+    }
+}
+
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<CUlaunchConfig>() == 56 && offset_of!(CUlaunchConfig, attrs) == 40);
+};
 
 // ---- registration ----------------------------------------------------------------------
 
@@ -310,6 +460,8 @@ pub unsafe extern "C" fn __cudaRegisterFatBinary(fatCubin: *mut c_void) -> *mut 
         lib: OnceLock::new(),
         load: Mutex::new(()),
         managed: Mutex::new(Vec::new()),
+        host_vars: Mutex::new(Vec::new()),
+        unified: Mutex::new(None),
         unregistered: AtomicBool::new(false),
     }));
     bin as *mut FatBin as *mut *mut c_void
@@ -364,7 +516,7 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
 fn register_var(handle: *mut *mut c_void, host: usize, deviceName: *const c_char, deviceAddress: *const c_char, size: usize, managed: bool) {
     let Some(bin) = bin_of(handle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceAddress)) else { return };
-    let v = Arc::new(Var { bin, name, size, managed, slot: host });
+    let v = Arc::new(Var { bin, name, size, managed, host: false, slot: host });
     if managed {
         bin.managed.lock().push(v.clone());
     }
@@ -403,6 +555,37 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
 ) {
     let _ = (ext, constant, global);
     register_var(fatCubinHandle, hostVarPtrAddress as usize, deviceName, deviceAddress, size, true);
+}
+
+/// Registers a host variable: storage in host memory that the device code refers to by
+/// `deviceName`, an unresolved external of the device code which the driver relocates to
+/// `hostVar` when it loads the code (compilers emit it for host variables used by device code
+/// on systems where the GPU addresses host memory). Its address for the symbol exports is
+/// `hostVar` itself.
+/// cbindgen:ignore
+#[no_mangle]
+pub unsafe extern "C" fn __cudaRegisterHostVar(fatCubinHandle: *mut *mut c_void, deviceName: *const c_char, hostVar: *mut c_char, size: usize) {
+    let Some(bin) = bin_of(fatCubinHandle) else { return };
+    let Some(name) = cstring(deviceName) else { return };
+    let host = hostVar as usize;
+    bin.host_vars.lock().push((name.clone(), host));
+    VARS.write().insert(host, Arc::new(Var { bin, name, size, managed: false, host: true, slot: host }));
+}
+
+/// Registers the host table of a fat binary's unified functions and data (two address
+/// windows), handed to the driver with the code when it is loaded
+/// (`CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`).
+/// cbindgen:ignore
+#[no_mangle]
+pub unsafe extern "C" fn __cudaRegisterUnifiedTable(
+    fatCubinHandle: *mut *mut c_void,
+    functionTable: *mut c_void,
+    functionWindowSize: usize,
+    dataTable: *mut c_void,
+    dataWindowSize: usize,
+) {
+    let Some(bin) = bin_of(fatCubinHandle) else { return };
+    *bin.unified.lock() = Some([functionTable as usize, functionWindowSize, dataTable as usize, dataWindowSize]);
 }
 
 /// Loads a fat binary now, so that its `__managed__` variables have their pointers: host
@@ -531,6 +714,86 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
     })
 }
 
+/// Launches a CUDA function with launch-time configuration.
+// also: cudaLaunchKernelExC_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
+    run("cudaLaunchKernelExC", || {
+        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
+        let cfg = config.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
+        let f = rt::ctx()?;
+        let k = resolve(func, f)?;
+        #[cfg(feature = "abi12")]
+        check_config(cfg.gridDim, cfg.blockDim)?;
+        let c = cu_config(cfg);
+        // SAFETY: a kernel of a loaded library (a valid function handle for the driver's
+        // launches); attributes and arguments are the caller's.
+        cu(f.cuLaunchKernelEx(&c, k as CUfunction, args, null_mut()))
+    })
+}
+
+/// Launches device functions on multiple devices where thread blocks can cooperate and
+/// synchronize as they execute. Every launch is of the same registered kernel; each goes to
+/// the device of its stream.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
+    launchParamsList: *mut cudaLaunchParams,
+    numDevices: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaLaunchCooperativeKernelMultiDevice", || {
+        if launchParamsList.is_null() || numDevices == 0 || numDevices > rt::device_count()? as c_uint {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        // SAFETY: the caller's array of `numDevices` launches.
+        let list = std::slice::from_raw_parts(launchParamsList, numDevices as usize);
+        let f = rt::ctx()?;
+        let mut params = Vec::with_capacity(list.len());
+        for p in list {
+            if p.func != list[0].func {
+                return Err(cudaError::cudaErrorInvalidValue);
+            }
+            // The function in the context of the launch's stream (a driver older than 12.5,
+            // without the call, gets the current context's).
+            let mut ctx: CUcontext = null_mut();
+            let mut green: CUgreenCtx = null_mut();
+            match f.cuStreamGetCtx_v2(p.stream, &mut ctx, &mut green) {
+                crate::error::MISSING_ENTRY_POINT => ctx = null_mut(),
+                r => cu(r)?,
+            }
+            let pushed = !ctx.is_null();
+            if pushed {
+                cu(f.cuCtxPushCurrent(ctx))?;
+            }
+            let h = resolve_registered(p.func, f).and_then(|k| {
+                let mut h: CUfunction = null_mut();
+                cu(f.cuKernelGetFunction(&mut h, k)).map(|_| h)
+            });
+            if pushed {
+                let mut popped: CUcontext = null_mut();
+                f.cuCtxPopCurrent(&mut popped);
+            }
+            let h = h?;
+            check_config(p.gridDim, p.blockDim)?;
+            params.push(CUDA_LAUNCH_PARAMS {
+                function: h,
+                gridDimX: p.gridDim.x,
+                gridDimY: p.gridDim.y,
+                gridDimZ: p.gridDim.z,
+                blockDimX: p.blockDim.x,
+                blockDimY: p.blockDim.y,
+                blockDimZ: p.blockDim.z,
+                sharedMemBytes: p.sharedMem as c_uint,
+                hStream: p.stream,
+                kernelParams: p.args,
+            });
+        }
+        // SAFETY: one launch per device, functions of the streams' contexts.
+        cu(f.cuLaunchCooperativeKernelMultiDevice(params.as_mut_ptr(), numDevices, flags))
+    })
+}
+
 /// Get pointer to device kernel that matches entry function `entryFuncAddr`.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const c_void) -> cudaError_t {
@@ -624,6 +887,113 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
     })
 }
 
+/// Find parameter offset and size of a kernel parameter (by its index, from 0).
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
+    run("cudaFuncGetParamInfo", || {
+        let f = rt::ctx()?;
+        let k = resolve(func, f)?;
+        // SAFETY: a kernel of a loaded library; the out pointers are the driver's to check.
+        cu(f.cuKernelGetParamInfo(k, paramIndex, paramOffset, paramSize))
+    })
+}
+
+/// Sets the preferred cache configuration for a device function (on the current device).
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: raw::cudaFuncCache) -> cudaError_t {
+    run("cudaFuncSetCacheConfig", || {
+        let f = rt::ctx()?;
+        let dev = rt::current_device()?;
+        let k = resolve_for_config(func, f)?;
+        // SAFETY: a kernel of a loaded library and the current device; the driver checks
+        // the configuration.
+        cu(f.cuKernelSetCacheConfig(k, cacheConfig.0, dev))
+    })
+}
+
+/// Sets the shared memory configuration for a device function (deprecated: the driver
+/// accepts a valid configuration and ignores it on devices whose bank size is fixed).
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config: raw::cudaSharedMemConfig) -> cudaError_t {
+    run("cudaFuncSetSharedMemConfig", || {
+        let f = rt::ctx()?;
+        let k = resolve_for_config(func, f)?;
+        let mut h: CUfunction = null_mut();
+        cu(f.cuKernelGetFunction(&mut h, k))?;
+        // SAFETY: a function of the current context; the driver checks the configuration.
+        cu(f.cuFuncSetSharedMemConfig(h, config.0))
+    })
+}
+
+// ---- occupancy -------------------------------------------------------------------------
+//
+// As in NVIDIA's runtimes every argument but the function is the driver's to judge; the
+// function is the kernel's `CUfunction` in the current context.
+
+/// Returns occupancy for a device function.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize) -> cudaError_t {
+    run("cudaOccupancyMaxActiveBlocksPerMultiprocessor", || max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0))
+}
+
+/// Returns occupancy for a device function with the specified flags.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    numBlocks: *mut c_int,
+    func: *const c_void,
+    blockSize: c_int,
+    dynamicSMemSize: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", || max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags))
+}
+
+fn max_active_blocks(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize, flags: c_uint) -> Res {
+    let f = rt::ctx()?;
+    let h = function_of(func, f)?;
+    // SAFETY: a function of the current context; the out pointer is the driver's to check.
+    cu(unsafe { f.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, h, blockSize, dynamicSMemSize, flags) })
+}
+
+/// Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: *const c_void, numBlocks: c_int, blockSize: c_int) -> cudaError_t {
+    run("cudaOccupancyAvailableDynamicSMemPerBlock", || {
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the out pointer is the driver's to check.
+        cu(f.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, h, numBlocks, blockSize))
+    })
+}
+
+/// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+/// maximum cluster size in `*clusterSize`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
+    run("cudaOccupancyMaxPotentialClusterSize", || {
+        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
+        let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the rest is the driver's to check.
+        cu(f.cuOccupancyMaxPotentialClusterSize(clusterSize, h, &c))
+    })
+}
+
+/// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
+/// maximum number of clusters that could co-exist on the target device in `*numClusters`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
+    run("cudaOccupancyMaxActiveClusters", || {
+        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
+        let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
+        let f = rt::ctx()?;
+        let h = function_of(func, f)?;
+        // SAFETY: a function of the current context; the rest is the driver's to check.
+        cu(f.cuOccupancyMaxActiveClusters(numClusters, h, &c))
+    })
+}
+
 // ---- device symbols --------------------------------------------------------------------
 
 /// The device address and size of the variable whose host shadow is `symbol`, in the
@@ -633,6 +1003,9 @@ fn lookup_symbol(symbol: *const c_void, f: &Fns) -> Res<(CUdeviceptr, usize)> {
     let v = VARS.read().get(&key).cloned().or_else(|| MANAGED.read().get(&key).cloned());
     let v = v.ok_or(cudaError::cudaErrorInvalidSymbol)?;
     let lib = library(v.bin, f)?;
+    if v.host {
+        return Ok((v.slot as CUdeviceptr, v.size));
+    }
     let mut p: CUdeviceptr = 0;
     let mut size = 0usize;
     // SAFETY: a loaded library and a registered name; a context is current.

@@ -205,3 +205,62 @@ pub unsafe extern "C" fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut
         cu(r)
     })
 }
+// ---- stream attributes -----------------------------------------------------------------
+//
+// A stream attribute is a launch attribute (same ids and value union as the driver's). As in
+// NVIDIA's runtimes only the five attributes valid for streams are accepted: access policy
+// window, synchronization policy, priority, memory synchronization domain map and domain;
+// any other id is `cudaErrorInvalidValue` (for a get, once the driver has answered). Only
+// the attribute's own member of the value union is read or written.
+
+/// The stream attributes, and the bytes of the value union each one uses (the access policy
+/// window's without its tail padding).
+fn stream_attr_size(attr: c_int) -> Option<usize> {
+    use std::mem::{offset_of, size_of};
+    Some(match attr {
+        1 => offset_of!(cudaAccessPolicyWindow, missProp) + size_of::<c_int>(),
+        3 | 8 | 10 => size_of::<c_int>(),
+        9 => size_of::<cudaLaunchMemSyncDomainMap>(),
+        _ => return None,
+    })
+}
+
+/// Queries stream attribute.
+// also: cudaStreamGetAttribute_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: raw::cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t {
+    run("cudaStreamGetAttribute", || {
+        let f = rt::ctx()?;
+        let mut v: cudaLaunchAttributeValue = std::mem::zeroed();
+        // SAFETY: a value union of the driver's layout.
+        cu(f.cuStreamGetAttribute(hStream, attr.0, &mut v as *mut _ as *mut c_void))?;
+        let n = stream_attr_size(attr.0).ok_or(cudaError::cudaErrorInvalidValue)?;
+        let out = out(value_out)?;
+        // SAFETY: `n` bytes of the attribute's member, within both unions.
+        std::ptr::copy_nonoverlapping(&v as *const _ as *const u8, out as *mut _ as *mut u8, n);
+        Ok(())
+    })
+}
+
+/// Sets stream attribute.
+// also: cudaStreamSetAttribute_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: raw::cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t {
+    run("cudaStreamSetAttribute", || {
+        let n = stream_attr_size(attr.0).ok_or(cudaError::cudaErrorInvalidValue)?;
+        let value = value.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
+        let mut v: cudaLaunchAttributeValue = std::mem::zeroed();
+        // SAFETY: `n` bytes of the attribute's member, within both unions.
+        std::ptr::copy_nonoverlapping(value as *const _ as *const u8, &mut v as *mut _ as *mut u8, n);
+        let f = rt::ctx()?;
+        // SAFETY: a value union of the driver's layout.
+        cu(f.cuStreamSetAttribute(hStream, attr.0, &v as *const _ as *const c_void))
+    })
+}
+
+/// Copies attributes from source stream to destination stream.
+// also: cudaStreamCopyAttributes_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t) -> cudaError_t {
+    run("cudaStreamCopyAttributes", || cu(rt::ctx()?.cuStreamCopyAttributes(dst, src)))
+}

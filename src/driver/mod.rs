@@ -33,6 +33,12 @@ use std::sync::OnceLock;
 use crate::error::{cudaError, MISSING_ENTRY_POINT};
 use types::*;
 
+/// The runtime's graph structs that have the driver's layout (see the graph entries below).
+use crate::types::{
+    cudaGraphEdgeData as GraphEdgeData, cudaGraphExecUpdateResultInfo as GraphExecUpdateResultInfo,
+    cudaGraphInstantiateParams as GraphInstantiateParams,
+};
+
 /// The environment variable that names another driver library to load instead of
 /// `libcuda.so.1` (for example the test stand-in).
 pub const DRIVER_ENV: &str = "CUDART_RS_DRIVER";
@@ -212,6 +218,58 @@ driver_api! {
     cuFuncSetCacheConfig = "cuFuncSetCacheConfig" @ 3000 (hfunc: CUfunction, config: CUfunc_cache);
     cuOccupancyMaxActiveBlocksPerMultiprocessor = "cuOccupancyMaxActiveBlocksPerMultiprocessor" @ 6050 (numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize);
 
+    // Stream capture and the graph core (api/capture.rs, api/graph.rs). Where CUDA 12.3 added
+    // edge data, both signatures are listed: the CUDA 12 ABI's older runtime forms call the
+    // older driver forms, as NVIDIA's 12.9 runtime does. Enums are passed as their integer
+    // values; edge data, instantiate parameters and update results are the runtime's structs,
+    // whose layout is the driver's (CUgraphEdgeData, CUDA_GRAPH_INSTANTIATE_PARAMS,
+    // CUgraphExecUpdateResultInfo).
+    cuStreamBeginCapture = "cuStreamBeginCapture" @ 10010 (hStream: CUstream, mode: c_int);
+    cuStreamBeginCaptureToGraph = "cuStreamBeginCaptureToGraph" @ 12030 (hStream: CUstream, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const GraphEdgeData, numDependencies: usize, mode: c_int);
+    cuStreamEndCapture = "cuStreamEndCapture" @ 10000 (hStream: CUstream, phGraph: *mut CUgraph);
+    cuStreamIsCapturing = "cuStreamIsCapturing" @ 10000 (hStream: CUstream, captureStatus: *mut c_int);
+    cuStreamGetCaptureInfo_v2 = "cuStreamGetCaptureInfo" @ 11030 (hStream: CUstream, captureStatus_out: *mut c_int, id_out: *mut u64, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, numDependencies_out: *mut usize);
+    cuStreamGetCaptureInfo_v3 = "cuStreamGetCaptureInfo" @ 12030 (hStream: CUstream, captureStatus_out: *mut c_int, id_out: *mut u64, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, edgeData_out: *mut *const GraphEdgeData, numDependencies_out: *mut usize);
+    cuStreamUpdateCaptureDependencies_v1 = "cuStreamUpdateCaptureDependencies" @ 11030 (hStream: CUstream, dependencies: *mut CUgraphNode, numDependencies: usize, flags: c_uint);
+    cuStreamUpdateCaptureDependencies_v2 = "cuStreamUpdateCaptureDependencies" @ 12030 (hStream: CUstream, dependencies: *mut CUgraphNode, dependencyData: *const GraphEdgeData, numDependencies: usize, flags: c_uint);
+    cuThreadExchangeStreamCaptureMode = "cuThreadExchangeStreamCaptureMode" @ 10010 (mode: *mut c_int);
+    cuGraphCreate = "cuGraphCreate" @ 10000 (phGraph: *mut CUgraph, flags: c_uint);
+    cuGraphDestroy = "cuGraphDestroy" @ 10000 (hGraph: CUgraph);
+    cuGraphClone = "cuGraphClone" @ 10000 (phGraphClone: *mut CUgraph, originalGraph: CUgraph);
+    cuGraphNodeFindInClone = "cuGraphNodeFindInClone" @ 10000 (phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph);
+    cuGraphGetNodes = "cuGraphGetNodes" @ 10000 (hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize);
+    cuGraphGetRootNodes = "cuGraphGetRootNodes" @ 10000 (hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize);
+    cuGraphGetEdges_v1 = "cuGraphGetEdges" @ 10000 (hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, numEdges: *mut usize);
+    cuGraphGetEdges_v2 = "cuGraphGetEdges" @ 12030 (hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edgeData: *mut GraphEdgeData, numEdges: *mut usize);
+    cuGraphNodeGetDependencies_v1 = "cuGraphNodeGetDependencies" @ 10000 (hNode: CUgraphNode, dependencies: *mut CUgraphNode, numDependencies: *mut usize);
+    cuGraphNodeGetDependencies_v2 = "cuGraphNodeGetDependencies" @ 12030 (hNode: CUgraphNode, dependencies: *mut CUgraphNode, edgeData: *mut GraphEdgeData, numDependencies: *mut usize);
+    cuGraphNodeGetDependentNodes_v1 = "cuGraphNodeGetDependentNodes" @ 10000 (hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, numDependentNodes: *mut usize);
+    cuGraphNodeGetDependentNodes_v2 = "cuGraphNodeGetDependentNodes" @ 12030 (hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, edgeData: *mut GraphEdgeData, numDependentNodes: *mut usize);
+    cuGraphAddDependencies_v1 = "cuGraphAddDependencies" @ 10000 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize);
+    cuGraphAddDependencies_v2 = "cuGraphAddDependencies" @ 12030 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const GraphEdgeData, numDependencies: usize);
+    cuGraphRemoveDependencies_v1 = "cuGraphRemoveDependencies" @ 10000 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize);
+    cuGraphRemoveDependencies_v2 = "cuGraphRemoveDependencies" @ 12030 (hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const GraphEdgeData, numDependencies: usize);
+    cuGraphDestroyNode = "cuGraphDestroyNode" @ 10000 (hNode: CUgraphNode);
+    cuGraphNodeGetType = "cuGraphNodeGetType" @ 10000 (hNode: CUgraphNode, type_: *mut c_int);
+    cuGraphNodeGetEnabled = "cuGraphNodeGetEnabled" @ 11060 (hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut c_uint);
+    cuGraphNodeSetEnabled = "cuGraphNodeSetEnabled" @ 11060 (hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: c_uint);
+    cuGraphDebugDotPrint = "cuGraphDebugDotPrint" @ 11030 (hGraph: CUgraph, path: *const c_char, flags: c_uint);
+    cuGraphInstantiateWithFlags = "cuGraphInstantiateWithFlags" @ 11040 (phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: u64);
+    cuGraphInstantiateWithParams = "cuGraphInstantiateWithParams" @ 12000 (phGraphExec: *mut CUgraphExec, hGraph: CUgraph, instantiateParams: *mut GraphInstantiateParams);
+    cuGraphUpload = "cuGraphUpload" @ 11010 (hGraphExec: CUgraphExec, hStream: CUstream);
+    cuGraphLaunch = "cuGraphLaunch" @ 10000 (hGraphExec: CUgraphExec, hStream: CUstream);
+    cuGraphExecDestroy = "cuGraphExecDestroy" @ 10000 (hGraphExec: CUgraphExec);
+    cuGraphExecUpdate = "cuGraphExecUpdate" @ 12000 (hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: *mut GraphExecUpdateResultInfo);
+    cuGraphExecGetFlags = "cuGraphExecGetFlags" @ 12000 (hGraphExec: CUgraphExec, flags: *mut u64);
+    cuDeviceGetGraphMemAttribute = "cuDeviceGetGraphMemAttribute" @ 11040 (device: CUdevice, attr: c_int, value: *mut c_void);
+    cuDeviceSetGraphMemAttribute = "cuDeviceSetGraphMemAttribute" @ 11040 (device: CUdevice, attr: c_int, value: *mut c_void);
+    cuDeviceGraphMemTrim = "cuDeviceGraphMemTrim" @ 11040 (device: CUdevice);
+    cuUserObjectCreate = "cuUserObjectCreate" @ 11030 (object_out: *mut CUuserObject, ptr: *mut c_void, destroy: CUhostFn, initialRefcount: c_uint, flags: c_uint);
+    cuUserObjectRetain = "cuUserObjectRetain" @ 11030 (object: CUuserObject, count: c_uint);
+    cuUserObjectRelease = "cuUserObjectRelease" @ 11030 (object: CUuserObject, count: c_uint);
+    cuGraphRetainUserObject = "cuGraphRetainUserObject" @ 11030 (graph: CUgraph, object: CUuserObject, count: c_uint, flags: c_uint);
+    cuGraphReleaseUserObject = "cuGraphReleaseUserObject" @ 11030 (graph: CUgraph, object: CUuserObject, count: c_uint);
+    cuGraphConditionalHandleCreate = "cuGraphConditionalHandleCreate" @ 12030 (pHandle_out: *mut u64, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: c_uint, flags: c_uint);
     // Device, IPC, stream and event extras: limits and configurations of the current
     // context, PCI ids, peer and atomic capabilities, GPUDirect RDMA, async notifications,
     // IPC handles, stream callbacks, ids and devices, the CUDA 12.8 elapsed time.
@@ -240,6 +298,65 @@ driver_api! {
     cuStreamGetDevice = "cuStreamGetDevice" @ 12080 (hStream: CUstream, device: *mut CUdevice);
     cuStreamGetCtx = "cuStreamGetCtx" @ 9020 (hStream: CUstream, pctx: *mut CUcontext);
     cuEventElapsedTime_v2 = "cuEventElapsedTime" @ 12080 (pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent);
+
+    // Memory pools and stream-ordered allocation (src/api/pool.rs).
+    cuMemAllocAsync = "cuMemAllocAsync" @ 11020 (dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream);
+    cuMemAllocFromPoolAsync = "cuMemAllocFromPoolAsync" @ 11020 (dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream);
+    cuMemFreeAsync = "cuMemFreeAsync" @ 11020 (dptr: CUdeviceptr, hStream: CUstream);
+    cuMemPoolTrimTo = "cuMemPoolTrimTo" @ 11020 (pool: CUmemoryPool, minBytesToKeep: usize);
+    cuMemPoolSetAttribute = "cuMemPoolSetAttribute" @ 11020 (pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut c_void);
+    cuMemPoolGetAttribute = "cuMemPoolGetAttribute" @ 11020 (pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut c_void);
+    cuMemPoolSetAccess = "cuMemPoolSetAccess" @ 11020 (pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize);
+    cuMemPoolGetAccess = "cuMemPoolGetAccess" @ 11020 (flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation);
+    cuMemPoolCreate = "cuMemPoolCreate" @ 11020 (pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps);
+    cuMemPoolDestroy = "cuMemPoolDestroy" @ 11020 (pool: CUmemoryPool);
+    cuMemPoolExportToShareableHandle = "cuMemPoolExportToShareableHandle" @ 11020 (handle_out: *mut c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: u64);
+    cuMemPoolImportFromShareableHandle = "cuMemPoolImportFromShareableHandle" @ 11020 (pool_out: *mut CUmemoryPool, handle: *mut c_void, handleType: CUmemAllocationHandleType, flags: u64);
+    cuMemPoolExportPointer = "cuMemPoolExportPointer" @ 11020 (shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr);
+    cuMemPoolImportPointer = "cuMemPoolImportPointer" @ 11020 (ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData);
+    cuDeviceGetDefaultMemPool = "cuDeviceGetDefaultMemPool" @ 11020 (pool_out: *mut CUmemoryPool, dev: CUdevice);
+    cuDeviceGetMemPool = "cuDeviceGetMemPool" @ 11020 (pool: *mut CUmemoryPool, dev: CUdevice);
+    cuDeviceSetMemPool = "cuDeviceSetMemPool" @ 11020 (dev: CUdevice, pool: CUmemoryPool);
+    cuMemGetDefaultMemPool = "cuMemGetDefaultMemPool" @ 13000 (pool_out: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType);
+    cuMemGetMemPool = "cuMemGetMemPool" @ 13000 (pool: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType);
+    cuMemSetMemPool = "cuMemSetMemPool" @ 13000 (location: *mut CUmemLocation, type_: CUmemAllocationType, pool: CUmemoryPool);
+
+    // Batched copies, prefetches and discards (src/api/batch.rs): the 12.8 forms report the
+    // index of a failing operation, the 13.0 forms do not.
+    cuMemcpyBatchAsync_v1 = "cuMemcpyBatchAsync" @ 12080 (dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, hStream: CUstream);
+    cuMemcpyBatchAsync_v2 = "cuMemcpyBatchAsync" @ 13000 (dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, hStream: CUstream);
+    cuMemcpy3DBatchAsync_v1 = "cuMemcpy3DBatchAsync" @ 12080 (numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, failIdx: *mut usize, flags: u64, hStream: CUstream);
+    cuMemcpy3DBatchAsync_v2 = "cuMemcpy3DBatchAsync" @ 13000 (numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, flags: u64, hStream: CUstream);
+    cuMemPrefetchBatchAsync = "cuMemPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
+    cuMemDiscardBatchAsync = "cuMemDiscardBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: u64, hStream: CUstream);
+    cuMemDiscardAndPrefetchBatchAsync = "cuMemDiscardAndPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
+    // Launch, function, occupancy, stream attribute, entry point, profiler and log exports:
+    // the versions NVIDIA's runtimes ask for.
+    cuLinkCreate = "cuLinkCreate" @ 6050 (numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void, stateOut: *mut CUlinkState);
+    cuLinkAddData = "cuLinkAddData" @ 6050 (state: CUlinkState, type_: CUjitInputType, data: *mut c_void, size: usize, name: *const c_char, numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void);
+    cuLinkComplete = "cuLinkComplete" @ 5050 (state: CUlinkState, cubinOut: *mut *mut c_void, sizeOut: *mut usize);
+    cuLinkDestroy = "cuLinkDestroy" @ 5050 (state: CUlinkState);
+    cuLaunchCooperativeKernelMultiDevice = "cuLaunchCooperativeKernelMultiDevice" @ 9000 (launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: c_uint, flags: c_uint);
+    cuStreamGetCtx_v2 = "cuStreamGetCtx" @ 12050 (hStream: CUstream, pCtx: *mut CUcontext, pGreenCtx: *mut CUgreenCtx);
+    cuKernelGetParamInfo = "cuKernelGetParamInfo" @ 12040 (kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize);
+    cuKernelSetCacheConfig = "cuKernelSetCacheConfig" @ 12000 (kernel: CUkernel, config: CUfunc_cache, dev: CUdevice);
+    cuFuncSetSharedMemConfig = "cuFuncSetSharedMemConfig" @ 4020 (hfunc: CUfunction, config: c_int);
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags = "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags" @ 7000 (numBlocks: *mut c_int, func: CUfunction, blockSize: c_int, dynamicSMemSize: usize, flags: c_uint);
+    cuOccupancyAvailableDynamicSMemPerBlock = "cuOccupancyAvailableDynamicSMemPerBlock" @ 10020 (dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: c_int, blockSize: c_int);
+    cuOccupancyMaxPotentialClusterSize = "cuOccupancyMaxPotentialClusterSize" @ 11070 (clusterSize: *mut c_int, func: CUfunction, config: *const CUlaunchConfig);
+    cuOccupancyMaxActiveClusters = "cuOccupancyMaxActiveClusters" @ 11070 (numClusters: *mut c_int, func: CUfunction, config: *const CUlaunchConfig);
+    cuStreamGetAttribute = "cuStreamGetAttribute" @ 11000 (hStream: CUstream, attr: CUlaunchAttributeID, value_out: *mut c_void);
+    cuStreamSetAttribute = "cuStreamSetAttribute" @ 11000 (hStream: CUstream, attr: CUlaunchAttributeID, value: *const c_void);
+    cuStreamCopyAttributes = "cuStreamCopyAttributes" @ 11000 (dst: CUstream, src: CUstream);
+    cuGetProcAddress = "cuGetProcAddress" @ 12000 (symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64, symbolStatus: *mut c_int);
+    cuGetExportTable = "cuGetExportTable" @ 3000 (ppExportTable: *mut *const c_void, pExportTableId: *const CUuuid);
+    cuProfilerStart = "cuProfilerStart" @ 4000 ();
+    cuProfilerStop = "cuProfilerStop" @ 4000 ();
+    cuLogsRegisterCallback = "cuLogsRegisterCallback" @ 12090 (callbackFunc: CUlogsCallback, userData: *mut c_void, callback_out: *mut CUlogsCallbackHandle);
+    cuLogsUnregisterCallback = "cuLogsUnregisterCallback" @ 12090 (callback: CUlogsCallbackHandle);
+    cuLogsCurrent = "cuLogsCurrent" @ 12090 (iterator_out: *mut CUlogIterator, flags: c_uint);
+    cuLogsDumpToFile = "cuLogsDumpToFile" @ 12090 (iterator: *mut CUlogIterator, pathToFile: *const c_char, flags: c_uint);
+    cuLogsDumpToMemory = "cuLogsDumpToMemory" @ 12090 (iterator: *mut CUlogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint);
 
     // Graph nodes, by type (api/graph_node.rs). The external semaphore and memory
     // allocation node parameters have the runtime's layout, field for field, and are passed

@@ -313,6 +313,166 @@ pub struct CUipcMemHandle {
     pub reserved: [u8; CU_IPC_HANDLE_SIZE],
 }
 
+// ---- Memory pools, stream-ordered allocation, batched memory operations ----------------
+
+pub type CUmemPool_attribute = c_int;
+pub type CUmemAccess_flags = c_int;
+pub type CUmemAllocationType = c_int;
+pub type CUmemAllocationHandleType = c_int;
+pub type CUmemcpySrcAccessOrder = c_int;
+pub type CUmemcpy3DOperandType = c_int;
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemPoolProps {
+    pub allocType: CUmemAllocationType,
+    pub handleTypes: CUmemAllocationHandleType,
+    pub location: CUmemLocation,
+    pub win32SecurityAttributes: *mut c_void,
+    pub maxSize: usize,
+    pub usage: u16,
+    pub reserved: [u8; 54],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CUmemAccessDesc {
+    pub location: CUmemLocation,
+    pub flags: CUmemAccess_flags,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemPoolPtrExportData {
+    pub reserved: [u8; 64],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUmemcpyAttributes {
+    pub srcAccessOrder: CUmemcpySrcAccessOrder,
+    pub srcLocHint: CUmemLocation,
+    pub dstLocHint: CUmemLocation,
+    pub flags: c_uint,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUoffset3D {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUextent3D {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+/// `CUmemcpy3DOperand::op::ptr` (an unnamed struct in `cuda.h`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemcpy3DOperandPtr {
+    pub ptr: CUdeviceptr,
+    pub rowLength: usize,
+    pub layerHeight: usize,
+    pub locHint: CUmemLocation,
+}
+
+/// `CUmemcpy3DOperand::op::array` (an unnamed struct in `cuda.h`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUmemcpy3DOperandArray {
+    pub array: CUarray,
+    pub offset: CUoffset3D,
+}
+
+/// `CUmemcpy3DOperand::op` (an unnamed union in `cuda.h`).
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub union CUmemcpy3DOperandOp {
+    pub ptr: CUmemcpy3DOperandPtr,
+    pub array: CUmemcpy3DOperandArray,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUmemcpy3DOperand {
+    pub type_: CUmemcpy3DOperandType,
+    pub op: CUmemcpy3DOperandOp,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUDA_MEMCPY3D_BATCH_OP {
+    pub src: CUmemcpy3DOperand,
+    pub dst: CUmemcpy3DOperand,
+    pub extent: CUextent3D,
+    pub srcAccessOrder: CUmemcpySrcAccessOrder,
+    pub flags: c_uint,
+}
+
+const _: () = {
+    use std::mem::size_of;
+    assert!(size_of::<CUmemPoolProps>() == 88);
+    assert!(size_of::<CUmemAccessDesc>() == 12);
+    assert!(size_of::<CUmemPoolPtrExportData>() == 64);
+    assert!(size_of::<CUmemcpyAttributes>() == 24);
+    assert!(size_of::<CUmemcpy3DOperand>() == 40);
+    assert!(size_of::<CUDA_MEMCPY3D_BATCH_OP>() == 112);
+};
+// Launch, occupancy, stream attributes, entry points and logs.
+
+/// `CUlaunchAttributeID`. A launch attribute and its value (`CUlaunchAttribute`,
+/// `CUlaunchAttributeValue`) have the runtime's layout and ids: the runtime's are passed on as
+/// they are.
+pub type CUlaunchAttributeID = c_int;
+/// `CUlogIterator`.
+pub type CUlogIterator = c_uint;
+/// `CUlogLevel`.
+pub type CUlogLevel = c_int;
+/// `CUlogsCallback`: the runtime's `cudaLogsCallback_t` has the same parameters.
+pub type CUlogsCallback =
+    Option<unsafe extern "C" fn(data: *mut c_void, logLevel: CUlogLevel, message: *mut std::ffi::c_char, length: usize)>;
+
+/// `CUjit_option` values for host variables.
+pub const CU_JIT_GLOBAL_SYMBOL_NAMES: CUjit_option = 17;
+pub const CU_JIT_GLOBAL_SYMBOL_ADDRESSES: CUjit_option = 18;
+pub const CU_JIT_GLOBAL_SYMBOL_COUNT: CUjit_option = 19;
+/// `CUjitInputType`.
+pub type CUjitInputType = c_int;
+pub const CU_JIT_INPUT_CUBIN: CUjitInputType = 0;
+pub const CU_JIT_INPUT_PTX: CUjitInputType = 1;
+pub const CU_JIT_INPUT_FATBINARY: CUjitInputType = 2;
+
+opaque! {
+    CUlinkState = CUlinkState_st;
+}
+
+/// `CUlibraryOption`: the host table of a unified function and data window.
+pub const CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: CUlibraryOption = 0;
+
+/// One launch of `cuLaunchCooperativeKernelMultiDevice`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_LAUNCH_PARAMS {
+    pub function: CUfunction,
+    pub gridDimX: c_uint,
+    pub gridDimY: c_uint,
+    pub gridDimZ: c_uint,
+    pub blockDimX: c_uint,
+    pub blockDimY: c_uint,
+    pub blockDimZ: c_uint,
+    pub sharedMemBytes: c_uint,
+    pub hStream: CUstream,
+    pub kernelParams: *mut *mut c_void,
+}
+
+const _: () = assert!(std::mem::size_of::<CUDA_LAUNCH_PARAMS>() == 56);
+
 // ---- graph nodes ----------------------------------------------------------------------
 
 pub type CUgraphNodeType = c_int;

@@ -25,6 +25,8 @@
 //! - unified-memory advice and prefetch locations per 4 KiB page, range and pointer attributes;
 //! - CUDA arrays (1D/2D/3D, layered, cubemap, NV12 planes, sparse and deferred-mapping
 //!   properties) and mipmapped arrays, with contents in row-major host memory.
+//! - stream attributes as stored values, entry point versions, no export tables, a profiler
+//!   with nothing to start (`launch.rs`).
 //!
 //! What it does not model: kernels and modules (loads report `CUDA_ERROR_NO_BINARY_FOR_GPU`,
 //! everything else about them `CUDA_ERROR_INVALID_HANDLE`), asynchrony, stream ordering,
@@ -73,7 +75,10 @@ mod state;
 mod mem;
 mod array;
 mod attrs;
+mod graph;
+mod pool;
 mod devctl;
+mod launch;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
@@ -127,7 +132,7 @@ pub(crate) fn nonnull<T>(p: *const T) -> Res {
 // ---------------------------------------------------------------------------------------------
 
 const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
-const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
+pub(crate) const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
 
 macro_rules! table {
     ($($sym:literal => $f:expr,)*) => {
@@ -137,6 +142,7 @@ macro_rules! table {
                 "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
                 "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
                 "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
+                n if graph::is_entry(n) || pool::is_entry(n) => graph::unsupported as *mut c_void,
                 $( $sym => $f as *mut c_void, )*
                 _ => return None,
             })
@@ -289,6 +295,29 @@ table! {
     "cuIpcGetMemHandle" => devctl::cuIpcGetMemHandle,
     "cuIpcOpenMemHandle" => devctl::cuIpcOpenMemHandle,
     "cuIpcCloseMemHandle" => devctl::cuIpcCloseMemHandle,
+    "cuStreamGetAttribute" => launch::cuStreamGetAttribute,
+    "cuStreamSetAttribute" => launch::cuStreamSetAttribute,
+    "cuStreamCopyAttributes" => launch::cuStreamCopyAttributes,
+    "cuGetExportTable" => launch::cuGetExportTable,
+    "cuProfilerStart" => launch::cuProfilerStart,
+    "cuProfilerStop" => launch::cuProfilerStop,
+    "cuLaunchCooperativeKernelMultiDevice" => launch::cuLaunchCooperativeKernelMultiDevice,
+    "cuLinkCreate" => launch::cuLinkCreate,
+    "cuLinkAddData" => launch::cuLinkAddData,
+    "cuLinkComplete" => launch::cuLinkComplete,
+    "cuLinkDestroy" => launch::cuLinkDestroy,
+    "cuKernelGetParamInfo" => launch::cuKernelGetParamInfo,
+    "cuKernelSetCacheConfig" => launch::cuKernelSetCacheConfig,
+    "cuFuncSetSharedMemConfig" => launch::cuFuncSetSharedMemConfig,
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags" => launch::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    "cuOccupancyAvailableDynamicSMemPerBlock" => launch::cuOccupancyAvailableDynamicSMemPerBlock,
+    "cuOccupancyMaxPotentialClusterSize" => launch::cuOccupancyMaxPotentialClusterSize,
+    "cuOccupancyMaxActiveClusters" => launch::cuOccupancyMaxActiveClusters,
+    "cuLogsRegisterCallback" => launch::cuLogsRegisterCallback,
+    "cuLogsUnregisterCallback" => launch::cuLogsUnregisterCallback,
+    "cuLogsCurrent" => launch::cuLogsCurrent,
+    "cuLogsDumpToFile" => launch::cuLogsDumpToFile,
+    "cuLogsDumpToMemory" => launch::cuLogsDumpToMemory,
 }
 
 export! {
@@ -301,19 +330,23 @@ export! {
         }
         let name = CStr::from_ptr(symbol).to_str().unwrap_or("");
         let per_thread = if flags == 2 { devctl::per_thread_entry(name) } else { None };
-        match per_thread.or_else(|| lookup(name, cudaVersion)) {
-            Some(f) => {
+        let found = match per_thread {
+            Some(f) => Ok(f),
+            None => launch::proc_address(name, cudaVersion, flags, lookup),
+        };
+        match found {
+            Ok(f) => {
                 *pfn = f;
                 if !symbolStatus.is_null() {
                     *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
                 }
                 Ok(())
             }
-            None => {
-                if !symbolStatus.is_null() {
-                    *symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+            Err((e, status)) => {
+                if !symbolStatus.is_null() && status >= 0 {
+                    *symbolStatus = status;
                 }
-                Err(CUDA_ERROR_NOT_FOUND)
+                Err(e)
             }
         }
     }

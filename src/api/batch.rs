@@ -1,0 +1,222 @@
+//! Batched memory operations: `cudaMemcpyBatchAsync` and `cudaMemcpy3DBatchAsync` (CUDA 12.8;
+//! in the 12 ABI with the `failIdx` out-argument, which CUDA 13 dropped), and CUDA 13's
+//! `cudaMemPrefetchBatchAsync`, `cudaMemDiscardBatchAsync` and
+//! `cudaMemDiscardAndPrefetchBatchAsync`.
+//!
+//! The runtime's operands have the driver's layouts and values (`cudaMemcpyAttributes`/
+//! `CUmemcpyAttributes`, `cudaMemcpy3DBatchOp`/`CUDA_MEMCPY3D_BATCH_OP`, `cudaMemLocation`/
+//! `CUmemLocation`; a `cudaArray_t` is a `CUarray`), so, as in NVIDIA's runtime, each call
+//! makes a context current and hands its arrays to the driver as they are: counts, indices,
+//! access orders, flags, locations, the legacy NULL stream and the failure index are the
+//! driver's to judge and report. The 12 ABI calls the driver's 12.8 entry points (with
+//! `failIdx`), the 13 ABI its 13.0 ones.
+#![allow(non_snake_case)]
+
+#[cfg(not(feature = "abi12"))]
+use std::ffi::c_ulonglong;
+use std::ffi::c_void;
+
+use crate::boundary::{cu, run};
+use crate::driver::types::*;
+use crate::rt;
+use crate::types::*;
+
+/// Performs a batch of memory copies asynchronously.
+#[cfg(not(feature = "abi12"))]
+// also: cudaMemcpyBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyBatchAsync(
+    dsts: *const *mut c_void,
+    srcs: *const *const c_void,
+    sizes: *const usize,
+    count: usize,
+    attrs: *mut cudaMemcpyAttributes,
+    attrsIdxs: *mut usize,
+    numAttrs: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemcpyBatchAsync", || {
+        let f = rt::ctx()?;
+        // The driver only reads the three arrays (its declaration lacks the const).
+        cu(f.cuMemcpyBatchAsync_v2(
+            dsts as *mut CUdeviceptr,
+            srcs as *mut CUdeviceptr,
+            sizes as *mut usize,
+            count,
+            attrs.cast::<CUmemcpyAttributes>(),
+            attrsIdxs,
+            numAttrs,
+            stream,
+        ))
+    })
+}
+
+/// Performs a batch of memory copies asynchronously.
+#[cfg(feature = "abi12")]
+// also: cudaMemcpyBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyBatchAsync(
+    dsts: *mut *mut c_void,
+    srcs: *mut *mut c_void,
+    sizes: *mut usize,
+    count: usize,
+    attrs: *mut cudaMemcpyAttributes,
+    attrsIdxs: *mut usize,
+    numAttrs: usize,
+    failIdx: *mut usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemcpyBatchAsync", || {
+        let f = rt::ctx()?;
+        cu(f.cuMemcpyBatchAsync_v1(
+            dsts.cast::<CUdeviceptr>(),
+            srcs.cast::<CUdeviceptr>(),
+            sizes,
+            count,
+            attrs.cast::<CUmemcpyAttributes>(),
+            attrsIdxs,
+            numAttrs,
+            failIdx,
+            stream,
+        ))
+    })
+}
+
+/// Performs a batch of 3D memory copies asynchronously.
+#[cfg(not(feature = "abi12"))]
+// also: cudaMemcpy3DBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
+    numOps: usize,
+    opList: *mut cudaMemcpy3DBatchOp,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemcpy3DBatchAsync", || {
+        let f = rt::ctx()?;
+        cu(f.cuMemcpy3DBatchAsync_v2(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream))
+    })
+}
+
+/// Performs a batch of 3D memory copies asynchronously.
+#[cfg(feature = "abi12")]
+// also: cudaMemcpy3DBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
+    numOps: usize,
+    opList: *mut cudaMemcpy3DBatchOp,
+    failIdx: *mut usize,
+    flags: std::ffi::c_ulonglong,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemcpy3DBatchAsync", || {
+        let f = rt::ctx()?;
+        cu(f.cuMemcpy3DBatchAsync_v1(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), failIdx, flags, stream))
+    })
+}
+
+/// Performs a batch of memory prefetches asynchronously
+#[cfg(not(feature = "abi12"))]
+// also: cudaMemPrefetchBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemPrefetchBatchAsync(
+    dptrs: *mut *mut c_void,
+    sizes: *mut usize,
+    count: usize,
+    prefetchLocs: *mut cudaMemLocation,
+    prefetchLocIdxs: *mut usize,
+    numPrefetchLocs: usize,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemPrefetchBatchAsync", || {
+        let f = rt::ctx()?;
+        cu(f.cuMemPrefetchBatchAsync(
+            dptrs.cast::<CUdeviceptr>(),
+            sizes,
+            count,
+            prefetchLocs.cast::<CUmemLocation>(),
+            prefetchLocIdxs,
+            numPrefetchLocs,
+            flags,
+            stream,
+        ))
+    })
+}
+
+/// Performs a batch of memory discards asynchronously
+#[cfg(not(feature = "abi12"))]
+// also: cudaMemDiscardBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemDiscardBatchAsync(
+    dptrs: *mut *mut c_void,
+    sizes: *mut usize,
+    count: usize,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemDiscardBatchAsync", || {
+        let f = rt::ctx()?;
+        cu(f.cuMemDiscardBatchAsync(dptrs.cast::<CUdeviceptr>(), sizes, count, flags, stream))
+    })
+}
+
+/// Performs a batch of memory discards and prefetches asynchronously
+#[cfg(not(feature = "abi12"))]
+// also: cudaMemDiscardAndPrefetchBatchAsync_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemDiscardAndPrefetchBatchAsync(
+    dptrs: *mut *mut c_void,
+    sizes: *mut usize,
+    count: usize,
+    prefetchLocs: *mut cudaMemLocation,
+    prefetchLocIdxs: *mut usize,
+    numPrefetchLocs: usize,
+    flags: c_ulonglong,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run("cudaMemDiscardAndPrefetchBatchAsync", || {
+        let f = rt::ctx()?;
+        cu(f.cuMemDiscardAndPrefetchBatchAsync(
+            dptrs.cast::<CUdeviceptr>(),
+            sizes,
+            count,
+            prefetchLocs.cast::<CUmemLocation>(),
+            prefetchLocIdxs,
+            numPrefetchLocs,
+            flags,
+            stream,
+        ))
+    })
+}
+
+/// The runtime's and the driver's batch operands are the same bytes: checked field by field,
+/// so that the arrays handed through above stay right.
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<cudaMemcpyAttributes>() == size_of::<CUmemcpyAttributes>());
+    assert!(offset_of!(cudaMemcpyAttributes, srcLocHint) == offset_of!(CUmemcpyAttributes, srcLocHint));
+    assert!(offset_of!(cudaMemcpyAttributes, dstLocHint) == offset_of!(CUmemcpyAttributes, dstLocHint));
+    assert!(offset_of!(cudaMemcpyAttributes, flags) == offset_of!(CUmemcpyAttributes, flags));
+    assert!(size_of::<cudaMemcpy3DOperand>() == size_of::<CUmemcpy3DOperand>());
+    assert!(offset_of!(cudaMemcpy3DOperand, op) == offset_of!(CUmemcpy3DOperand, op));
+    assert!(size_of::<cudaMemcpy3DOperandPtr>() == size_of::<CUmemcpy3DOperandPtr>());
+    assert!(offset_of!(cudaMemcpy3DOperandPtr, rowLength) == offset_of!(CUmemcpy3DOperandPtr, rowLength));
+    assert!(offset_of!(cudaMemcpy3DOperandPtr, layerHeight) == offset_of!(CUmemcpy3DOperandPtr, layerHeight));
+    assert!(offset_of!(cudaMemcpy3DOperandPtr, locHint) == offset_of!(CUmemcpy3DOperandPtr, locHint));
+    assert!(size_of::<cudaMemcpy3DOperandArray>() == size_of::<CUmemcpy3DOperandArray>());
+    assert!(offset_of!(cudaMemcpy3DOperandArray, offset) == offset_of!(CUmemcpy3DOperandArray, offset));
+    assert!(size_of::<cudaMemcpy3DBatchOp>() == size_of::<CUDA_MEMCPY3D_BATCH_OP>());
+    assert!(offset_of!(cudaMemcpy3DBatchOp, dst) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, dst));
+    assert!(offset_of!(cudaMemcpy3DBatchOp, extent) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, extent));
+    assert!(offset_of!(cudaMemcpy3DBatchOp, srcAccessOrder) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, srcAccessOrder));
+    assert!(offset_of!(cudaMemcpy3DBatchOp, flags) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, flags));
+    assert!(size_of::<cudaExtent>() == size_of::<CUextent3D>());
+    assert!(size_of::<cudaOffset3D>() == size_of::<CUoffset3D>());
+    // The enums' values are the driver's.
+    assert!(cudaMemcpySrcAccessOrder::cudaMemcpySrcAccessOrderStream as i32 == 1);
+    assert!(cudaMemcpySrcAccessOrder::cudaMemcpySrcAccessOrderAny as i32 == 3);
+    assert!(cudaMemcpy3DOperandType::cudaMemcpyOperandTypePointer as i32 == 1);
+    assert!(cudaMemcpy3DOperandType::cudaMemcpyOperandTypeArray as i32 == 2);
+    assert!(cudaMemcpyFlags::cudaMemcpyFlagPreferOverlapWithCompute as i32 == 1);
+};

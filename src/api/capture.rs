@@ -1,0 +1,258 @@
+//! Stream capture exports: beginning and ending a capture, a stream's capture state and
+//! dependency set, and the thread's capture mode.
+//!
+//! As in NVIDIA's runtime, each is one driver call: the stream goes to the driver as given
+//! (0 is the legacy stream, or the per-thread one in the `_ptsz` exports; `cudaStreamLegacy`
+//! and `cudaStreamPerThread` are the driver's own values), and which calls are illegal during
+//! a capture, and what that does to the capture, is the driver's rule. The runtime's part is
+//! the capture status: a required out pointer, checked before anything else, written only
+//! when the driver succeeds, and a status the runtime does not know is `cudaErrorUnknown`.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_int, c_uint, c_ulonglong};
+
+use crate::boundary::{cu, out, run, Res};
+use crate::driver::types::*;
+use crate::driver::Fns;
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+/// `CU_STREAM_CAPTURE_MODE_RELAXED`.
+const MODE_RELAXED: c_int = cudaStreamCaptureMode::cudaStreamCaptureModeRelaxed as c_int;
+
+/// Stores a driver capture status in the caller's out pointer: one of the three statuses the
+/// runtime defines, anything else `cudaErrorUnknown` (nothing stored), as NVIDIA's runtime does.
+fn put_status(p: &mut raw::cudaStreamCaptureStatus, s: c_int) -> Res {
+    if !(0..=2).contains(&s) {
+        return Err(cudaError::cudaErrorUnknown);
+    }
+    *p = raw::cudaStreamCaptureStatus(s);
+    Ok(())
+}
+
+/// Runs `body` with this thread's capture mode relaxed, and restores the mode after: for the
+/// runtime's own lazy work (loading a module on first use), which NVIDIA's runtime does at
+/// other times and which must not count as the program's call during a capture.
+pub(crate) fn relaxed<R>(f: &Fns, body: impl FnOnce() -> R) -> R {
+    let mut mode = MODE_RELAXED;
+    // SAFETY: valid pointer to a mode value.
+    let swapped = unsafe { f.cuThreadExchangeStreamCaptureMode(&mut mode) } == CUDA_SUCCESS;
+    let r = body();
+    if swapped {
+        // SAFETY: as above; puts the thread's own mode back.
+        unsafe { f.cuThreadExchangeStreamCaptureMode(&mut mode) };
+    }
+    r
+}
+
+/// Begins graph capture on a stream.
+// also: cudaStreamBeginCapture_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) -> cudaError_t {
+    run("cudaStreamBeginCapture", || cu(rt::ctx()?.cuStreamBeginCapture(stream, mode.0)))
+}
+
+/// Begins graph capture on a stream to an existing graph.
+// also: cudaStreamBeginCaptureToGraph_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
+    stream: cudaStream_t,
+    graph: cudaGraph_t,
+    dependencies: *const cudaGraphNode_t,
+    dependencyData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+    mode: raw::cudaStreamCaptureMode,
+) -> cudaError_t {
+    run("cudaStreamBeginCaptureToGraph", || {
+        cu(rt::ctx()?.cuStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode.0))
+    })
+}
+
+/// Swaps the stream capture interaction mode for a thread.
+#[no_mangle]
+pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut raw::cudaStreamCaptureMode) -> cudaError_t {
+    run("cudaThreadExchangeStreamCaptureMode", || {
+        cu(rt::ctx()?.cuThreadExchangeStreamCaptureMode(mode as *mut c_int))
+    })
+}
+
+/// Ends capture on a stream, returning the captured graph.
+// also: cudaStreamEndCapture_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
+    run("cudaStreamEndCapture", || cu(rt::ctx()?.cuStreamEndCapture(stream, pGraph)))
+}
+
+/// Returns a stream's capture status.
+// also: cudaStreamIsCapturing_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamIsCapturing(
+    stream: cudaStream_t,
+    pCaptureStatus: *mut raw::cudaStreamCaptureStatus,
+) -> cudaError_t {
+    run("cudaStreamIsCapturing", || {
+        let p = out(pCaptureStatus)?;
+        let f = rt::ctx()?;
+        let mut s: c_int = 0;
+        cu(f.cuStreamIsCapturing(stream, &mut s))?;
+        put_status(p, s)
+    })
+}
+
+/// `cudaStreamGetCaptureInfo` with every out pointer of the CUDA 12.3 form: the status is
+/// required; the others go to the driver as given.
+#[allow(clippy::too_many_arguments)]
+unsafe fn capture_info(
+    stream: cudaStream_t,
+    captureStatus_out: *mut raw::cudaStreamCaptureStatus,
+    id_out: *mut c_ulonglong,
+    graph_out: *mut cudaGraph_t,
+    dependencies_out: *mut *const cudaGraphNode_t,
+    edgeData_out: Option<*mut *const cudaGraphEdgeData>,
+    numDependencies_out: *mut usize,
+) -> Res {
+    let p = out(captureStatus_out)?;
+    let f = rt::ctx()?;
+    let mut s: c_int = 0;
+    cu(match edgeData_out {
+        Some(e) => f.cuStreamGetCaptureInfo_v3(stream, &mut s, id_out, graph_out, dependencies_out, e, numDependencies_out),
+        None => f.cuStreamGetCaptureInfo_v2(stream, &mut s, id_out, graph_out, dependencies_out, numDependencies_out),
+    })?;
+    put_status(p, s)
+}
+
+/// Query a stream's capture state.
+// also: cudaStreamGetCaptureInfo_ptsz
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
+    stream: cudaStream_t,
+    captureStatus_out: *mut raw::cudaStreamCaptureStatus,
+    id_out: *mut c_ulonglong,
+    graph_out: *mut cudaGraph_t,
+    dependencies_out: *mut *const cudaGraphNode_t,
+    edgeData_out: *mut *const cudaGraphEdgeData,
+    numDependencies_out: *mut usize,
+) -> cudaError_t {
+    run("cudaStreamGetCaptureInfo", || {
+        capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, Some(edgeData_out), numDependencies_out)
+    })
+}
+
+/// Query capture status of a stream: the CUDA 10.1 form, which the CUDA 12 headers no longer
+/// declare (their `cudaStreamGetCaptureInfo` is a macro for `cudaStreamGetCaptureInfo_v2`).
+/// NVIDIA's runtime answers it with the CUDA 11.3 driver call and no graph or dependencies.
+/// cbindgen:ignore
+// also: cudaStreamGetCaptureInfo_ptsz
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
+    stream: cudaStream_t,
+    captureStatus_out: *mut raw::cudaStreamCaptureStatus,
+    id_out: *mut c_ulonglong,
+) -> cudaError_t {
+    run("cudaStreamGetCaptureInfo", || {
+        use std::ptr::null_mut;
+        capture_info(stream, captureStatus_out, id_out, null_mut(), null_mut(), None, null_mut())
+    })
+}
+
+/// Query a stream's capture state (11.3+).
+// also: cudaStreamGetCaptureInfo_v2_ptsz
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(
+    stream: cudaStream_t,
+    captureStatus_out: *mut raw::cudaStreamCaptureStatus,
+    id_out: *mut c_ulonglong,
+    graph_out: *mut cudaGraph_t,
+    dependencies_out: *mut *const cudaGraphNode_t,
+    numDependencies_out: *mut usize,
+) -> cudaError_t {
+    run("cudaStreamGetCaptureInfo_v2", || {
+        capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, None, numDependencies_out)
+    })
+}
+
+/// Query a stream's capture state (12.3+).
+// also: cudaStreamGetCaptureInfo_v3_ptsz
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(
+    stream: cudaStream_t,
+    captureStatus_out: *mut raw::cudaStreamCaptureStatus,
+    id_out: *mut c_ulonglong,
+    graph_out: *mut cudaGraph_t,
+    dependencies_out: *mut *const cudaGraphNode_t,
+    edgeData_out: *mut *const cudaGraphEdgeData,
+    numDependencies_out: *mut usize,
+) -> cudaError_t {
+    run("cudaStreamGetCaptureInfo_v3", || {
+        capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, Some(edgeData_out), numDependencies_out)
+    })
+}
+
+/// Update the set of dependencies in a capturing stream.
+// also: cudaStreamUpdateCaptureDependencies_ptsz
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
+    stream: cudaStream_t,
+    dependencies: *mut cudaGraphNode_t,
+    dependencyData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaStreamUpdateCaptureDependencies", || {
+        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags))
+    })
+}
+
+/// Update the set of dependencies in a capturing stream (11.3+).
+// also: cudaStreamUpdateCaptureDependencies_ptsz
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
+    stream: cudaStream_t,
+    dependencies: *mut cudaGraphNode_t,
+    numDependencies: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaStreamUpdateCaptureDependencies", || {
+        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v1(stream, dependencies, numDependencies, flags))
+    })
+}
+
+/// Update the set of dependencies in a capturing stream (12.3+).
+// also: cudaStreamUpdateCaptureDependencies_v2_ptsz
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(
+    stream: cudaStream_t,
+    dependencies: *mut cudaGraphNode_t,
+    dependencyData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaStreamUpdateCaptureDependencies_v2", || {
+        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_the_runtime_knows_are_stored_others_are_unknown() {
+        let mut s = raw::cudaStreamCaptureStatus(7);
+        for v in 0..=2 {
+            assert_eq!(put_status(&mut s, v), Ok(()));
+            assert_eq!(s.0, v);
+        }
+        assert_eq!(put_status(&mut s, 3), Err(cudaError::cudaErrorUnknown));
+        assert_eq!(put_status(&mut s, -1), Err(cudaError::cudaErrorUnknown));
+        assert_eq!(s.0, 2);
+    }
+}

@@ -1,0 +1,553 @@
+//! The graph core: creating, cloning and destroying graphs, their topology (nodes, edges,
+//! dependencies), instantiation, upload and launch, executable graph update and flags, node
+//! enabling, DOT output, graph memory attributes, user objects and conditional handles. Nodes
+//! of each kind are made and queried in `graph_node.rs`.
+//!
+//! Runtime graph handles are driver handles, so each export is one driver call, made as
+//! NVIDIA's runtime makes it (read from its 13.0 and 12.9 libraries):
+//! - most need a context current (the caller's, else the primary context of the thread's
+//!   device); enabling nodes, graph memory attributes and trimming, user objects and
+//!   conditional handles go to the driver without making one current;
+//! - the count-query convention (a NULL array: the count comes back) and every argument
+//!   check are the driver's, except the few out pointers the runtime checks itself
+//!   (`cudaGraphNodeGetType`, `cudaGraphNodeGetEnabled`) and `cudaGraphExecUpdate`'s handles;
+//! - values the driver returns that the runtime's enums lack become the runtime's catch-all.
+//!
+//! Where CUDA 12.3 added edge data, the CUDA 12 ABI keeps the older form under the plain
+//! name and has the new one as `_v2`; CUDA 13 has only the new one, under the plain name.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
+use std::ptr::null_mut;
+
+use crate::boundary::{cu, out, run};
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`: NVIDIA's runtime always asks for the runtime's
+/// names of types in DOT output.
+const DOT_RUNTIME_TYPES: c_uint = 1 << 1;
+
+/// `CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`: a node type the runtime's enum lacks.
+const NODE_TYPE_BATCH_MEM_OP: c_int = 12;
+
+/// Creates a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) -> cudaError_t {
+    run("cudaGraphCreate", || cu(rt::ctx()?.cuGraphCreate(pGraph, flags)))
+}
+
+/// Destroys a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
+    run("cudaGraphDestroy", || cu(rt::ctx()?.cuGraphDestroy(graph)))
+}
+
+/// Clones a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t {
+    run("cudaGraphClone", || cu(rt::ctx()?.cuGraphClone(pGraphClone, originalGraph)))
+}
+
+/// Finds a cloned version of a node.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeFindInClone(
+    pNode: *mut cudaGraphNode_t,
+    originalNode: cudaGraphNode_t,
+    clonedGraph: cudaGraph_t,
+) -> cudaError_t {
+    run("cudaGraphNodeFindInClone", || cu(rt::ctx()?.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph)))
+}
+
+/// Returns a graph's nodes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t {
+    run("cudaGraphGetNodes", || cu(rt::ctx()?.cuGraphGetNodes(graph, nodes, numNodes)))
+}
+
+/// Returns a graph's root nodes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphGetRootNodes(
+    graph: cudaGraph_t,
+    pRootNodes: *mut cudaGraphNode_t,
+    pNumRootNodes: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphGetRootNodes", || cu(rt::ctx()?.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)))
+}
+
+/// Returns a graph's dependency edges.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphGetEdges(
+    graph: cudaGraph_t,
+    from: *mut cudaGraphNode_t,
+    to: *mut cudaGraphNode_t,
+    edgeData: *mut cudaGraphEdgeData,
+    numEdges: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphGetEdges", || cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
+}
+
+/// Returns a graph's dependency edges.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphGetEdges(
+    graph: cudaGraph_t,
+    from: *mut cudaGraphNode_t,
+    to: *mut cudaGraphNode_t,
+    numEdges: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphGetEdges", || cu(rt::ctx()?.cuGraphGetEdges_v1(graph, from, to, numEdges)))
+}
+
+/// Returns a graph's dependency edges (12.3+).
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphGetEdges_v2(
+    graph: cudaGraph_t,
+    from: *mut cudaGraphNode_t,
+    to: *mut cudaGraphNode_t,
+    edgeData: *mut cudaGraphEdgeData,
+    numEdges: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphGetEdges_v2", || cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
+}
+
+/// Returns a node's dependencies.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
+    node: cudaGraphNode_t,
+    pDependencies: *mut cudaGraphNode_t,
+    edgeData: *mut cudaGraphEdgeData,
+    pNumDependencies: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphNodeGetDependencies", || {
+        cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies))
+    })
+}
+
+/// Returns a node's dependencies.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
+    node: cudaGraphNode_t,
+    pDependencies: *mut cudaGraphNode_t,
+    pNumDependencies: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphNodeGetDependencies", || {
+        cu(rt::ctx()?.cuGraphNodeGetDependencies_v1(node, pDependencies, pNumDependencies))
+    })
+}
+
+/// Returns a node's dependencies (12.3+).
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(
+    node: cudaGraphNode_t,
+    pDependencies: *mut cudaGraphNode_t,
+    edgeData: *mut cudaGraphEdgeData,
+    pNumDependencies: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphNodeGetDependencies_v2", || {
+        cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies))
+    })
+}
+
+/// Returns a node's dependent nodes.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
+    node: cudaGraphNode_t,
+    pDependentNodes: *mut cudaGraphNode_t,
+    edgeData: *mut cudaGraphEdgeData,
+    pNumDependentNodes: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphNodeGetDependentNodes", || {
+        cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes))
+    })
+}
+
+/// Returns a node's dependent nodes.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
+    node: cudaGraphNode_t,
+    pDependentNodes: *mut cudaGraphNode_t,
+    pNumDependentNodes: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphNodeGetDependentNodes", || {
+        cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v1(node, pDependentNodes, pNumDependentNodes))
+    })
+}
+
+/// Returns a node's dependent nodes (12.3+).
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(
+    node: cudaGraphNode_t,
+    pDependentNodes: *mut cudaGraphNode_t,
+    edgeData: *mut cudaGraphEdgeData,
+    pNumDependentNodes: *mut usize,
+) -> cudaError_t {
+    run("cudaGraphNodeGetDependentNodes_v2", || {
+        cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes))
+    })
+}
+
+/// Adds dependency edges to a graph.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddDependencies(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    edgeData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphAddDependencies", || {
+        cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies))
+    })
+}
+
+/// Adds dependency edges to a graph.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddDependencies(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphAddDependencies", || cu(rt::ctx()?.cuGraphAddDependencies_v1(graph, from, to, numDependencies)))
+}
+
+/// Adds dependency edges to a graph. (12.3+)
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddDependencies_v2(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    edgeData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphAddDependencies_v2", || {
+        cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies))
+    })
+}
+
+/// Removes dependency edges from a graph.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    edgeData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphRemoveDependencies", || {
+        cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies))
+    })
+}
+
+/// Removes dependency edges from a graph.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphRemoveDependencies", || {
+        cu(rt::ctx()?.cuGraphRemoveDependencies_v1(graph, from, to, numDependencies))
+    })
+}
+
+/// Removes dependency edges from a graph. (12.3+)
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    edgeData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphRemoveDependencies_v2", || {
+        cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies))
+    })
+}
+
+/// Remove a node from the graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t {
+    run("cudaGraphDestroyNode", || cu(rt::ctx()?.cuGraphDestroyNode(node)))
+}
+
+/// The runtime's node type of a driver node type: the same value, except for the driver's
+/// batch memory operation node (and any later type), which the runtime's enum lacks:
+/// `cudaErrorUnknown`, as NVIDIA's runtime answers.
+fn node_type(t: c_int) -> Result<raw::cudaGraphNodeType, cudaError> {
+    let max = cudaGraphNodeType::cudaGraphNodeTypeConditional as c_int;
+    if !(0..=max).contains(&t) || t == NODE_TYPE_BATCH_MEM_OP {
+        return Err(cudaError::cudaErrorUnknown);
+    }
+    Ok(raw::cudaGraphNodeType(t))
+}
+
+/// Returns a node's type.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut raw::cudaGraphNodeType) -> cudaError_t {
+    run("cudaGraphNodeGetType", || {
+        let p = out(pType)?;
+        let mut t: c_int = 0;
+        cu(rt::ctx()?.cuGraphNodeGetType(node, &mut t))?;
+        *p = node_type(t)?;
+        Ok(())
+    })
+}
+
+/// Query whether a node in the given graphExec is enabled.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetEnabled(
+    hGraphExec: cudaGraphExec_t,
+    hNode: cudaGraphNode_t,
+    isEnabled: *mut c_uint,
+) -> cudaError_t {
+    run("cudaGraphNodeGetEnabled", || {
+        let p = out(isEnabled)?;
+        cu(rt::fns()?.cuGraphNodeGetEnabled(hGraphExec, hNode, p))
+    })
+}
+
+/// Enables or disables the specified node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeSetEnabled(
+    hGraphExec: cudaGraphExec_t,
+    hNode: cudaGraphNode_t,
+    isEnabled: c_uint,
+) -> cudaError_t {
+    run("cudaGraphNodeSetEnabled", || cu(rt::fns()?.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)))
+}
+
+/// Write a DOT file describing graph structure.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -> cudaError_t {
+    run("cudaGraphDebugDotPrint", || cu(rt::ctx()?.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES)))
+}
+
+/// Creates an executable graph from a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphInstantiate(
+    pGraphExec: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+    flags: c_ulonglong,
+) -> cudaError_t {
+    run("cudaGraphInstantiate", || cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
+}
+
+/// Creates an executable graph from a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphInstantiateWithFlags(
+    pGraphExec: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+    flags: c_ulonglong,
+) -> cudaError_t {
+    run("cudaGraphInstantiateWithFlags", || cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
+}
+
+/// Creates an executable graph from a graph.
+// also: cudaGraphInstantiateWithParams_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphInstantiateWithParams(
+    pGraphExec: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+    instantiateParams: *mut cudaGraphInstantiateParams,
+) -> cudaError_t {
+    run("cudaGraphInstantiateWithParams", || {
+        cu(rt::ctx()?.cuGraphInstantiateWithParams(pGraphExec, graph, instantiateParams))
+    })
+}
+
+/// Query the instantiation flags of an executable graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong) -> cudaError_t {
+    run("cudaGraphExecGetFlags", || cu(rt::ctx()?.cuGraphExecGetFlags(graphExec, flags)))
+}
+
+/// The runtime's update result of a driver one: results the runtime's enum lacks are
+/// `cudaGraphExecUpdateError`, as in NVIDIA's runtime.
+fn update_result(r: raw::cudaGraphExecUpdateResult) -> raw::cudaGraphExecUpdateResult {
+    let max = cudaGraphExecUpdateResult::cudaGraphExecUpdateErrorAttributesChanged as c_int;
+    if (0..=max).contains(&r.0) {
+        r
+    } else {
+        raw::cudaGraphExecUpdateResult(cudaGraphExecUpdateResult::cudaGraphExecUpdateError as c_int)
+    }
+}
+
+/// Check whether an executable graph can be updated with a graph and perform the update if
+/// possible.
+///
+/// As NVIDIA's runtime does: both handles must be given (`cudaErrorInvalidValue`), the result
+/// information is optional (the driver gets a result of the runtime's own), and when it is
+/// given it is filled in whether the update succeeded or not.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecUpdate(
+    hGraphExec: cudaGraphExec_t,
+    hGraph: cudaGraph_t,
+    resultInfo: *mut cudaGraphExecUpdateResultInfo,
+) -> cudaError_t {
+    run("cudaGraphExecUpdate", || {
+        if hGraphExec.is_null() || hGraph.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let f = rt::ctx()?;
+        let mut info = cudaGraphExecUpdateResultInfo {
+            result: raw::cudaGraphExecUpdateResult(cudaGraphExecUpdateResult::cudaGraphExecUpdateSuccess as c_int),
+            errorNode: null_mut(),
+            errorFromNode: null_mut(),
+        };
+        let r = f.cuGraphExecUpdate(hGraphExec, hGraph, &mut info);
+        if let Some(p) = resultInfo.as_mut() {
+            *p = cudaGraphExecUpdateResultInfo { result: update_result(info.result), ..info };
+        }
+        cu(r)
+    })
+}
+
+/// Uploads an executable graph in a stream.
+// also: cudaGraphUpload_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
+    run("cudaGraphUpload", || cu(rt::ctx()?.cuGraphUpload(graphExec, stream)))
+}
+
+/// Launches an executable graph in a stream.
+// also: cudaGraphLaunch_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
+    run("cudaGraphLaunch", || cu(rt::ctx()?.cuGraphLaunch(graphExec, stream)))
+}
+
+/// Destroys an executable graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t {
+    run("cudaGraphExecDestroy", || cu(rt::ctx()?.cuGraphExecDestroy(graphExec)))
+}
+
+/// Query asynchronous allocation attributes related to graphs.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetGraphMemAttribute(
+    device: c_int,
+    attr: raw::cudaGraphMemAttributeType,
+    value: *mut c_void,
+) -> cudaError_t {
+    run("cudaDeviceGetGraphMemAttribute", || cu(rt::fns()?.cuDeviceGetGraphMemAttribute(device, attr.0, value)))
+}
+
+/// Set asynchronous allocation attributes related to graphs.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceSetGraphMemAttribute(
+    device: c_int,
+    attr: raw::cudaGraphMemAttributeType,
+    value: *mut c_void,
+) -> cudaError_t {
+    run("cudaDeviceSetGraphMemAttribute", || cu(rt::fns()?.cuDeviceSetGraphMemAttribute(device, attr.0, value)))
+}
+
+/// Free unused memory that was cached on the specified device for use with graphs back to
+/// the OS.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGraphMemTrim(device: c_int) -> cudaError_t {
+    run("cudaDeviceGraphMemTrim", || cu(rt::fns()?.cuDeviceGraphMemTrim(device)))
+}
+
+/// Create a user object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaUserObjectCreate(
+    object_out: *mut cudaUserObject_t,
+    ptr: *mut c_void,
+    destroy: cudaHostFn_t,
+    initialRefcount: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaUserObjectCreate", || {
+        cu(rt::fns()?.cuUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags))
+    })
+}
+
+/// Retain a reference to a user object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
+    run("cudaUserObjectRetain", || cu(rt::fns()?.cuUserObjectRetain(object, count)))
+}
+
+/// Release a reference to a user object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
+    run("cudaUserObjectRelease", || cu(rt::fns()?.cuUserObjectRelease(object, count)))
+}
+
+/// Retain a reference to a user object from a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphRetainUserObject(
+    graph: cudaGraph_t,
+    object: cudaUserObject_t,
+    count: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaGraphRetainUserObject", || cu(rt::fns()?.cuGraphRetainUserObject(graph, object, count, flags)))
+}
+
+/// Release a user object reference from a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) -> cudaError_t {
+    run("cudaGraphReleaseUserObject", || cu(rt::fns()?.cuGraphReleaseUserObject(graph, object, count)))
+}
+
+/// Create a conditional handle. The handle belongs to the context current on this thread, if
+/// any: like NVIDIA's runtime, this does not make one current.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
+    pHandle_out: *mut cudaGraphConditionalHandle,
+    graph: cudaGraph_t,
+    defaultLaunchValue: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaGraphConditionalHandleCreate", || {
+        let f = rt::fns()?;
+        let mut ctx = null_mut();
+        cu(f.cuCtxGetCurrent(&mut ctx))?;
+        cu(f.cuGraphConditionalHandleCreate(pHandle_out, graph, ctx, defaultLaunchValue, flags))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_types_the_runtime_lacks_are_unknown() {
+        for t in (0..=11).chain([13]) {
+            assert_eq!(node_type(t).map(|r| r.0), Ok(t));
+        }
+        for t in [-1, NODE_TYPE_BATCH_MEM_OP, 14, 100] {
+            assert_eq!(node_type(t).map(|r| r.0), Err(cudaError::cudaErrorUnknown));
+        }
+    }
+
+    #[test]
+    fn update_results_the_runtime_lacks_are_generic_errors() {
+        for r in 0..=8 {
+            assert_eq!(update_result(raw::cudaGraphExecUpdateResult(r)).0, r);
+        }
+        for r in [9, 42, -3] {
+            assert_eq!(update_result(raw::cudaGraphExecUpdateResult(r)).0, 1);
+        }
+    }
+}
