@@ -139,10 +139,6 @@ static int all_int(const int *p, size_t n, int v) {
 }
 
 int main(void) {
-    if (!gu_init()) {
-        printf("FAIL the driver's graph calls were not found\n");
-        return 1;
-    }
     OK(cudaFree(0));
     cudaStream_t s;
     OK(cudaStreamCreate(&s));
@@ -183,7 +179,7 @@ int main(void) {
     }
 
     /* ---- one graph with every kind of node ---- */
-    cudaGraph_t g = gu_graph();
+    cudaGraph_t g = gn_graph();
     cudaGraphNode_t ewait, ms32, k1, k2, cp_a, tosym, tosymc, kc, fromsym, cp_out, ms8, ms16, ms2d, cp_2d, host, child,
         cp_c, alloc, ms_alloc, k_alloc, cp_alloc, freen, join, erec;
     SHOW("add event wait", cudaGraphAddEventWaitNode(&ewait, g, NULL, 0, ev_pre));
@@ -223,7 +219,7 @@ int main(void) {
     cudaHostNodeParams hp = {host_fn, &one};
     SHOW("add host", cudaGraphAddHostNode(&host, g, &cp_a, 1, &hp));
 
-    cudaGraph_t cg = gu_graph(), cg2 = gu_graph();
+    cudaGraph_t cg = gn_graph(), cg2 = gn_graph();
     cudaGraphNode_t cms, ck, cms2, ck2;
     cudaMemsetParams mc = mset(d_c, 0, 0, 4, N, 1);
     int v3 = 3, v4 = 4;
@@ -256,12 +252,12 @@ int main(void) {
     cudaGraphNode_t leaves[] = {host, fromsym, cp_out, ms8, ms16, cp_2d, cp_c, freen};
     SHOW("add empty", cudaGraphAddEmptyNode(&join, g, leaves, sizeof leaves / sizeof leaves[0]));
     SHOW("add event record", cudaGraphAddEventRecordNode(&erec, g, &join, 1, ev_done));
-    SHOWU("nodes", gu_count(g));
+    SHOWU("nodes", gn_count(g));
     printf("types: kernel %d copy %d memset %d host %d child %d empty %d wait %d record %d alloc %d free %d\n",
-           gu_type(k1), gu_type(tosym), gu_type(ms8), gu_type(host), gu_type(child), gu_type(join), gu_type(ewait),
-           gu_type(erec), gu_type(alloc), gu_type(freen));
+           gn_type(k1), gn_type(tosym), gn_type(ms8), gn_type(host), gn_type(child), gn_type(join), gn_type(ewait),
+           gn_type(erec), gn_type(alloc), gn_type(freen));
 
-    cudaGraphExec_t e = gu_instantiate(g);
+    cudaGraphExec_t e = gn_instantiate(g);
     for (int run = 1; run <= 3; run++) {
         memset(h_a, 0, N * 4);
         memset(h_back, 0, 8 * 4);
@@ -270,7 +266,7 @@ int main(void) {
         memset(h_alloc, 0, N * 4);
         memset(h2d, 0, W * H * 4);
         OK(cudaEventRecord(ev_pre, s));
-        gu_launch(e, s);
+        gn_launch(e, s);
         CHECK(all_int(h_a, N, 12));
         CHECK(all_int(h_c, N, 3));
         CHECK(all_int(h_alloc, N, 11));
@@ -308,7 +304,7 @@ int main(void) {
     SAME("host userData", hb.userData, hp.userData);
     cudaGraph_t cgb = NULL;
     SHOW("child get graph", cudaGraphChildGraphNodeGetGraph(child, &cgb));
-    if (cgb) SHOWU("child graph nodes", gu_count(cgb));
+    if (cgb) SHOWU("child graph nodes", gn_count(cgb));
     cudaEvent_t evb = NULL;
     SHOW("event record get", cudaGraphEventRecordNodeGetEvent(erec, &evb));
     SAME("event record event", evb, ev_done);
@@ -350,7 +346,7 @@ int main(void) {
     memset(h_out2, 0, 8 * 4);
     memset(h_c, 0, N * 4);
     OK(cudaEventRecord(ev_pre2, s));
-    gu_launch(e, s);
+    gn_launch(e, s);
     OK(cudaMemcpy(b16, d_b16, N * 2, cudaMemcpyDeviceToHost));
     /* d_sym[0..1] keep what the last launch left (i + 1), d_sym[2..7] get 200..205; the
      * kernel then adds 1 to each. */
@@ -361,7 +357,7 @@ int main(void) {
     SHOW("event record node done, exec event", cudaEventQuery(ev_done2));
 
     /* ---- kernel node attributes (on a graph of their own) ---- */
-    cudaGraph_t ga = gu_graph();
+    cudaGraph_t ga = gn_graph();
     cudaGraphNode_t ka1, ka2;
     cudaKernelNodeParams kpn = kparams((const void *)noop, 2, 32, NULL, NULL);
     OK(cudaGraphAddKernelNode(&ka1, ga, NULL, 0, &kpn));
@@ -421,10 +417,10 @@ int main(void) {
     SHOW("set priority of a memset node", cudaGraphKernelNodeSetAttribute(ms8, cudaLaunchAttributePriority, &av));
     SHOW("copy attributes to a memset node", cudaGraphKernelNodeCopyAttributes(ms8, ka1));
     SHOW("get priority of a NULL node", cudaGraphKernelNodeGetAttribute(NULL, cudaLaunchAttributePriority, &av));
-    gu_destroy(ga);
+    gn_destroy(ga);
 
     /* ---- kernels the runtime does not know, other kernel errors ---- */
-    cudaGraph_t ge = gu_graph();
+    cudaGraph_t ge = gn_graph();
     cudaGraphNode_t kn = NULL;
     cudaKernelNodeParams bad = kparams(NULL, 1, 1, NULL, NULL);
     SHOW("add kernel NULL func", cudaGraphAddKernelNode(&kn, ge, NULL, 0, &bad));
@@ -461,10 +457,10 @@ int main(void) {
     SHOW_LAST("other function");
     SHOW("exec kernel set unregistered", cudaGraphExecKernelNodeSetParams(e, k1, &bad));
     SHOW("exec kernel set on a node not in the graph", cudaGraphExecKernelNodeSetParams(e, kn, &knp));
-    gu_destroy(ge);
+    gn_destroy(ge);
 
     /* ---- symbol errors ---- */
-    cudaGraph_t gs = gu_graph();
+    cudaGraph_t gs = gn_graph();
     cudaGraphNode_t sn = NULL;
     SHOW("to symbol not a symbol", cudaGraphAddMemcpyNodeToSymbol(&sn, gs, NULL, 0, not_a_symbol, h_sym, 4, 0, cudaMemcpyHostToDevice));
     SHOW_LAST("not a symbol");
@@ -481,8 +477,8 @@ int main(void) {
     SHOW("set from symbol bad kind", cudaGraphMemcpyNodeSetParamsFromSymbol(sn, h_back, d_sym, 4, 0, cudaMemcpyHostToHost));
     SHOW("exec set to symbol not a symbol", cudaGraphExecMemcpyNodeSetParamsToSymbol(e, tosym, not_a_symbol, h_sym, 4, 0, cudaMemcpyHostToDevice));
     SHOW("exec set from symbol past end", cudaGraphExecMemcpyNodeSetParamsFromSymbol(e, fromsym, h_back, d_sym, 8, 8 * 4, cudaMemcpyDeviceToHost));
-    gu_destroy(gs);
-    gu_exec_destroy(e);
+    gn_destroy(gs);
+    gn_exec_destroy(e);
 
     /* ---- parameters set in the graph: a new instantiation shows them ---- */
     int v50 = 50;
@@ -503,19 +499,19 @@ int main(void) {
     SHOW("copy set 1D", cudaGraphMemcpyNodeSetParams1D(cp_a, h_a2, d_a, N * 4, cudaMemcpyDefault));
     show_copy("copy 1D after set", cp_a, d_a, h_a2);
     SHOW("copy set 3D", cudaGraphMemcpyNodeSetParams(cp_out, &cpo2));
-    cudaGraphExec_t e2 = gu_instantiate(g);
+    cudaGraphExec_t e2 = gn_instantiate(g);
     memset(h_a2, 0, N * 4);
     memset(h_back, 0, 8 * 4);
     memset(h_out2, 0, 8 * 4);
     OK(cudaEventRecord(ev_pre, s));
-    gu_launch(e2, s);
+    gn_launch(e2, s);
     printf("new instantiation: h_a2[0]=%d h_back[0]=%d h_back[3]=%d h_back[4]=%d h_out2[3]=%d h_out2[4]=%d\n", h_a2[0],
            h_back[0], h_back[3], h_back[4], h_out2[3], h_out2[4]);
     CHECK(h_a2[0] == 1 + 50 + 7 && h_back[0] == 105 && h_back[3] == 108 && h_out2[3] == 503 && h_out2[4] == 0);
-    gu_exec_destroy(e2);
+    gn_exec_destroy(e2);
 
     /* ---- cudaGraphAddNode, NodeSetParams and ExecNodeSetParams ---- */
-    cudaGraph_t g3 = gu_graph();
+    cudaGraph_t g3 = gn_graph();
     cudaGraphNode_t n_alloc, n_ms, n_k, n_cp, n_free;
     cudaGraphNodeParams np = {};
     memset(&np, 0, sizeof np);
@@ -574,9 +570,9 @@ int main(void) {
     np.reserved0[0] = 0;
     np.reserved2 = 1;
     SHOW("AddNode reserved2 set", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
-    cudaGraphExec_t e3 = gu_instantiate(g3);
+    cudaGraphExec_t e3 = gn_instantiate(g3);
     memset(h_a, 0, N * 4);
-    gu_launch(e3, s);
+    gn_launch(e3, s);
     printf("AddNode graph: h_a[0]=%d h_a[63]=%d\n", h_a[0], h_a[63]);
     CHECK(all_int(h_a, N, 8));
     int v9 = 9;
@@ -611,18 +607,18 @@ int main(void) {
     np.alloc.bytesize = N * 4;
     SHOW("ExecNodeSetParams mem alloc", cudaGraphExecNodeSetParams(e3, n_alloc, &np));
     memset(h_a2, 0, N * 4);
-    gu_launch(e3, s);
+    gn_launch(e3, s);
     printf("AddNode graph relaunched: h_a2[0]=%d h_a2[63]=%d\n", h_a2[0], h_a2[63]);
     CHECK(all_int(h_a2, N, 10));
-    gu_exec_destroy(e3);
-    gu_destroy(g3);
+    gn_exec_destroy(e3);
+    gn_destroy(g3);
 
     /* ---- conditional nodes ---- */
     int *d_if, *d_state;
     OK(cudaMalloc((void **)&d_if, 4));
     OK(cudaMalloc((void **)&d_state, 8));
-    cudaGraph_t gc = gu_graph();
-    cudaGraphConditionalHandle hif = gu_cond(gc, 0, 0);
+    cudaGraph_t gc = gn_graph();
+    cudaGraphConditionalHandle hif = gn_cond(gc, 0, 0);
     unsigned flag = 1;
     void *argsif[] = {&hif, &flag};
     cudaKernelNodeParams kpif = kparams((const void *)set_cond, 1, 1, argsif, NULL);
@@ -643,27 +639,27 @@ int main(void) {
         cudaGraphNode_t bt, be;
         SHOW("kernel in the IF body", cudaGraphAddKernelNode(&bt, np.conditional.phGraph_out[0], NULL, 0, &kthen));
         SHOW("kernel in the else body", cudaGraphAddKernelNode(&be, np.conditional.phGraph_out[1], NULL, 0, &kelse));
-        printf("IF type %d, body nodes %llu %llu\n", gu_type(n_if), (unsigned long long)gu_count(np.conditional.phGraph_out[0]),
-               (unsigned long long)gu_count(np.conditional.phGraph_out[1]));
+        printf("IF type %d, body nodes %llu %llu\n", gn_type(n_if), (unsigned long long)gn_count(np.conditional.phGraph_out[0]),
+               (unsigned long long)gn_count(np.conditional.phGraph_out[1]));
     }
-    cudaGraphExec_t ec = gu_instantiate(gc);
+    cudaGraphExec_t ec = gn_instantiate(gc);
     OK(cudaMemset(d_if, 0, 4));
-    gu_launch(ec, s);
+    gn_launch(ec, s);
     int r_if = 0;
     OK(cudaMemcpy(&r_if, d_if, 4, cudaMemcpyDeviceToHost));
     SHOWI("IF with condition 1", r_if);
     CHECK(r_if == 100);
     flag = 0;
     SHOW("exec kernel set condition 0", cudaGraphExecKernelNodeSetParams(ec, k_if, &kpif));
-    gu_launch(ec, s);
+    gn_launch(ec, s);
     OK(cudaMemcpy(&r_if, d_if, 4, cudaMemcpyDeviceToHost));
     SHOWI("IF with condition 0 (else)", r_if);
     CHECK(r_if == 1100);
-    gu_exec_destroy(ec);
-    gu_destroy(gc);
+    gn_exec_destroy(ec);
+    gn_destroy(gc);
 
-    cudaGraph_t gw = gu_graph();
-    cudaGraphConditionalHandle hw = gu_cond(gw, 0, 0);
+    cudaGraph_t gw = gn_graph();
+    cudaGraphConditionalHandle hw = gn_cond(gw, 0, 0);
     int loops = 5;
     void *argsw[] = {&hw, &d_state, &loops};
     cudaKernelNodeParams kpw = kparams((const void *)loop_start, 1, 1, argsw, NULL);
@@ -681,21 +677,21 @@ int main(void) {
         cudaGraphNode_t bw;
         SHOW("kernel in the WHILE body", cudaGraphAddKernelNode(&bw, np.conditional.phGraph_out[0], NULL, 0, &kpb));
     }
-    cudaGraphExec_t ew = gu_instantiate(gw);
+    cudaGraphExec_t ew = gn_instantiate(gw);
     int st[2] = {0, 0};
-    gu_launch(ew, s);
+    gn_launch(ew, s);
     OK(cudaMemcpy(st, d_state, 8, cudaMemcpyDeviceToHost));
     printf("WHILE 5: left %d, iterations %d\n", st[0], st[1]);
     CHECK(st[1] == 5);
     loops = 3;
     SHOW("exec kernel set 3 iterations", cudaGraphExecKernelNodeSetParams(ew, k_w, &kpw));
-    gu_launch(ew, s);
+    gn_launch(ew, s);
     OK(cudaMemcpy(st, d_state, 8, cudaMemcpyDeviceToHost));
     printf("WHILE 3: left %d, iterations %d\n", st[0], st[1]);
     CHECK(st[1] == 3);
     loops = 0;
     SHOW("exec kernel set 0 iterations", cudaGraphExecKernelNodeSetParams(ew, k_w, &kpw));
-    gu_launch(ew, s);
+    gn_launch(ew, s);
     OK(cudaMemcpy(st, d_state, 8, cudaMemcpyDeviceToHost));
     printf("WHILE 0: left %d, iterations %d\n", st[0], st[1]);
     CHECK(st[1] == 0);
@@ -707,12 +703,12 @@ int main(void) {
     cudaGraphNode_t n_w2 = NULL;
     SHOW("AddNode WHILE size 2", cudaGraphAddNode(&n_w2, gw, NULL, NULL, 0, &np));
     SHOW_LAST("WHILE size 2");
-    gu_exec_destroy(ew);
-    gu_destroy(gw);
+    gn_exec_destroy(ew);
+    gn_destroy(gw);
 
-    gu_destroy(cg);
-    gu_destroy(cg2);
-    gu_destroy(g);
+    gn_destroy(cg);
+    gn_destroy(cg2);
+    gn_destroy(g);
     OK(cudaFree(d_if));
     OK(cudaFree(d_state));
     OK(cudaFree(d_a));

@@ -74,10 +74,6 @@ static struct cudaMemAllocNodeParams alloc_params(size_t bytes) {
 }
 
 int main(void) {
-    if (!gu_init()) {
-        printf("FAIL the driver's graph calls were not found\n");
-        return 1;
-    }
     OK(cudaFree(0));
     int ndev = 0;
     OK(cudaGetDeviceCount(&ndev));
@@ -93,7 +89,7 @@ int main(void) {
     OK(cudaMallocArray(&arr, &desc, 16, 4, 0));
 
     /* A graph with one node of each kind. */
-    cudaGraph_t g = gu_graph(), other = gu_graph(), cg = gu_graph();
+    cudaGraph_t g = gn_graph(), other = gn_graph(), cg = gn_graph();
     cudaGraphNode_t en, msn, cpn, hn, chn, ern, ewn, aln, frn, other_n, cg_n, n = NULL;
     struct cudaMemsetParams ms = mset(d, 0, 1, 1, 256, 1);
     struct cudaMemcpy3DParms cp = copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
@@ -110,7 +106,7 @@ int main(void) {
     OK(cudaGraphAddMemAllocNode(&aln, g, NULL, 0, &ap));
     OK(cudaGraphAddMemFreeNode(&frn, g, &aln, 1, ap.dptr));
     OK(cudaGraphAddEmptyNode(&other_n, other, NULL, 0));
-    cudaGraphExec_t e = gu_instantiate(g);
+    cudaGraphExec_t e = gn_instantiate(g);
 
     /* ---- handles and dependencies ---- */
     SHOW("empty node, NULL graph", cudaGraphAddEmptyNode(&n, NULL, NULL, 0));
@@ -387,7 +383,7 @@ int main(void) {
     SHOW("free the graph's allocation again", cudaGraphAddMemFreeNode(&n, g, &frn, 1, ap.dptr));
     SHOW("free inside the graph's allocation", cudaGraphAddMemFreeNode(&n, g, &aln, 1, (char *)ap.dptr + 16));
     /* A graph with an allocation node cannot be cloned into a child graph node. */
-    cudaGraph_t ag = gu_graph();
+    cudaGraph_t ag = gn_graph();
     cudaGraphNode_t agn;
     a = alloc_params(4096);
     OK(cudaGraphAddMemAllocNode(&agn, ag, NULL, 0, &a));
@@ -455,7 +451,7 @@ int main(void) {
     SHOW("AddNode child graph, ownership 5", ADD_NODE(&n, g, NULL, 0, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = gu_cond(g, 0, 0);
+    np.conditional.handle = gn_cond(g, 0, 0);
     np.conditional.type = cudaGraphCondTypeIf;
     np.conditional.size = 3;
     SHOW("AddNode IF size 3", ADD_NODE(&n, g, NULL, 0, &np));
@@ -470,7 +466,7 @@ int main(void) {
     printf("  SWITCH bodies given %d\n", np.conditional.phGraph_out != NULL);
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = gu_cond(other, 0, 0);
+    np.conditional.handle = gn_cond(other, 0, 0);
     np.conditional.type = cudaGraphCondTypeIf;
     np.conditional.size = 1;
     SHOW("AddNode IF, handle of another graph", ADD_NODE(&n, g, NULL, 0, &np));
@@ -608,11 +604,11 @@ int main(void) {
     if (sn) GUARDED("signal get, NULL out", cudaGraphExternalSemaphoresSignalNodeGetParams(sn, NULL));
     if (wn) GUARDED("wait get, NULL out", cudaGraphExternalSemaphoresWaitNodeGetParams(wn, NULL));
 
-    gu_exec_destroy(e);
-    gu_destroy(ag);
-    gu_destroy(g);
-    gu_destroy(other);
-    gu_destroy(cg);
+    gn_exec_destroy(e);
+    gn_destroy(ag);
+    gn_destroy(g);
+    gn_destroy(other);
+    gn_destroy(cg);
     OK(cudaFreeArray(arr));
     OK(cudaFree(d));
     OK(cudaFree(d2));

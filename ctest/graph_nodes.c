@@ -94,10 +94,6 @@ static int all_int(const int *p, size_t n, int v) {
 }
 
 int main(void) {
-    if (!gu_init()) {
-        printf("FAIL the driver's graph calls were not found\n");
-        return 1;
-    }
     OK(cudaFree(0));
     cudaStream_t s;
     OK(cudaStreamCreate(&s));
@@ -134,7 +130,7 @@ int main(void) {
     OK(cudaMallocHost((void **)&halloc, N * 4));
 
     /* ---- one graph with every kind of node ---- */
-    cudaGraph_t g = gu_graph();
+    cudaGraph_t g = gn_graph();
     cudaGraphNode_t ewait, ms8, ms16, ms32, ms2d, cp8, cp16, cp32, cp2d, cptoarr, cpfromarr, host, child, alloc,
         msalloc, cpalloc, freen, join, erec;
     SHOW("add event wait", cudaGraphAddEventWaitNode(&ewait, g, NULL, 0, ev_pre));
@@ -170,7 +166,7 @@ int main(void) {
     struct cudaHostNodeParams hp = {host_fn, &one};
     SHOW("add host", cudaGraphAddHostNode(&host, g, &cp32, 1, &hp));
 
-    cudaGraph_t cg = gu_graph();
+    cudaGraph_t cg = gn_graph();
     cudaGraphNode_t cms, ccp;
     struct cudaMemsetParams mc = mset(dc, 0, 5, 4, N, 1);
     OK(cudaGraphAddMemsetNode(&cms, cg, NULL, 0, &mc));
@@ -193,14 +189,14 @@ int main(void) {
     cudaGraphNode_t leaves[] = {cp8, cp16, host, cp2d, cpfromarr, child, freen};
     SHOW("add empty", cudaGraphAddEmptyNode(&join, g, leaves, sizeof leaves / sizeof leaves[0]));
     SHOW("add event record", cudaGraphAddEventRecordNode(&erec, g, &join, 1, ev_done));
-    SHOWU("nodes", gu_count(g));
+    SHOWU("nodes", gn_count(g));
 
     /* Node types, as the driver reports them. */
-    printf("types: wait %d memset %d copy %d host %d child %d alloc %d free %d empty %d record %d\n", gu_type(ewait),
-           gu_type(ms8), gu_type(cp2d), gu_type(host), gu_type(child), gu_type(alloc), gu_type(freen),
-           gu_type(join), gu_type(erec));
+    printf("types: wait %d memset %d copy %d host %d child %d alloc %d free %d empty %d record %d\n", gn_type(ewait),
+           gn_type(ms8), gn_type(cp2d), gn_type(host), gn_type(child), gn_type(alloc), gn_type(freen),
+           gn_type(join), gn_type(erec));
 
-    cudaGraphExec_t e = gu_instantiate(g);
+    cudaGraphExec_t e = gn_instantiate(g);
     for (int run = 1; run <= 3; run++) {
         memset(h8, 0, N);
         memset(h16, 0, N * 2);
@@ -210,7 +206,7 @@ int main(void) {
         memset(hc, 0, N * 4);
         memset(halloc, 0, N * 4);
         OK(cudaEventRecord(ev_pre, s));
-        gu_launch(e, s);
+        gn_launch(e, s);
         CHECK(all_bytes(h8, N, 0xab));
         CHECK(all_u16(h16, N, 0xbeef));
         CHECK(all_int(h32, N, 0x01020304));
@@ -245,7 +241,7 @@ int main(void) {
     cudaGraph_t cgb = NULL;
     SHOW("child get graph", cudaGraphChildGraphNodeGetGraph(child, &cgb));
     SAME("child graph", cgb, cg);
-    if (cgb) SHOWU("child graph nodes", gu_count(cgb));
+    if (cgb) SHOWU("child graph nodes", gn_count(cgb));
     cudaEvent_t evb = NULL;
     SHOW("event record get", cudaGraphEventRecordNodeGetEvent(erec, &evb));
     SAME("event record event", evb, ev_done);
@@ -275,7 +271,7 @@ int main(void) {
     SHOW("exec copy 3D", cudaGraphExecMemcpyNodeSetParams(e, cp2d, &c2dc));
     struct cudaHostNodeParams hp3 = {host_fn2, &one};
     SHOW("exec host", cudaGraphExecHostNodeSetParams(e, host, &hp3));
-    cudaGraph_t cg2 = gu_graph();
+    cudaGraph_t cg2 = gn_graph();
     cudaGraphNode_t cms2, ccp2;
     struct cudaMemsetParams mc2 = mset(dc, 0, 6, 4, N, 1);
     OK(cudaGraphAddMemsetNode(&cms2, cg2, NULL, 0, &mc2));
@@ -289,13 +285,13 @@ int main(void) {
     memset(hc, 0, N * 4);
     int before = host_calls, before2 = host_calls2;
     OK(cudaEventRecord(ev_pre2, s));
-    gu_launch(e, s);
+    gn_launch(e, s);
     printf("relaunch: h32b[63]=0x%x h16[15]=0x%x h16[16]=0x%x h2d[%d]=%d h2d[%d]=%d hc[0]=%d host calls +%d +%d\n",
            h32b[63], h16[15], h16[16], W, h2d[W], 2 * W, h2d[2 * W], hc[0], host_calls - before, host_calls2 - before2);
     CHECK(h32b[63] == 0x11 && hc[0] == 6 && host_calls2 - before2 == 1);
     SHOW("event record node done, exec event", cudaEventQuery(ev_done2));
-    gu_exec_destroy(e);
-    gu_destroy(cg2);
+    gn_exec_destroy(e);
+    gn_destroy(cg2);
 
     /* ---- parameters set in the graph: a new instantiation shows them ---- */
     struct cudaMemsetParams m8b = mset(d8, 0, 0xcd, 1, N / 2, 1);
@@ -318,20 +314,20 @@ int main(void) {
     OK(cudaGraphEventWaitNodeGetEvent(ewait, &evb));
     SAME("event wait after set", evb, ev_pre2);
     int before2b = host_calls2;
-    cudaGraphExec_t e2 = gu_instantiate(g);
+    cudaGraphExec_t e2 = gn_instantiate(g);
     memset(h8, 0, N);
     memset(h32b, 0, N * 4);
     memset(h2d, 0, W * H * 4);
     OK(cudaEventRecord(ev_pre2, s));
-    gu_launch(e2, s);
+    gn_launch(e2, s);
     printf("new instantiation: h8[0]=0x%x h8[63]=0x%x h32b[31]=0x%x h32b[32]=%d h2d[7]=%d h2d[8]=%d h2d[%d]=%d host_fn2 calls +%d\n",
            h8[0], h8[63], h32b[31], h32b[32], h2d[7], h2d[8], 3 * W, h2d[3 * W], host_calls2 - before2b);
     CHECK(h32b[31] == 0x01020304 && h32b[32] == 0 && h2d[7] == 7 && h2d[8] == 0 && host_calls2 - before2b == 10);
     SHOW("event record node done, new event", cudaEventQuery(ev_done2));
-    gu_exec_destroy(e2);
+    gn_exec_destroy(e2);
 
     /* ---- the same kinds of nodes through cudaGraphAddNode ---- */
-    cudaGraph_t g3 = gu_graph();
+    cudaGraph_t g3 = gn_graph();
     cudaGraphNode_t n_ms, n_cp, n_host, n_child, n_empty, n_rec, n_wait, n_alloc, n_free, n_cond;
     struct cudaGraphNodeParams np;
 #if CUDART_VERSION >= 13000
@@ -411,7 +407,7 @@ int main(void) {
     }
 #endif
     /* A conditional IF node, true by default at each launch, whose body is a memset. */
-    cudaGraphConditionalHandle ch = gu_cond(g3, 1, cudaGraphCondAssignDefault);
+    cudaGraphConditionalHandle ch = gn_cond(g3, 1, cudaGraphCondAssignDefault);
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeConditional;
     np.conditional.handle = ch;
@@ -424,11 +420,11 @@ int main(void) {
         cudaGraph_t body = np.conditional.phGraph_out[0];
         struct cudaMemsetParams mb = mset(d8, 0, 0x77, 1, N, 1);
         SHOW("memset in the IF body", cudaGraphAddMemsetNode(&body_ms, body, NULL, 0, &mb));
-        SHOWU("IF body nodes", gu_count(body));
+        SHOWU("IF body nodes", gn_count(body));
     }
     printf("AddNode types: memset %d memcpy %d host %d child %d alloc %d free %d empty %d record %d wait %d cond %d\n",
-           gu_type(n_ms), gu_type(n_cp), gu_type(n_host), gu_type(n_child), gu_type(n_alloc), gu_type(n_free),
-           gu_type(n_empty), gu_type(n_rec), gu_type(n_wait), gu_type(n_cond));
+           gn_type(n_ms), gn_type(n_cp), gn_type(n_host), gn_type(n_child), gn_type(n_alloc), gn_type(n_free),
+           gn_type(n_empty), gn_type(n_rec), gn_type(n_wait), gn_type(n_cond));
 
     /* The typed getters on nodes made this way. */
     struct cudaMemsetParams msb;
@@ -440,12 +436,12 @@ int main(void) {
     SHOW("typed get of an AddNode mem alloc", cudaGraphMemAllocNodeGetParams(n_alloc, &apb));
     SAME("  dptr", apb.dptr, aptr3);
 
-    cudaGraphExec_t e3 = gu_instantiate(g3);
+    cudaGraphExec_t e3 = gn_instantiate(g3);
     memset(h32, 0, N * 4);
     OK(cudaMemset(d8, 0, N));
     before = host_calls;
     OK(cudaEventRecord(ev_pre, s));
-    gu_launch(e3, s);
+    gn_launch(e3, s);
     OK(cudaMemcpy(h8, d8, N, cudaMemcpyDeviceToHost));
     printf("AddNode graph: h32[0]=0x%x host calls +%d IF body ran %d\n", h32[0], host_calls - before, h8[0] == 0x77);
     CHECK(h32[0] == 0x33 && host_calls - before == 10 && h8[0] == 0x77);
@@ -548,14 +544,14 @@ int main(void) {
     memset(h32b, 0, N * 4);
     before2 = host_calls2;
     OK(cudaEventRecord(ev_pre2, s));
-    gu_launch(e3, s);
+    gn_launch(e3, s);
     printf("AddNode graph relaunched: h32b[0]=0x%x host_fn2 calls +%d\n", h32b[0], host_calls2 - before2);
     CHECK(h32b[0] == 0x55 && host_calls2 - before2 == 10);
-    gu_exec_destroy(e3);
-    gu_destroy(g3);
+    gn_exec_destroy(e3);
+    gn_destroy(g3);
 
-    gu_destroy(cg);
-    gu_destroy(g);
+    gn_destroy(cg);
+    gn_destroy(g);
     OK(cudaFreeArray(arr));
     OK(cudaFree(d8));
     OK(cudaFree(d16));
