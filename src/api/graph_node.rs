@@ -14,8 +14,9 @@
 //!   `cudaMemcpy3D`'s checks; the 1D and symbol forms are the same 3D copy of one row
 //!   (symbols: [`module::symbol_range`] and the kinds `cudaMemcpyToSymbol`/`FromSymbol`
 //!   take);
-//! - host functions, child graphs, events, external semaphore, memory allocation and free
-//!   parameters have the driver's layout and values and go as they are.
+//! - allocation nodes take the pool properties as the memory pools convert them
+//!   ([`pool::cu_pool_props`]); host functions, child graphs, events, access descriptors,
+//!   external semaphores and frees have the driver's layout and values and go as they are.
 //!
 //! Everything the driver checks (graph and node handles, a node of another type than the
 //! function's, dependencies, sizes, pitches, element sizes) is the driver's error.
@@ -26,6 +27,7 @@ use std::ptr::null_mut;
 
 use crate::api::copy::memcpy3d_params;
 use crate::api::module;
+use crate::api::pool::cu_pool_props;
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
@@ -34,17 +36,16 @@ use crate::rt;
 use crate::types::*;
 
 // The parameters passed to the driver as they are: the runtime's structs are the driver's,
-// field for field, with the same enum values (`cuda.h`: CUmemPoolProps, CUmemAccessDesc,
-// CUDA_MEM_ALLOC_NODE_PARAMS, CUDA_EXT_SEM_SIGNAL/WAIT_NODE_PARAMS,
-// CUDA_EXTERNAL_SEMAPHORE_SIGNAL/WAIT_PARAMS, CUgraphEdgeData, CUlaunchAttributeValue).
+// field for field, with the same enum values (`cuda.h`: CUmemAccessDesc,
+// CUDA_EXT_SEM_SIGNAL/WAIT_NODE_PARAMS, CUDA_EXTERNAL_SEMAPHORE_SIGNAL/WAIT_PARAMS,
+// CUgraphEdgeData, CUlaunchAttributeValue, and in `CUgraphNodeParams` the members that are
+// not converted).
 const _: () = {
     use std::mem::{offset_of, size_of};
-    assert!(size_of::<cudaMemPoolProps>() == 88 && offset_of!(cudaMemPoolProps, location) == 8);
-    assert!(offset_of!(cudaMemPoolProps, win32SecurityAttributes) == 16 && offset_of!(cudaMemPoolProps, usage) == 32);
-    assert!(size_of::<cudaMemAccessDesc>() == 12 && offset_of!(cudaMemAccessDesc, flags) == 8);
-    assert!(size_of::<cudaMemAllocNodeParams>() == 120 && offset_of!(cudaMemAllocNodeParams, accessDescs) == 88);
-    assert!(offset_of!(cudaMemAllocNodeParams, bytesize) == 104 && offset_of!(cudaMemAllocNodeParams, dptr) == 112);
-    assert!(size_of::<cudaMemAllocNodeParamsV2>() == size_of::<cudaMemAllocNodeParams>());
+    assert!(size_of::<cudaMemAccessDesc>() == size_of::<CUmemAccessDesc>());
+    assert!(offset_of!(cudaMemAccessDesc, flags) == offset_of!(CUmemAccessDesc, flags));
+    assert!(size_of::<cudaMemAllocNodeParams>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
+    assert!(size_of::<cudaMemAllocNodeParamsV2>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
     assert!(size_of::<cudaExternalSemaphoreSignalNodeParams>() == 24);
     assert!(offset_of!(cudaExternalSemaphoreSignalNodeParams, numExtSems) == 16);
     assert!(size_of::<cudaExternalSemaphoreWaitNodeParams>() == 24);
@@ -228,11 +229,42 @@ fn host_params(p: *const cudaHostNodeParams) -> Res<CUDA_HOST_NODE_PARAMS> {
     Ok(CUDA_HOST_NODE_PARAMS { fn_: p.r#fn, userData: p.userData })
 }
 
+/// An allocation node's parameters (those of `cudaMemAllocNodeParams` and of its `V2`).
+fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> CUDA_MEM_ALLOC_NODE_PARAMS {
+    CUDA_MEM_ALLOC_NODE_PARAMS {
+        poolProps: cu_pool_props(poolProps),
+        accessDescs: accessDescs as *const CUmemAccessDesc,
+        accessDescCount,
+        bytesize,
+        dptr: 0,
+    }
+}
+
+/// The runtime's view of an allocation node's parameters.
+fn alloc_back(d: &CUDA_MEM_ALLOC_NODE_PARAMS) -> cudaMemAllocNodeParams {
+    let p = &d.poolProps;
+    cudaMemAllocNodeParams {
+        poolProps: cudaMemPoolProps {
+            allocType: raw::cudaMemAllocationType(p.allocType),
+            handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
+            location: cudaMemLocation { r#type: raw::cudaMemLocationType(p.location.type_), id: p.location.id },
+            win32SecurityAttributes: p.win32SecurityAttributes,
+            maxSize: p.maxSize,
+            usage: p.usage,
+            reserved: p.reserved,
+        },
+        accessDescs: d.accessDescs as *const cudaMemAccessDesc,
+        accessDescCount: d.accessDescCount,
+        bytesize: d.bytesize,
+        dptr: d.dptr as usize as *mut c_void,
+    }
+}
+
 /// `cudaGraphNodeParams` to the driver's `CUgraphNodeParams`: the union's bytes as they are
 /// for the types whose parameters have the driver's layout (host, child graph, events,
-/// external semaphores, memory allocation and free, empty), converted for kernels, copies,
-/// memsets and conditional nodes (which carry the context they run in). A type the runtime
-/// does not know is `cudaErrorInvalidValue`.
+/// external semaphores, free, empty), converted for kernels, copies, memsets and conditional
+/// nodes (which carry the context they run in) and allocations. A type the runtime does not
+/// know is `cudaErrorInvalidValue`.
 fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNodeParams> {
     use cudaGraphNodeType::*;
     let mut d = CUgraphNodeParams { type_: p.r#type.0, reserved0: p.reserved0, reserved2: p.reserved2, ..Default::default() };
@@ -263,6 +295,9 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
                 height: s.height,
                 ctx: c,
             };
+        } else if t == cudaGraphNodeTypeMemAlloc {
+            let m = &p.u.alloc;
+            d.u.alloc = alloc(&m.poolProps, m.accessDescs, m.accessDescCount, m.bytesize);
         } else if t == cudaGraphNodeTypeConditional {
             let m = &p.u.conditional;
             d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
@@ -286,7 +321,7 @@ fn node_params_out(p: &mut cudaGraphNodeParams, d: &CUgraphNodeParams) {
     // SAFETY: plain data; the member is the one `type` names.
     unsafe {
         if p.r#type == cudaGraphNodeTypeMemAlloc {
-            p.u.alloc.dptr = (*(&raw const d.u.reserved1 as *const cudaMemAllocNodeParamsV2)).dptr;
+            p.u.alloc.dptr = d.u.alloc.dptr as usize as *mut c_void;
         } else if p.r#type == cudaGraphNodeTypeConditional {
             p.u.conditional.phGraph_out = d.u.conditional.phGraph_out as *mut cudaGraph_t;
         }
@@ -1012,7 +1047,10 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
     run("cudaGraphAddMemAllocNode", || {
         let f = rt::ctx()?;
         let p = out(nodeParams)?;
-        cu(f.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, p as *mut _ as *mut c_void))
+        let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize);
+        cu(f.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &mut d))?;
+        p.dptr = d.dptr as usize as *mut c_void;
+        Ok(())
     })
 }
 
@@ -1022,7 +1060,10 @@ pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, p
     run("cudaGraphMemAllocNodeGetParams", || {
         let o = out(params_out)?;
         let f = rt::ctx()?;
-        cu(f.cuGraphMemAllocNodeGetParams(node, o as *mut _ as *mut c_void))
+        let mut d = CUDA_MEM_ALLOC_NODE_PARAMS::default();
+        cu(f.cuGraphMemAllocNodeGetParams(node, &mut d))?;
+        *o = alloc_back(&d);
+        Ok(())
     })
 }
 
@@ -1139,10 +1180,8 @@ mod tests {
         let mut p: cudaGraphNodeParams = unsafe { std::mem::zeroed() };
         let mut d = CUgraphNodeParams::default();
         p.r#type = raw::cudaGraphNodeType(cudaGraphNodeType::cudaGraphNodeTypeMemAlloc as i32);
-        // SAFETY: the allocation parameters have the same layout in both unions.
-        unsafe {
-            (*(&raw mut d.u.reserved1 as *mut cudaMemAllocNodeParamsV2)).dptr = 0x1234 as *mut c_void;
-        }
+        // SAFETY: plain data.
+        unsafe { d.u.alloc.dptr = 0x1234 };
         node_params_out(&mut p, &d);
         // SAFETY: the member `type` names.
         assert_eq!(unsafe { p.u.alloc.dptr }, 0x1234 as *mut c_void);

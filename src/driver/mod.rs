@@ -358,9 +358,8 @@ driver_api! {
     cuLogsDumpToFile = "cuLogsDumpToFile" @ 12090 (iterator: *mut CUlogIterator, pathToFile: *const c_char, flags: c_uint);
     cuLogsDumpToMemory = "cuLogsDumpToMemory" @ 12090 (iterator: *mut CUlogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint);
 
-    // Graph nodes, by type (api/graph_node.rs). The external semaphore and memory
-    // allocation node parameters have the runtime's layout, field for field, and are passed
-    // as they are (`*const c_void`).
+    // Graph nodes, by type (api/graph_node.rs). The external semaphore node parameters have
+    // the runtime's layout, field for field, and are passed as they are (`*const c_void`).
     cuGraphAddKernelNode = "cuGraphAddKernelNode" @ 12000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS);
     cuGraphKernelNodeGetParams = "cuGraphKernelNodeGetParams" @ 12000 (hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS);
     cuGraphKernelNodeSetParams = "cuGraphKernelNodeSetParams" @ 12000 (hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS);
@@ -400,8 +399,8 @@ driver_api! {
     cuGraphExternalSemaphoresWaitNodeGetParams = "cuGraphExternalSemaphoresWaitNodeGetParams" @ 11020 (hNode: CUgraphNode, params_out: *mut c_void);
     cuGraphExternalSemaphoresWaitNodeSetParams = "cuGraphExternalSemaphoresWaitNodeSetParams" @ 11020 (hNode: CUgraphNode, nodeParams: *const c_void);
     cuGraphExecExternalSemaphoresWaitNodeSetParams = "cuGraphExecExternalSemaphoresWaitNodeSetParams" @ 11020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const c_void);
-    cuGraphAddMemAllocNode = "cuGraphAddMemAllocNode" @ 11040 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut c_void);
-    cuGraphMemAllocNodeGetParams = "cuGraphMemAllocNodeGetParams" @ 11040 (hNode: CUgraphNode, params_out: *mut c_void);
+    cuGraphAddMemAllocNode = "cuGraphAddMemAllocNode" @ 11040 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS);
+    cuGraphMemAllocNodeGetParams = "cuGraphMemAllocNodeGetParams" @ 11040 (hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS);
     cuGraphAddMemFreeNode = "cuGraphAddMemFreeNode" @ 11040 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr);
     cuGraphMemFreeNodeGetParams = "cuGraphMemFreeNodeGetParams" @ 11040 (hNode: CUgraphNode, dptr_out: *mut CUdeviceptr);
     cuGraphAddNode_v1 = "cuGraphAddNode" @ 12020 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUgraphNodeParams);

@@ -552,8 +552,19 @@ pub struct CUDA_CONDITIONAL_NODE_PARAMS {
     pub ctx: CUcontext,
 }
 
-/// The union of `CUgraphNodeParams`, with the members whose layout differs from the
-/// runtime's; the others are the same bytes as the runtime's (`reserved1`).
+/// `CUDA_MEM_ALLOC_NODE_PARAMS` (`_v1`; `_v2` has the same fields).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEM_ALLOC_NODE_PARAMS {
+    pub poolProps: CUmemPoolProps,
+    pub accessDescs: *const CUmemAccessDesc,
+    pub accessDescCount: usize,
+    pub bytesize: usize,
+    pub dptr: CUdeviceptr,
+}
+
+/// The union of `CUgraphNodeParams`, with the members the runtime converts; the others are
+/// the same bytes as the runtime's (`reserved1`).
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub union CUgraphNodeParamsUnion {
@@ -562,6 +573,7 @@ pub union CUgraphNodeParamsUnion {
     pub memcpy: CUDA_MEMCPY_NODE_PARAMS,
     pub memset: CUDA_MEMSET_NODE_PARAMS_v2,
     pub host: CUDA_HOST_NODE_PARAMS,
+    pub alloc: CUDA_MEM_ALLOC_NODE_PARAMS,
     pub conditional: CUDA_CONDITIONAL_NODE_PARAMS,
 }
 
@@ -575,7 +587,8 @@ pub struct CUgraphNodeParams {
     pub reserved2: i64,
 }
 
-zeroed_default!(CUDA_KERNEL_NODE_PARAMS, CUDA_MEMSET_NODE_PARAMS_v2, CUDA_HOST_NODE_PARAMS, CUgraphNodeParams);
+zeroed_default!(CUDA_KERNEL_NODE_PARAMS, CUDA_MEMSET_NODE_PARAMS_v2, CUDA_HOST_NODE_PARAMS, CUDA_MEM_ALLOC_NODE_PARAMS,
+    CUgraphNodeParams);
 
 const _: () = {
     use std::mem::{offset_of, size_of};
@@ -584,6 +597,7 @@ const _: () = {
     assert!(size_of::<CUDA_MEMSET_NODE_PARAMS_v2>() == 48);
     assert!(size_of::<CUDA_MEMCPY_NODE_PARAMS>() == 16 + size_of::<CUDA_MEMCPY3D>());
     assert!(size_of::<CUDA_CONDITIONAL_NODE_PARAMS>() == 32);
+    assert!(size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>() == 120);
     assert!(size_of::<CUgraphNodeParamsUnion>() == 232);
     assert!(size_of::<CUgraphNodeParams>() == 256);
     assert!(offset_of!(CUgraphNodeParams, u) == 16 && offset_of!(CUgraphNodeParams, reserved2) == 248);
