@@ -404,8 +404,7 @@ int main(void) {
         SHOW("exchange to mode 5", cudaThreadExchangeStreamCaptureMode(&m));
         SHOWI("mode after refused exchange", m);
         SHOW_LAST("after bad mode");
-        SHOW("exchange with NULL", cudaThreadExchangeStreamCaptureMode(NULL));
-        SHOW_LAST("after NULL mode");
+        /* No NULL mode: NVIDIA's runtime crashes on cudaThreadExchangeStreamCaptureMode(NULL). */
         m = cudaStreamCaptureModeGlobal;
         OK(SHOW("exchange back to global", cudaThreadExchangeStreamCaptureMode(&m)));
         SHOWI("previous mode", m);

@@ -210,11 +210,13 @@ int main(void) {
     SHOW("cudaMemPoolCreate(NULL out)", cudaMemPoolCreate(NULL, &bp));
     SHOW_LAST("create NULL out");
 
-    /* Allocations from the host pools: filled and read back, their pointer attributes. */
+    /* Allocations from the host pools: filled and read back, their pointer attributes. The
+     * stream-ordered memset and copy of them fail under NVIDIA's runtime (cudaErrorInvalidValue),
+     * so the round trips are shown, not checked. */
     if (hostpool) {
         void *h = NULL;
         if (SHOW("cudaMallocFromPoolAsync(host pool)", cudaMallocFromPoolAsync(&h, 8192, hostpool, s)) == cudaSuccess) {
-            round_trip("  round trip", h, 8192, 0x4e, s);
+            show_round_trip("  round trip", h, 8192, 0x4e, s);
             attrs("  cudaPointerGetAttributes", h);
             OK(cudaFreeAsync(h, s));
             OK(cudaStreamSynchronize(s));
@@ -230,7 +232,7 @@ int main(void) {
     if (numapool) {
         void *h = NULL;
         if (SHOW("cudaMallocFromPoolAsync(NUMA pool)", cudaMallocFromPoolAsync(&h, 8192, numapool, s)) == cudaSuccess) {
-            round_trip("  round trip", h, 8192, 0x4f, s);
+            show_round_trip("  round trip", h, 8192, 0x4f, s);
             attrs("  cudaPointerGetAttributes", h);
             OK(cudaFreeAsync(h, s));
             OK(cudaStreamSynchronize(s));

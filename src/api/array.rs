@@ -604,30 +604,25 @@ pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArr
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
     run("cudaMemcpyArrayToArray", || {
-        direction(kind)?;
-        let (d, s) = (array_handle(dst)?, array_handle(src)?);
-        let ((drow, drows), (srow, srows)) = (row_bytes(d)?, row_bytes(s)?);
-        check_linear(drow, drows, wOffsetDst, hOffsetDst, count)?;
-        check_linear(srow, srows, wOffsetSrc, hOffsetSrc, count)?;
-        let (mut dx, mut dy, mut sx, mut sy) = (wOffsetDst, hOffsetDst, wOffsetSrc, hOffsetSrc);
-        let mut left = count;
-        while left > 0 {
-            let next = |y: usize| y.checked_add(1).ok_or(cudaError::cudaErrorInvalidValue);
-            if dx == drow {
-                (dx, dy) = (0, next(dy)?);
-            }
-            if sx == srow {
-                (sx, sy) = (0, next(sy)?);
-            }
-            let n = left.min(drow - dx).min(srow - sx);
-            if n == 0 {
-                return Err(cudaError::cudaErrorInvalidValue);
-            }
-            copy2d(End::array(d).at(dx, dy, 0), End::array(s).at(sx, sy, 0), n, 1, None)?;
-            dx += n;
-            sx += n;
-            left -= n;
+        let f = rt::ctx()?;
+        if count == 0 {
+            return Ok(());
         }
-        Ok(())
+        if !(kind == cudaMemcpyKind::cudaMemcpyDeviceToDevice || kind == cudaMemcpyKind::cudaMemcpyDefault) {
+            return Err(cudaError::cudaErrorInvalidMemcpyDirection);
+        }
+        // As NVIDIA's runtime does, the bytes go through a device buffer of `count` bytes:
+        // allocated as cudaMalloc does (so a capture in progress refuses it, as it refuses
+        // cudaMalloc), filled from the source as cudaMemcpyFromArray does, copied to the
+        // destination as cudaMemcpyToArray does, and freed.
+        let mut tmp: CUdeviceptr = 0;
+        cu(f.cuMemAlloc(&mut tmp, count))?;
+        let buf = tmp as usize as *const c_void;
+        let copied = array_handle(src)
+            .and_then(|s| linear(false, s, wOffsetSrc, hOffsetSrc, buf, CU_MEMORYTYPE_DEVICE, count, None))
+            .and_then(|()| array_handle(dst))
+            .and_then(|d| linear(true, d, wOffsetDst, hOffsetDst, buf, CU_MEMORYTYPE_DEVICE, count, None));
+        let freed = cu(f.cuMemFree(tmp));
+        copied.and(freed)
     })
 }

@@ -69,11 +69,14 @@ pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
     })
 }
 
+// NVIDIA's runtime hands a NULL mode pointer to the driver, which crashes on it; here it is
+// cudaErrorInvalidValue.
 /// Swaps the stream capture interaction mode for a thread.
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut raw::cudaStreamCaptureMode) -> cudaError_t {
     run("cudaThreadExchangeStreamCaptureMode", || {
-        cu(rt::ctx()?.cuThreadExchangeStreamCaptureMode(mode as *mut c_int))
+        let m = out(mode)?;
+        cu(rt::ctx()?.cuThreadExchangeStreamCaptureMode(&mut m.0))
     })
 }
 

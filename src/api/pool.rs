@@ -125,6 +125,8 @@ pub unsafe extern "C" fn cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKee
     run("cudaMemPoolTrimTo", || cu(rt::fns()?.cuMemPoolTrimTo(memPool, minBytesToKeep)))
 }
 
+// NVIDIA's runtime hands a NULL value pointer to the driver, which crashes on it; here it is
+// cudaErrorInvalidValue, as the driver answers for a NULL pointer to read into.
 /// Sets attributes of a memory pool
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolSetAttribute(
@@ -133,7 +135,13 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
     value: *mut c_void,
 ) -> cudaError_t {
     // The attribute values are the driver's, and so is the size of each value.
-    run("cudaMemPoolSetAttribute", || cu(rt::fns()?.cuMemPoolSetAttribute(memPool, attr.0, value)))
+    run("cudaMemPoolSetAttribute", || {
+        let f = rt::fns()?;
+        if value.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        cu(f.cuMemPoolSetAttribute(memPool, attr.0, value))
+    })
 }
 
 /// Gets attributes of a memory pool
