@@ -288,17 +288,14 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
         let (Some(r), Some(t)) = (pResDesc.as_ref(), pTexDesc.as_ref()) else {
             return Err(cudaError::cudaErrorInvalidValue);
         };
-        let o = out(pTexObject)?;
         let f = rt::ctx()?;
         let (rd, fmt) = to_cu_resource(r, f)?;
         let td = to_cu_texture(t, fmt)?;
         // SAFETY: the caller's view descriptor, if any.
         let vd = pResViewDesc.as_ref().map(to_cu_view);
-        let mut h: CUtexObject = 0;
-        // SAFETY: descriptors that live across the call; the driver judges their contents.
-        cu(f.cuTexObjectCreate(&mut h, &rd, &td, vd.as_ref().map_or(std::ptr::null(), |v| v as *const _)))?;
-        *o = h;
-        Ok(())
+        // SAFETY: descriptors that live across the call; the driver judges their contents and
+        // the out pointer (a null one is its cudaErrorInvalidValue, after the descriptors').
+        cu(f.cuTexObjectCreate(pTexObject, &rd, &td, vd.as_ref().map_or(std::ptr::null(), |v| v as *const _)))
     })
 }
 
@@ -362,15 +359,12 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceOb
     run("cudaCreateSurfaceObject", || {
         // SAFETY: the caller's descriptor; null is refused.
         let r = pResDesc.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
-        let o = out(pSurfObject)?;
         let f = rt::ctx()?;
         // Only arrays can be surfaces: the driver refuses any other resource.
         let (rd, _) = to_cu_resource(r, f)?;
-        let mut h: CUsurfObject = 0;
-        // SAFETY: a descriptor that lives across the call.
-        cu(f.cuSurfObjectCreate(&mut h, &rd))?;
-        *o = h;
-        Ok(())
+        // SAFETY: a descriptor that lives across the call; the out pointer is the driver's to
+        // check.
+        cu(f.cuSurfObjectCreate(pSurfObject, &rd))
     })
 }
 
