@@ -2107,6 +2107,253 @@ typedef enum cudaGraphMemAttributeType {
 } cudaGraphMemAttributeType;
 
 /**
+ * Launch attributes enum; used as id field of ::cudaLaunchAttribute
+ */
+typedef enum cudaLaunchAttributeID {
+    /**
+     * Ignored entry, for convenient composition
+     */
+    cudaLaunchAttributeIgnore = 0,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::accessPolicyWindow.
+     */
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::cooperative.
+     */
+    cudaLaunchAttributeCooperative = 2,
+    /**
+     * Valid for streams. See ::cudaLaunchAttributeValue::syncPolicy.
+     */
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    /**
+     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::clusterDim.
+     */
+    cudaLaunchAttributeClusterDimension = 4,
+    /**
+     * Valid for graph nodes, launches. See
+     * ::cudaLaunchAttributeValue::clusterSchedulingPolicyPreference.
+     */
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    /**
+     * Valid for launches. Setting
+     * ::cudaLaunchAttributeValue::programmaticStreamSerializationAllowed to non-0 signals that
+     * the kernel will use programmatic means to resolve its stream dependency.
+     */
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::programmaticEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::priority.
+     */
+    cudaLaunchAttributePriority = 8,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomainMap.
+     */
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    /**
+     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomain.
+     */
+    cudaLaunchAttributeMemSyncDomain = 10,
+    /**
+     * Valid for graph nodes and launches. Set ::cudaLaunchAttributeValue::preferredClusterDim
+     * to allow the kernel launch to specify a preferred substitute cluster dimension.
+     */
+    cudaLaunchAttributePreferredClusterDimension = 11,
+    /**
+     * Valid for launches. Set ::cudaLaunchAttributeValue::launchCompletionEvent to record the
+     * event.
+     */
+    cudaLaunchAttributeLaunchCompletionEvent = 12,
+    /**
+     * Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a
+     * launch in a non-capturing stream will result in an error.
+     */
+    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+    /**
+     * Valid for launches. On devices where the L1 cache and shared memory use the same
+     * hardware resources, setting ::cudaLaunchAttributeValue::sharedMemCarveout to a
+     * percentage between 0-100 signals sets the shared memory carveout preference in percent
+     * of the total shared memory for that kernel launch.
+     */
+    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime
+     * that the launch should attempt to make the kernel maximize its NVLINK utilization.
+     */
+    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+#endif
+} cudaLaunchAttributeID;
+
+/**
+ * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
+ */
+typedef enum cudaAccessProperty {
+    /**
+     * Normal cache persistence.
+     */
+    cudaAccessPropertyNormal = 0,
+    /**
+     * Streaming access is less likely to persit from cache.
+     */
+    cudaAccessPropertyStreaming = 1,
+    /**
+     * Persisting access is more likely to persist in cache.
+     */
+    cudaAccessPropertyPersisting = 2,
+} cudaAccessProperty;
+
+/**
+ * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
+ */
+typedef enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4,
+} cudaSynchronizationPolicy;
+
+/**
+ * Cluster scheduling policies. These may be passed to ::cudaFuncSetAttribute
+ */
+typedef enum cudaClusterSchedulingPolicy {
+    /**
+     * the default policy
+     */
+    cudaClusterSchedulingPolicyDefault = 0,
+    /**
+     * spread the blocks within a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicySpread = 1,
+    /**
+     * allow the hardware to load-balance the blocks in a cluster to the SMs
+     */
+    cudaClusterSchedulingPolicyLoadBalancing = 2,
+} cudaClusterSchedulingPolicy;
+
+/**
+ * Memory Synchronization Domain
+ *
+ * A kernel can be launched in a specified memory synchronization domain that affects all
+ * memory operations issued by that kernel. A memory barrier issued in one domain will only
+ * order memory operations in that domain, thus eliminating latency increase from memory
+ * barriers ordering unrelated traffic.
+ */
+typedef enum cudaLaunchMemSyncDomain {
+    /**
+     * Launch kernels in the default domain
+     */
+    cudaLaunchMemSyncDomainDefault = 0,
+    /**
+     * Launch kernels in the remote domain
+     */
+    cudaLaunchMemSyncDomainRemote = 1,
+} cudaLaunchMemSyncDomain;
+
+/**
+ * Defines the allocation types available
+ */
+typedef enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0,
+    /**
+     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
+     * the application is actively using it
+     */
+    cudaMemAllocationTypePinned = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * This allocation type is managed memory
+     */
+    cudaMemAllocationTypeManaged = 2,
+#endif
+    cudaMemAllocationTypeMax = 2147483647,
+} cudaMemAllocationType;
+
+/**
+ * Flags for specifying particular handle types
+ */
+typedef enum cudaMemAllocationHandleType {
+    /**
+     * Does not allow any export mechanism. >
+     */
+    cudaMemHandleTypeNone = 0,
+    /**
+     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
+     */
+    cudaMemHandleTypePosixFileDescriptor = 1,
+    /**
+     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
+     */
+    cudaMemHandleTypeWin32 = 2,
+    /**
+     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
+     */
+    cudaMemHandleTypeWin32Kmt = 4,
+    /**
+     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
+     */
+    cudaMemHandleTypeFabric = 8,
+} cudaMemAllocationHandleType;
+
+/**
+ * Specifies the memory protection flags for mapping.
+ */
+typedef enum cudaMemAccessFlags {
+    /**
+     * Default, make the address range not accessible
+     */
+    cudaMemAccessFlagsProtNone = 0,
+    /**
+     * Make the address range read accessible
+     */
+    cudaMemAccessFlagsProtRead = 1,
+    /**
+     * Make the address range read-write accessible
+     */
+    cudaMemAccessFlagsProtReadWrite = 3,
+} cudaMemAccessFlags;
+
+/**
+ * Child graph node ownership
+ */
+typedef enum cudaGraphChildGraphNodeOwnership {
+    /**
+     * Default behavior for a child graph node. Child graph is cloned into the parent and
+     * memory allocation/free nodes can't be present in the child graph.
+     */
+    cudaGraphChildGraphOwnershipClone = 0,
+    /**
+     * The child graph is moved to the parent. The handle to the child graph is owned by the
+     * parent and will be destroyed when the parent is destroyed.
+     */
+    cudaGraphChildGraphOwnershipMove = 1,
+} cudaGraphChildGraphNodeOwnership;
+
+/**
+ * CUDA conditional node types
+ */
+typedef enum cudaGraphConditionalNodeType {
+    /**
+     * Conditional 'if/else' Node. Body[0] executed if condition is non-zero. If size == 2,
+     * an optional ELSE graph is created and this is executed if the condition is zero.
+     */
+    cudaGraphCondTypeIf = 0,
+    /**
+     * Conditional 'while' Node. Body executed repeatedly while condition value is non-zero.
+     */
+    cudaGraphCondTypeWhile = 1,
+    /**
+     * Conditional 'switch' Node. Body[n] is executed once, where 'n' is the value of the
+     * condition. If the condition does not match a body index, no body is launched.
+     */
+    cudaGraphCondTypeSwitch = 2,
+} cudaGraphConditionalNodeType;
+
+/**
  * Online compiler and linker options
  */
 typedef enum cudaJitOption {
@@ -2349,154 +2596,6 @@ typedef enum cudaMemoryType {
 } cudaMemoryType;
 
 /**
- * Launch attributes enum; used as id field of ::cudaLaunchAttribute
- */
-typedef enum cudaLaunchAttributeID {
-    /**
-     * Ignored entry, for convenient composition
-     */
-    cudaLaunchAttributeIgnore = 0,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::accessPolicyWindow.
-     */
-    cudaLaunchAttributeAccessPolicyWindow = 1,
-    /**
-     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::cooperative.
-     */
-    cudaLaunchAttributeCooperative = 2,
-    /**
-     * Valid for streams. See ::cudaLaunchAttributeValue::syncPolicy.
-     */
-    cudaLaunchAttributeSynchronizationPolicy = 3,
-    /**
-     * Valid for graph nodes, launches. See ::cudaLaunchAttributeValue::clusterDim.
-     */
-    cudaLaunchAttributeClusterDimension = 4,
-    /**
-     * Valid for graph nodes, launches. See
-     * ::cudaLaunchAttributeValue::clusterSchedulingPolicyPreference.
-     */
-    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
-    /**
-     * Valid for launches. Setting
-     * ::cudaLaunchAttributeValue::programmaticStreamSerializationAllowed to non-0 signals that
-     * the kernel will use programmatic means to resolve its stream dependency.
-     */
-    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
-    /**
-     * Valid for launches. Set ::cudaLaunchAttributeValue::programmaticEvent to record the
-     * event.
-     */
-    cudaLaunchAttributeProgrammaticEvent = 7,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::priority.
-     */
-    cudaLaunchAttributePriority = 8,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomainMap.
-     */
-    cudaLaunchAttributeMemSyncDomainMap = 9,
-    /**
-     * Valid for streams, graph nodes, launches. See ::cudaLaunchAttributeValue::memSyncDomain.
-     */
-    cudaLaunchAttributeMemSyncDomain = 10,
-    /**
-     * Valid for graph nodes and launches. Set ::cudaLaunchAttributeValue::preferredClusterDim
-     * to allow the kernel launch to specify a preferred substitute cluster dimension.
-     */
-    cudaLaunchAttributePreferredClusterDimension = 11,
-    /**
-     * Valid for launches. Set ::cudaLaunchAttributeValue::launchCompletionEvent to record the
-     * event.
-     */
-    cudaLaunchAttributeLaunchCompletionEvent = 12,
-    /**
-     * Valid for graph nodes, launches. This attribute is graphs-only, and passing it to a
-     * launch in a non-capturing stream will result in an error.
-     */
-    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
-    /**
-     * Valid for launches. On devices where the L1 cache and shared memory use the same
-     * hardware resources, setting ::cudaLaunchAttributeValue::sharedMemCarveout to a
-     * percentage between 0-100 signals sets the shared memory carveout preference in percent
-     * of the total shared memory for that kernel launch.
-     */
-    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Valid for streams, graph nodes, launches. This attribute is a hint to the CUDA runtime
-     * that the launch should attempt to make the kernel maximize its NVLINK utilization.
-     */
-    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
-#endif
-} cudaLaunchAttributeID;
-
-/**
- * Specifies performance hint with ::cudaAccessPolicyWindow for hitProp and missProp members.
- */
-typedef enum cudaAccessProperty {
-    /**
-     * Normal cache persistence.
-     */
-    cudaAccessPropertyNormal = 0,
-    /**
-     * Streaming access is less likely to persit from cache.
-     */
-    cudaAccessPropertyStreaming = 1,
-    /**
-     * Persisting access is more likely to persist in cache.
-     */
-    cudaAccessPropertyPersisting = 2,
-} cudaAccessProperty;
-
-/**
- * Synchronization policy of a stream (::cudaLaunchAttributeSynchronizationPolicy).
- */
-typedef enum cudaSynchronizationPolicy {
-    cudaSyncPolicyAuto = 1,
-    cudaSyncPolicySpin = 2,
-    cudaSyncPolicyYield = 3,
-    cudaSyncPolicyBlockingSync = 4,
-} cudaSynchronizationPolicy;
-
-/**
- * Cluster scheduling policies. These may be passed to ::cudaFuncSetAttribute
- */
-typedef enum cudaClusterSchedulingPolicy {
-    /**
-     * the default policy
-     */
-    cudaClusterSchedulingPolicyDefault = 0,
-    /**
-     * spread the blocks within a cluster to the SMs
-     */
-    cudaClusterSchedulingPolicySpread = 1,
-    /**
-     * allow the hardware to load-balance the blocks in a cluster to the SMs
-     */
-    cudaClusterSchedulingPolicyLoadBalancing = 2,
-} cudaClusterSchedulingPolicy;
-
-/**
- * Memory Synchronization Domain
- *
- * A kernel can be launched in a specified memory synchronization domain that affects all
- * memory operations issued by that kernel. A memory barrier issued in one domain will only
- * order memory operations in that domain, thus eliminating latency increase from memory
- * barriers ordering unrelated traffic.
- */
-typedef enum cudaLaunchMemSyncDomain {
-    /**
-     * Launch kernels in the default domain
-     */
-    cudaLaunchMemSyncDomainDefault = 0,
-    /**
-     * Launch kernels in the remote domain
-     */
-    cudaLaunchMemSyncDomainRemote = 1,
-} cudaLaunchMemSyncDomain;
-
-/**
  * CUDA memory pool attributes
  */
 typedef enum cudaMemPoolAttr {
@@ -2546,69 +2645,6 @@ typedef enum cudaMemPoolAttr {
      */
     cudaMemPoolAttrUsedMemHigh = 8,
 } cudaMemPoolAttr;
-
-/**
- * Specifies the memory protection flags for mapping.
- */
-typedef enum cudaMemAccessFlags {
-    /**
-     * Default, make the address range not accessible
-     */
-    cudaMemAccessFlagsProtNone = 0,
-    /**
-     * Make the address range read accessible
-     */
-    cudaMemAccessFlagsProtRead = 1,
-    /**
-     * Make the address range read-write accessible
-     */
-    cudaMemAccessFlagsProtReadWrite = 3,
-} cudaMemAccessFlags;
-
-/**
- * Defines the allocation types available
- */
-typedef enum cudaMemAllocationType {
-    cudaMemAllocationTypeInvalid = 0,
-    /**
-     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
-     * the application is actively using it
-     */
-    cudaMemAllocationTypePinned = 1,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * This allocation type is managed memory
-     */
-    cudaMemAllocationTypeManaged = 2,
-#endif
-    cudaMemAllocationTypeMax = 2147483647,
-} cudaMemAllocationType;
-
-/**
- * Flags for specifying particular handle types
- */
-typedef enum cudaMemAllocationHandleType {
-    /**
-     * Does not allow any export mechanism. >
-     */
-    cudaMemHandleTypeNone = 0,
-    /**
-     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
-     */
-    cudaMemHandleTypePosixFileDescriptor = 1,
-    /**
-     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
-     */
-    cudaMemHandleTypeWin32 = 2,
-    /**
-     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
-     */
-    cudaMemHandleTypeWin32Kmt = 4,
-    /**
-     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
-     */
-    cudaMemHandleTypeFabric = 8,
-} cudaMemAllocationHandleType;
 
 /**
  * CUDA resource types
@@ -2992,42 +3028,6 @@ typedef enum cudaGraphConditionalHandleFlags {
      */
     cudaGraphCondAssignDefault = 1,
 } cudaGraphConditionalHandleFlags;
-
-/**
- * CUDA conditional node types
- */
-typedef enum cudaGraphConditionalNodeType {
-    /**
-     * Conditional 'if/else' Node. Body[0] executed if condition is non-zero. If size == 2,
-     * an optional ELSE graph is created and this is executed if the condition is zero.
-     */
-    cudaGraphCondTypeIf = 0,
-    /**
-     * Conditional 'while' Node. Body executed repeatedly while condition value is non-zero.
-     */
-    cudaGraphCondTypeWhile = 1,
-    /**
-     * Conditional 'switch' Node. Body[n] is executed once, where 'n' is the value of the
-     * condition. If the condition does not match a body index, no body is launched.
-     */
-    cudaGraphCondTypeSwitch = 2,
-} cudaGraphConditionalNodeType;
-
-/**
- * Child graph node ownership
- */
-typedef enum cudaGraphChildGraphNodeOwnership {
-    /**
-     * Default behavior for a child graph node. Child graph is cloned into the parent and
-     * memory allocation/free nodes can't be present in the child graph.
-     */
-    cudaGraphChildGraphOwnershipClone = 0,
-    /**
-     * The child graph is moved to the parent. The handle to the child graph is owned by the
-     * parent and will be destroyed when the parent is destroyed.
-     */
-    cudaGraphChildGraphOwnershipMove = 1,
-} cudaGraphChildGraphNodeOwnership;
 
 /**
  * Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
@@ -4748,72 +4748,6 @@ typedef void (*cudaHostFn_t)(void *userData);
 typedef unsigned long long cudaGraphConditionalHandle;
 
 /**
- * CUDA IPC event handle
- */
-typedef struct cudaIpcEventHandle_st {
-    char reserved[CUDA_IPC_HANDLE_SIZE];
-} cudaIpcEventHandle_st;
-
-/**
- * CUDA IPC event handle
- */
-typedef struct cudaIpcEventHandle_st cudaIpcEventHandle_t;
-
-/**
- * CUDA IPC memory handle
- */
-typedef struct cudaIpcMemHandle_st {
-    char reserved[CUDA_IPC_HANDLE_SIZE];
-} cudaIpcMemHandle_st;
-
-/**
- * CUDA IPC memory handle
- */
-typedef struct cudaIpcMemHandle_st cudaIpcMemHandle_t;
-
-/**
- * CUDA library
- */
-typedef struct CUlib_st *cudaLibrary_t;
-
-/**
- * CUDA kernel.
- */
-typedef struct CUkern_st *cudaKernel_t;
-
-/**
- * CUDA pointer attributes
- */
-typedef struct cudaPointerAttributes {
-    /**
-     * The type of memory - ::cudaMemoryTypeUnregistered, ::cudaMemoryTypeHost,
-     * ::cudaMemoryTypeDevice or ::cudaMemoryTypeManaged.
-     */
-    enum cudaMemoryType type;
-    /**
-     * The device against which the memory was allocated or registered.
-     */
-    int device;
-    /**
-     * The address which may be dereferenced on the current device to access the memory or
-     * NULL if no such address exists.
-     */
-    void *devicePointer;
-    /**
-     * The address which may be dereferenced on the host to access the memory or NULL if no
-     * such address exists.
-     */
-    void *hostPointer;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    long reserved[8]
-#endif
-    ;
-} cudaPointerAttributes;
-
-/**
  * Grid and block dimensions of a launch (`vector_types.h`).
  */
 typedef struct dim3 {
@@ -4821,6 +4755,36 @@ typedef struct dim3 {
     unsigned int y;
     unsigned int z;
 } dim3;
+
+/**
+ * CUDA GPU kernel node parameters
+ */
+typedef struct cudaKernelNodeParams {
+    /**
+     * Kernel to launch
+     */
+    void *func;
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    unsigned int sharedMemBytes;
+    /**
+     * Array of pointers to individual kernel arguments
+     */
+    void **kernelParams;
+    /**
+     * Pointer to kernel arguments in the "extra" format
+     */
+    void **extra;
+} cudaKernelNodeParams;
 
 /**
  * Specifies an access policy for a window, a contiguous extent of memory beginning at
@@ -5049,6 +5013,592 @@ typedef union cudaLaunchAttributeValue {
 } cudaLaunchAttributeValue;
 
 /**
+ * CUDA Memset node parameters
+ */
+typedef struct cudaMemsetParams {
+    /**
+     * Destination device pointer
+     */
+    void *dst;
+    /**
+     * Pitch of destination device pointer. Unused if height is 1
+     */
+    size_t pitch;
+    /**
+     * Value to be set
+     */
+    unsigned int value;
+    /**
+     * Size of each element in bytes. Must be 1, 2, or 4.
+     */
+    unsigned int elementSize;
+    /**
+     * Width of the row in elements
+     */
+    size_t width;
+    /**
+     * Number of rows
+     */
+    size_t height;
+} cudaMemsetParams;
+
+/**
+ * CUDA host node parameters
+ */
+typedef struct cudaHostNodeParams {
+    /**
+     * The function to call when the node executes
+     */
+    cudaHostFn_t fn;
+    /**
+     * Argument to pass to the function
+     */
+    void *userData;
+} cudaHostNodeParams;
+
+/**
+ * CUDA external semaphore
+ */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsFence {
+    /**
+     * Value of fence to be signaled
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreSignalParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreSignalParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
+    /**
+     * Value of key to release the mutex with
+     */
+    unsigned long long key;
+} cudaExternalSemaphoreSignalParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+    unsigned int reserved[12];
+} cudaExternalSemaphoreSignalParamsParams;
+
+/**
+ * External semaphore signal parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreSignalParams {
+    struct cudaExternalSemaphoreSignalParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreSignalParams;
+
+/**
+ * External semaphore signal node parameters
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore signal parameters.
+     */
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParams;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsFence {
+    /**
+     * Value of fence to be waited on
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreWaitParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreWaitParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
+    /**
+     * Value of key to acquire the mutex with
+     */
+    unsigned long long key;
+    /**
+     * Timeout in milliseconds to wait to acquire the mutex
+     */
+    unsigned int timeoutMs;
+} cudaExternalSemaphoreWaitParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+    unsigned int reserved[10];
+} cudaExternalSemaphoreWaitParamsParams;
+
+/**
+ * External semaphore wait parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreWaitParams {
+    struct cudaExternalSemaphoreWaitParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreWaitParams;
+
+/**
+ * External semaphore wait node parameters
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore wait parameters.
+     */
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParams;
+
+/**
+ * Specifies the properties of allocations made from the pool.
+ *
+ * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
+ */
+typedef struct cudaMemPoolProps {
+    /**
+     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
+     */
+    enum cudaMemAllocationType allocType;
+    /**
+     * Handle types that will be supported by allocations from the pool.
+     */
+    enum cudaMemAllocationHandleType handleTypes;
+    /**
+     * Location allocations should reside.
+     */
+    struct cudaMemLocation location;
+    /**
+     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
+     * specified. This security attribute defines the scope of which exported allocations may
+     * be tranferred to other processes. In all other cases, this field is required to be zero.
+     */
+    void *win32SecurityAttributes;
+    /**
+     * Maximum pool size. When set to 0, defaults to a system dependent value.
+     */
+    size_t maxSize;
+    /**
+     * Bitmask indicating intended usage for the pool.
+     */
+    unsigned short usage;
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[54];
+} cudaMemPoolProps;
+
+/**
+ * Memory access descriptor
+ */
+typedef struct cudaMemAccessDesc {
+    /**
+     * Location on which the request is to change it's accessibility
+     */
+    struct cudaMemLocation location;
+    /**
+     * ::CUmemProt accessibility flags to set on the request
+     */
+    enum cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * Memory allocation node parameters
+ */
+typedef struct cudaMemAllocNodeParams {
+    /**
+     * in: location where the allocation should reside (specified in ::location).
+     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
+     */
+    struct cudaMemPoolProps poolProps;
+    /**
+     * in: array of memory access descriptors. Used to describe peer GPU access
+     */
+    const struct cudaMemAccessDesc *accessDescs;
+    /**
+     * in: number of memory access descriptors. Must not exceed the number of GPUs.
+     */
+    size_t accessDescCount;
+    /**
+     * in: size in bytes of the requested allocation
+     */
+    size_t bytesize;
+    /**
+     * out: address of the allocation returned by CUDA
+     */
+    void *dptr;
+} cudaMemAllocNodeParams;
+
+/**
+ * CUDA GPU kernel node parameters
+ */
+typedef struct cudaKernelNodeParamsV2 {
+    /**
+     * Kernel to launch
+     */
+    void *func;
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    unsigned int sharedMemBytes;
+    /**
+     * Array of pointers to individual kernel arguments
+     */
+    void **kernelParams;
+    /**
+     * Pointer to kernel arguments in the "extra" format
+     */
+    void **extra;
+} cudaKernelNodeParamsV2;
+
+/**
+ * Memcpy node parameters
+ */
+typedef struct cudaMemcpyNodeParams {
+    /**
+     * Must be zero
+     */
+    int flags;
+    /**
+     * Must be zero
+     */
+    int reserved[3];
+    /**
+     * Parameters for the memory copy
+     */
+    struct cudaMemcpy3DParms copyParams;
+} cudaMemcpyNodeParams;
+
+/**
+ * CUDA Memset node parameters
+ */
+typedef struct cudaMemsetParamsV2 {
+    /**
+     * Destination device pointer
+     */
+    void *dst;
+    /**
+     * Pitch of destination device pointer. Unused if height is 1
+     */
+    size_t pitch;
+    /**
+     * Value to be set
+     */
+    unsigned int value;
+    /**
+     * Size of each element in bytes. Must be 1, 2, or 4.
+     */
+    unsigned int elementSize;
+    /**
+     * Width of the row in elements
+     */
+    size_t width;
+    /**
+     * Number of rows
+     */
+    size_t height;
+} cudaMemsetParamsV2;
+
+/**
+ * CUDA host node parameters
+ */
+typedef struct cudaHostNodeParamsV2 {
+    /**
+     * The function to call when the node executes
+     */
+    cudaHostFn_t fn;
+    /**
+     * Argument to pass to the function
+     */
+    void *userData;
+} cudaHostNodeParamsV2;
+
+/**
+ * Child graph node parameters
+ */
+typedef struct cudaChildGraphNodeParams {
+    /**
+     * The child graph to clone into the node for node creation, or a handle to the graph
+     * owned by the node for node query.
+     */
+    cudaGraph_t graph;
+    /**
+     * The ownership relationship of the child graph node.
+     */
+    enum cudaGraphChildGraphNodeOwnership ownership;
+} cudaChildGraphNodeParams;
+
+/**
+ * Event wait node parameters
+ */
+typedef struct cudaEventWaitNodeParams {
+    /**
+     * The event to wait on from the node
+     */
+    cudaEvent_t event;
+} cudaEventWaitNodeParams;
+
+/**
+ * Event record node parameters
+ */
+typedef struct cudaEventRecordNodeParams {
+    /**
+     * The event to record when the node executes
+     */
+    cudaEvent_t event;
+} cudaEventRecordNodeParams;
+
+/**
+ * External semaphore signal node parameters
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore signal parameters.
+     */
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParamsV2;
+
+/**
+ * External semaphore wait node parameters
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore wait parameters.
+     */
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParamsV2;
+
+/**
+ * Memory allocation node parameters
+ */
+typedef struct cudaMemAllocNodeParamsV2 {
+    /**
+     * in: location where the allocation should reside (specified in ::location).
+     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
+     */
+    struct cudaMemPoolProps poolProps;
+    /**
+     * in: array of memory access descriptors. Used to describe peer GPU access
+     */
+    const struct cudaMemAccessDesc *accessDescs;
+    /**
+     * in: number of memory access descriptors. Must not exceed the number of GPUs.
+     */
+    size_t accessDescCount;
+    /**
+     * in: size in bytes of the requested allocation
+     */
+    size_t bytesize;
+    /**
+     * out: address of the allocation returned by CUDA
+     */
+    void *dptr;
+} cudaMemAllocNodeParamsV2;
+
+/**
+ * Memory free node parameters
+ */
+typedef struct cudaMemFreeNodeParams {
+    /**
+     * in: the pointer to free
+     */
+    void *dptr;
+} cudaMemFreeNodeParams;
+
+/**
+ * CUDA conditional node parameters
+ */
+typedef struct cudaConditionalNodeParams {
+    /**
+     * Conditional node handle. Handles must be created in advance of creating the node using
+     * ::cudaGraphConditionalHandleCreate.
+     */
+    cudaGraphConditionalHandle handle;
+    /**
+     * Type of conditional node.
+     */
+    enum cudaGraphConditionalNodeType type;
+    /**
+     * Size of graph output array. Allowed values are 1 for cudaGraphCondTypeWhile, 1 or 2 for
+     * cudaGraphCondTypeIf, or any value greater than zero for cudaGraphCondTypeSwitch.
+     */
+    unsigned int size;
+    /**
+     * CUDA-owned array populated with conditional node child graphs during creation of the
+     * node. Valid for the lifetime of the conditional node.
+     */
+    cudaGraph_t *phGraph_out;
+} cudaConditionalNodeParams;
+
+/**
+ * CUDA IPC event handle
+ */
+typedef struct cudaIpcEventHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcEventHandle_st;
+
+/**
+ * CUDA IPC event handle
+ */
+typedef struct cudaIpcEventHandle_st cudaIpcEventHandle_t;
+
+/**
+ * CUDA IPC memory handle
+ */
+typedef struct cudaIpcMemHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcMemHandle_st;
+
+/**
+ * CUDA IPC memory handle
+ */
+typedef struct cudaIpcMemHandle_st cudaIpcMemHandle_t;
+
+/**
+ * CUDA library
+ */
+typedef struct CUlib_st *cudaLibrary_t;
+
+/**
+ * CUDA kernel.
+ */
+typedef struct CUkern_st *cudaKernel_t;
+
+/**
+ * CUDA pointer attributes
+ */
+typedef struct cudaPointerAttributes {
+    /**
+     * The type of memory - ::cudaMemoryTypeUnregistered, ::cudaMemoryTypeHost,
+     * ::cudaMemoryTypeDevice or ::cudaMemoryTypeManaged.
+     */
+    enum cudaMemoryType type;
+    /**
+     * The device against which the memory was allocated or registered.
+     */
+    int device;
+    /**
+     * The address which may be dereferenced on the current device to access the memory or
+     * NULL if no such address exists.
+     */
+    void *devicePointer;
+    /**
+     * The address which may be dereferenced on the host to access the memory or NULL if no
+     * such address exists.
+     */
+    void *hostPointer;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    long reserved[8]
+#endif
+    ;
+} cudaPointerAttributes;
+
+/**
  * Launch attribute
  */
 typedef struct cudaLaunchAttribute_st {
@@ -5227,58 +5777,6 @@ typedef struct cudaFuncAttributes {
  * CUDA memory pool
  */
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
-
-/**
- * Memory access descriptor
- */
-typedef struct cudaMemAccessDesc {
-    /**
-     * Location on which the request is to change it's accessibility
-     */
-    struct cudaMemLocation location;
-    /**
-     * ::CUmemProt accessibility flags to set on the request
-     */
-    enum cudaMemAccessFlags flags;
-} cudaMemAccessDesc;
-
-/**
- * Specifies the properties of allocations made from the pool.
- *
- * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
- */
-typedef struct cudaMemPoolProps {
-    /**
-     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
-     */
-    enum cudaMemAllocationType allocType;
-    /**
-     * Handle types that will be supported by allocations from the pool.
-     */
-    enum cudaMemAllocationHandleType handleTypes;
-    /**
-     * Location allocations should reside.
-     */
-    struct cudaMemLocation location;
-    /**
-     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
-     * specified. This security attribute defines the scope of which exported allocations may
-     * be tranferred to other processes. In all other cases, this field is required to be zero.
-     */
-    void *win32SecurityAttributes;
-    /**
-     * Maximum pool size. When set to 0, defaults to a system dependent value.
-     */
-    size_t maxSize;
-    /**
-     * Bitmask indicating intended usage for the pool.
-     */
-    unsigned short usage;
-    /**
-     * reserved for future use, must be 0
-     */
-    unsigned char reserved[54];
-} cudaMemPoolProps;
 
 /**
  * Opaque data for exporting a pool allocation
@@ -5534,11 +6032,6 @@ typedef struct cudaMemFabricHandle_st cudaMemFabricHandle_t;
 typedef struct CUexternalMemory_st *cudaExternalMemory_t;
 
 /**
- * CUDA external semaphore
- */
-typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
-
-/**
  * Win32 handle referencing the memory object (NVIDIA's field has an unnamed type). Exactly
  * one of 'handle' and 'name' must be non-NULL.
  */
@@ -5716,137 +6209,6 @@ typedef struct cudaExternalSemaphoreHandleDesc {
     ;
 } cudaExternalSemaphoreHandleDesc;
 
-/**
- * Parameters for fence objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsFence {
-    /**
-     * Value of fence to be signaled
-     */
-    unsigned long long value;
-} cudaExternalSemaphoreSignalParamsFence;
-
-/**
- * NvSciSync fence (NVIDIA's field has an unnamed type).
- */
-typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
-    /**
-     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
-     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
-     */
-    void *fence;
-    unsigned long long reserved;
-} cudaExternalSemaphoreSignalParamsNvSciSync;
-
-/**
- * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
-    /**
-     * Value of key to release the mutex with
-     */
-    unsigned long long key;
-} cudaExternalSemaphoreSignalParamsKeyedMutex;
-
-/**
- * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
- * type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsParams {
-    /**
-     * Parameters for fence objects
-     */
-    struct cudaExternalSemaphoreSignalParamsFence fence;
-    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
-    /**
-     * Parameters for keyed mutex objects
-     */
-    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
-    unsigned int reserved[12];
-} cudaExternalSemaphoreSignalParamsParams;
-
-/**
- * External semaphore signal parameters, compatible with driver type
- */
-typedef struct cudaExternalSemaphoreSignalParams {
-    struct cudaExternalSemaphoreSignalParamsParams params;
-    /**
-     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
-     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
-     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
-     * ::cudaExternalSemaphore_t, flags must be zero.
-     */
-    unsigned int flags;
-    unsigned int reserved[16];
-} cudaExternalSemaphoreSignalParams;
-
-/**
- * Parameters for fence objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsFence {
-    /**
-     * Value of fence to be waited on
-     */
-    unsigned long long value;
-} cudaExternalSemaphoreWaitParamsFence;
-
-/**
- * NvSciSync fence (NVIDIA's field has an unnamed type).
- */
-typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
-    /**
-     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
-     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
-     */
-    void *fence;
-    unsigned long long reserved;
-} cudaExternalSemaphoreWaitParamsNvSciSync;
-
-/**
- * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
-    /**
-     * Value of key to acquire the mutex with
-     */
-    unsigned long long key;
-    /**
-     * Timeout in milliseconds to wait to acquire the mutex
-     */
-    unsigned int timeoutMs;
-} cudaExternalSemaphoreWaitParamsKeyedMutex;
-
-/**
- * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsParams {
-    /**
-     * Parameters for fence objects
-     */
-    struct cudaExternalSemaphoreWaitParamsFence fence;
-    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
-    /**
-     * Parameters for keyed mutex objects
-     */
-    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
-    unsigned int reserved[10];
-} cudaExternalSemaphoreWaitParamsParams;
-
-/**
- * External semaphore wait parameters, compatible with driver type
- */
-typedef struct cudaExternalSemaphoreWaitParams {
-    struct cudaExternalSemaphoreWaitParamsParams params;
-    /**
-     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
-     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
-     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
-     * ::cudaExternalSemaphore_t, flags must be zero.
-     */
-    unsigned int flags;
-    unsigned int reserved[16];
-} cudaExternalSemaphoreWaitParams;
-
 #if defined(CUDART_RS_ABI12)
 /**
  * The parameters of a ::cudaExternalSemaphoreSignalParams_v1 (NVIDIA's field has an unnamed
@@ -5914,368 +6276,6 @@ typedef struct cudaExternalSemaphoreWaitParams_v1 {
     unsigned int flags;
 } cudaExternalSemaphoreWaitParams_v1;
 #endif
-
-/**
- * CUDA GPU kernel node parameters
- */
-typedef struct cudaKernelNodeParams {
-    /**
-     * Kernel to launch
-     */
-    void *func;
-    /**
-     * Grid dimensions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimensions
-     */
-    struct dim3 blockDim;
-    /**
-     * Dynamic shared-memory size per thread block in bytes
-     */
-    unsigned int sharedMemBytes;
-    /**
-     * Array of pointers to individual kernel arguments
-     */
-    void **kernelParams;
-    /**
-     * Pointer to kernel arguments in the "extra" format
-     */
-    void **extra;
-} cudaKernelNodeParams;
-
-/**
- * CUDA GPU kernel node parameters
- */
-typedef struct cudaKernelNodeParamsV2 {
-    /**
-     * Kernel to launch
-     */
-    void *func;
-    /**
-     * Grid dimensions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimensions
-     */
-    struct dim3 blockDim;
-    /**
-     * Dynamic shared-memory size per thread block in bytes
-     */
-    unsigned int sharedMemBytes;
-    /**
-     * Array of pointers to individual kernel arguments
-     */
-    void **kernelParams;
-    /**
-     * Pointer to kernel arguments in the "extra" format
-     */
-    void **extra;
-} cudaKernelNodeParamsV2;
-
-/**
- * Memcpy node parameters
- */
-typedef struct cudaMemcpyNodeParams {
-    /**
-     * Must be zero
-     */
-    int flags;
-    /**
-     * Must be zero
-     */
-    int reserved[3];
-    /**
-     * Parameters for the memory copy
-     */
-    struct cudaMemcpy3DParms copyParams;
-} cudaMemcpyNodeParams;
-
-/**
- * CUDA Memset node parameters
- */
-typedef struct cudaMemsetParams {
-    /**
-     * Destination device pointer
-     */
-    void *dst;
-    /**
-     * Pitch of destination device pointer. Unused if height is 1
-     */
-    size_t pitch;
-    /**
-     * Value to be set
-     */
-    unsigned int value;
-    /**
-     * Size of each element in bytes. Must be 1, 2, or 4.
-     */
-    unsigned int elementSize;
-    /**
-     * Width of the row in elements
-     */
-    size_t width;
-    /**
-     * Number of rows
-     */
-    size_t height;
-} cudaMemsetParams;
-
-/**
- * CUDA Memset node parameters
- */
-typedef struct cudaMemsetParamsV2 {
-    /**
-     * Destination device pointer
-     */
-    void *dst;
-    /**
-     * Pitch of destination device pointer. Unused if height is 1
-     */
-    size_t pitch;
-    /**
-     * Value to be set
-     */
-    unsigned int value;
-    /**
-     * Size of each element in bytes. Must be 1, 2, or 4.
-     */
-    unsigned int elementSize;
-    /**
-     * Width of the row in elements
-     */
-    size_t width;
-    /**
-     * Number of rows
-     */
-    size_t height;
-} cudaMemsetParamsV2;
-
-/**
- * CUDA host node parameters
- */
-typedef struct cudaHostNodeParams {
-    /**
-     * The function to call when the node executes
-     */
-    cudaHostFn_t fn;
-    /**
-     * Argument to pass to the function
-     */
-    void *userData;
-} cudaHostNodeParams;
-
-/**
- * CUDA host node parameters
- */
-typedef struct cudaHostNodeParamsV2 {
-    /**
-     * The function to call when the node executes
-     */
-    cudaHostFn_t fn;
-    /**
-     * Argument to pass to the function
-     */
-    void *userData;
-} cudaHostNodeParamsV2;
-
-/**
- * Memory allocation node parameters
- */
-typedef struct cudaMemAllocNodeParams {
-    /**
-     * in: location where the allocation should reside (specified in ::location).
-     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
-     */
-    struct cudaMemPoolProps poolProps;
-    /**
-     * in: array of memory access descriptors. Used to describe peer GPU access
-     */
-    const struct cudaMemAccessDesc *accessDescs;
-    /**
-     * in: number of memory access descriptors. Must not exceed the number of GPUs.
-     */
-    size_t accessDescCount;
-    /**
-     * in: size in bytes of the requested allocation
-     */
-    size_t bytesize;
-    /**
-     * out: address of the allocation returned by CUDA
-     */
-    void *dptr;
-} cudaMemAllocNodeParams;
-
-/**
- * Memory allocation node parameters
- */
-typedef struct cudaMemAllocNodeParamsV2 {
-    /**
-     * in: location where the allocation should reside (specified in ::location).
-     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
-     */
-    struct cudaMemPoolProps poolProps;
-    /**
-     * in: array of memory access descriptors. Used to describe peer GPU access
-     */
-    const struct cudaMemAccessDesc *accessDescs;
-    /**
-     * in: number of memory access descriptors. Must not exceed the number of GPUs.
-     */
-    size_t accessDescCount;
-    /**
-     * in: size in bytes of the requested allocation
-     */
-    size_t bytesize;
-    /**
-     * out: address of the allocation returned by CUDA
-     */
-    void *dptr;
-} cudaMemAllocNodeParamsV2;
-
-/**
- * Memory free node parameters
- */
-typedef struct cudaMemFreeNodeParams {
-    /**
-     * in: the pointer to free
-     */
-    void *dptr;
-} cudaMemFreeNodeParams;
-
-/**
- * External semaphore signal node parameters
- */
-typedef struct cudaExternalSemaphoreSignalNodeParams {
-    /**
-     * Array of external semaphore handles.
-     */
-    cudaExternalSemaphore_t *extSemArray;
-    /**
-     * Array of external semaphore signal parameters.
-     */
-    const struct cudaExternalSemaphoreSignalParams *paramsArray;
-    /**
-     * Number of handles and parameters supplied in extSemArray and paramsArray.
-     */
-    unsigned int numExtSems;
-} cudaExternalSemaphoreSignalNodeParams;
-
-/**
- * External semaphore signal node parameters
- */
-typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
-    /**
-     * Array of external semaphore handles.
-     */
-    cudaExternalSemaphore_t *extSemArray;
-    /**
-     * Array of external semaphore signal parameters.
-     */
-    const struct cudaExternalSemaphoreSignalParams *paramsArray;
-    /**
-     * Number of handles and parameters supplied in extSemArray and paramsArray.
-     */
-    unsigned int numExtSems;
-} cudaExternalSemaphoreSignalNodeParamsV2;
-
-/**
- * External semaphore wait node parameters
- */
-typedef struct cudaExternalSemaphoreWaitNodeParams {
-    /**
-     * Array of external semaphore handles.
-     */
-    cudaExternalSemaphore_t *extSemArray;
-    /**
-     * Array of external semaphore wait parameters.
-     */
-    const struct cudaExternalSemaphoreWaitParams *paramsArray;
-    /**
-     * Number of handles and parameters supplied in extSemArray and paramsArray.
-     */
-    unsigned int numExtSems;
-} cudaExternalSemaphoreWaitNodeParams;
-
-/**
- * External semaphore wait node parameters
- */
-typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
-    /**
-     * Array of external semaphore handles.
-     */
-    cudaExternalSemaphore_t *extSemArray;
-    /**
-     * Array of external semaphore wait parameters.
-     */
-    const struct cudaExternalSemaphoreWaitParams *paramsArray;
-    /**
-     * Number of handles and parameters supplied in extSemArray and paramsArray.
-     */
-    unsigned int numExtSems;
-} cudaExternalSemaphoreWaitNodeParamsV2;
-
-/**
- * CUDA conditional node parameters
- */
-typedef struct cudaConditionalNodeParams {
-    /**
-     * Conditional node handle. Handles must be created in advance of creating the node using
-     * ::cudaGraphConditionalHandleCreate.
-     */
-    cudaGraphConditionalHandle handle;
-    /**
-     * Type of conditional node.
-     */
-    enum cudaGraphConditionalNodeType type;
-    /**
-     * Size of graph output array. Allowed values are 1 for cudaGraphCondTypeWhile, 1 or 2 for
-     * cudaGraphCondTypeIf, or any value greater than zero for cudaGraphCondTypeSwitch.
-     */
-    unsigned int size;
-    /**
-     * CUDA-owned array populated with conditional node child graphs during creation of the
-     * node. Valid for the lifetime of the conditional node.
-     */
-    cudaGraph_t *phGraph_out;
-} cudaConditionalNodeParams;
-
-/**
- * Child graph node parameters
- */
-typedef struct cudaChildGraphNodeParams {
-    /**
-     * The child graph to clone into the node for node creation, or a handle to the graph
-     * owned by the node for node query.
-     */
-    cudaGraph_t graph;
-    /**
-     * The ownership relationship of the child graph node.
-     */
-    enum cudaGraphChildGraphNodeOwnership ownership;
-} cudaChildGraphNodeParams;
-
-/**
- * Event record node parameters
- */
-typedef struct cudaEventRecordNodeParams {
-    /**
-     * The event to record when the node executes
-     */
-    cudaEvent_t event;
-} cudaEventRecordNodeParams;
-
-/**
- * Event wait node parameters
- */
-typedef struct cudaEventWaitNodeParams {
-    /**
-     * The event to wait on from the node
-     */
-    cudaEvent_t event;
-} cudaEventWaitNodeParams;
 
 /**
  * Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
@@ -7699,6 +7699,453 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
                                              cudaGraph_t graph,
                                              unsigned int defaultLaunchValue,
                                              unsigned int flags);
+
+/**
+ * Creates a kernel execution node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
+                                   cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies,
+                                   size_t numDependencies,
+                                   const struct cudaKernelNodeParams *pNodeParams);
+
+/**
+ * Returns a kernel node's parameters.
+ */
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaKernelNodeParams *pNodeParams);
+
+/**
+ * Sets a kernel node's parameters.
+ */
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaKernelNodeParams *pNodeParams);
+
+/**
+ * Copies attributes from source node to destination node.
+ */
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc);
+
+/**
+ * Queries node attribute.
+ */
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode,
+                                            enum cudaLaunchAttributeID attr,
+                                            union cudaLaunchAttributeValue *value_out);
+
+/**
+ * Sets node attribute.
+ */
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
+                                            enum cudaLaunchAttributeID attr,
+                                            const union cudaLaunchAttributeValue *value);
+
+/**
+ * Sets the parameters for a kernel node in the given graphExec.
+ */
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
+                                             cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams *pNodeParams);
+
+/**
+ * Creates a memcpy node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
+                                   cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies,
+                                   size_t numDependencies,
+                                   const struct cudaMemcpy3DParms *pCopyParams);
+
+/**
+ * Creates a memcpy node to copy to a symbol on the device and adds it to a graph.
+ */
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode,
+                                           cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies,
+                                           size_t numDependencies,
+                                           const void *symbol,
+                                           const void *src,
+                                           size_t count,
+                                           size_t offset,
+                                           enum cudaMemcpyKind kind);
+
+/**
+ * Creates a memcpy node to copy from a symbol on the device and adds it to a graph.
+ */
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
+                                             cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies,
+                                             size_t numDependencies,
+                                             void *dst,
+                                             const void *symbol,
+                                             size_t count,
+                                             size_t offset,
+                                             enum cudaMemcpyKind kind);
+
+/**
+ * Creates a 1D memcpy node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
+                                     cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies,
+                                     size_t numDependencies,
+                                     void *dst,
+                                     const void *src,
+                                     size_t count,
+                                     enum cudaMemcpyKind kind);
+
+/**
+ * Returns a memcpy node's parameters.
+ */
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaMemcpy3DParms *pNodeParams);
+
+/**
+ * Sets a memcpy node's parameters.
+ */
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaMemcpy3DParms *pNodeParams);
+
+/**
+ * Sets a memcpy node's parameters to copy to a symbol on the device.
+ */
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node,
+                                                 const void *symbol,
+                                                 const void *src,
+                                                 size_t count,
+                                                 size_t offset,
+                                                 enum cudaMemcpyKind kind);
+
+/**
+ * Sets a memcpy node's parameters to copy from a symbol on the device.
+ */
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node,
+                                                   void *dst,
+                                                   const void *symbol,
+                                                   size_t count,
+                                                   size_t offset,
+                                                   enum cudaMemcpyKind kind);
+
+/**
+ * Sets a memcpy node's parameters to perform a 1-dimensional copy.
+ */
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node,
+                                           void *dst,
+                                           const void *src,
+                                           size_t count,
+                                           enum cudaMemcpyKind kind);
+
+/**
+ * Sets the parameters for a memcpy node in the given graphExec.
+ */
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
+                                             cudaGraphNode_t node,
+                                             const struct cudaMemcpy3DParms *pNodeParams);
+
+/**
+ * Sets the parameters for a memcpy node in the given graphExec to copy to a symbol on the
+ * device.
+ */
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                     cudaGraphNode_t node,
+                                                     const void *symbol,
+                                                     const void *src,
+                                                     size_t count,
+                                                     size_t offset,
+                                                     enum cudaMemcpyKind kind);
+
+/**
+ * Sets the parameters for a memcpy node in the given graphExec to copy from a symbol on the
+ * device.
+ */
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                       cudaGraphNode_t node,
+                                                       void *dst,
+                                                       const void *symbol,
+                                                       size_t count,
+                                                       size_t offset,
+                                                       enum cudaMemcpyKind kind);
+
+/**
+ * Sets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional
+ * copy.
+ */
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec,
+                                               cudaGraphNode_t node,
+                                               void *dst,
+                                               const void *src,
+                                               size_t count,
+                                               enum cudaMemcpyKind kind);
+
+/**
+ * Creates a memset node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode,
+                                   cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies,
+                                   size_t numDependencies,
+                                   const struct cudaMemsetParams *pMemsetParams);
+
+/**
+ * Returns a memset node's parameters.
+ */
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaMemsetParams *pNodeParams);
+
+/**
+ * Sets a memset node's parameters.
+ */
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaMemsetParams *pNodeParams);
+
+/**
+ * Sets the parameters for a memset node in the given graphExec.
+ */
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
+                                             cudaGraphNode_t node,
+                                             const struct cudaMemsetParams *pNodeParams);
+
+/**
+ * Creates a host execution node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode,
+                                 cudaGraph_t graph,
+                                 const cudaGraphNode_t *pDependencies,
+                                 size_t numDependencies,
+                                 const struct cudaHostNodeParams *pNodeParams);
+
+/**
+ * Returns a host node's parameters.
+ */
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
+                                       struct cudaHostNodeParams *pNodeParams);
+
+/**
+ * Sets a host node's parameters.
+ */
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+                                       const struct cudaHostNodeParams *pNodeParams);
+
+/**
+ * Sets the parameters for a host node in the given graphExec.
+ */
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
+                                           cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams *pNodeParams);
+
+/**
+ * Creates a child graph node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
+                                       cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies,
+                                       size_t numDependencies,
+                                       cudaGraph_t childGraph);
+
+/**
+ * Gets a handle to the embedded graph of a child graph node.
+ */
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph);
+
+/**
+ * Updates node parameters in the child graph node in the given graphExec.
+ */
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                 cudaGraphNode_t node,
+                                                 cudaGraph_t childGraph);
+
+/**
+ * Creates an empty node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode,
+                                  cudaGraph_t graph,
+                                  const cudaGraphNode_t *pDependencies,
+                                  size_t numDependencies);
+
+/**
+ * Creates an event record node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode,
+                                        cudaGraph_t graph,
+                                        const cudaGraphNode_t *pDependencies,
+                                        size_t numDependencies,
+                                        cudaEvent_t event);
+
+/**
+ * Returns the event associated with an event record node.
+ */
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+
+/**
+ * Sets an event record node's event.
+ */
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+
+/**
+ * Sets the event for an event record node in the given graphExec.
+ */
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
+                                                 cudaGraphNode_t hNode,
+                                                 cudaEvent_t event);
+
+/**
+ * Creates an event wait node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode,
+                                      cudaGraph_t graph,
+                                      const cudaGraphNode_t *pDependencies,
+                                      size_t numDependencies,
+                                      cudaEvent_t event);
+
+/**
+ * Returns the event associated with an event wait node.
+ */
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+
+/**
+ * Sets an event wait node's event.
+ */
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+
+/**
+ * Sets the event for an event wait node in the given graphExec.
+ */
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec,
+                                               cudaGraphNode_t hNode,
+                                               cudaEvent_t event);
+
+/**
+ * Creates an external semaphore signal node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode,
+                                                     cudaGraph_t graph,
+                                                     const cudaGraphNode_t *pDependencies,
+                                                     size_t numDependencies,
+                                                     const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+
+/**
+ * Returns an external semaphore signal node's parameters.
+ */
+cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode,
+                                                           struct cudaExternalSemaphoreSignalNodeParams *params_out);
+
+/**
+ * Sets an external semaphore signal node's parameters.
+ */
+cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode,
+                                                           const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+
+/**
+ * Sets the parameters for an external semaphore signal node in the given graphExec.
+ */
+cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                               cudaGraphNode_t hNode,
+                                                               const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+
+/**
+ * Creates an external semaphore wait node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode,
+                                                   cudaGraph_t graph,
+                                                   const cudaGraphNode_t *pDependencies,
+                                                   size_t numDependencies,
+                                                   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+/**
+ * Returns an external semaphore wait node's parameters.
+ */
+cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
+                                                         struct cudaExternalSemaphoreWaitNodeParams *params_out);
+
+/**
+ * Sets an external semaphore wait node's parameters.
+ */
+cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
+                                                         const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+/**
+ * Sets the parameters for an external semaphore wait node in the given graphExec.
+ */
+cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                             cudaGraphNode_t hNode,
+                                                             const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+/**
+ * Creates an allocation node and adds it to a graph. The address of the allocation is
+ * written to `nodeParams->dptr`.
+ */
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode,
+                                     cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies,
+                                     size_t numDependencies,
+                                     struct cudaMemAllocNodeParams *nodeParams);
+
+/**
+ * Returns a memory alloc node's parameters.
+ */
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                           struct cudaMemAllocNodeParams *params_out);
+
+/**
+ * Creates a memory free node and adds it to a graph.
+ */
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode,
+                                    cudaGraph_t graph,
+                                    const cudaGraphNode_t *pDependencies,
+                                    size_t numDependencies,
+                                    void *dptr);
+
+/**
+ * Returns a memory free node's parameters.
+ */
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Adds a node of arbitrary type to a graph.
+ */
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode,
+                             cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData,
+                             size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds a node of arbitrary type to a graph.
+ */
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode,
+                             cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds a node of arbitrary type to a graph (12.3+).
+ */
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode,
+                                cudaGraph_t graph,
+                                const cudaGraphNode_t *pDependencies,
+                                const cudaGraphEdgeData *dependencyData,
+                                size_t numDependencies,
+                                struct cudaGraphNodeParams *nodeParams);
+#endif
+
+/**
+ * Updates a graph node's parameters.
+ */
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+
+/**
+ * Updates a graph node's parameters in an instantiated graph.
+ */
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec,
+                                       cudaGraphNode_t node,
+                                       struct cudaGraphNodeParams *nodeParams);
 
 /**
  * Gets an interprocess handle for a previously allocated event.

@@ -15,6 +15,7 @@ pub mod device;
 pub mod entry;
 pub mod event;
 pub mod graph;
+pub mod graph_node;
 pub mod ipc;
 pub mod library;
 pub mod memory;

@@ -62,6 +62,8 @@ struct FatBin {
 
 struct Func {
     bin: &'static FatBin,
+    /// The host stub the kernel was registered with.
+    stub: usize,
     name: CString,
     /// The `CUkernel`, once looked up.
     kernel: OnceLock<usize>,
@@ -346,6 +348,27 @@ fn function_of(func: *const c_void, f: &Fns) -> Res<CUfunction> {
     Ok(h)
 }
 
+/// The host stub of a kernel the driver names (a kernel node's parameters): by its
+/// `CUkernel`, or by a `CUfunction` that is one of our kernels (as a handle, or as its
+/// function in the current context). `None` when it is none of ours.
+pub(crate) fn host_stub(kern: CUkernel, func: CUfunction, f: &Fns) -> Option<*mut c_void> {
+    let kernels = KERNELS.read();
+    for key in [kern as usize, func as usize] {
+        if let Some(fun) = kernels.get(&key).filter(|_| key != 0) {
+            return Some(fun.stub as *mut c_void);
+        }
+    }
+    if func.is_null() {
+        return None;
+    }
+    kernels.iter().find_map(|(&k, fun)| {
+        let mut h: CUfunction = null_mut();
+        // SAFETY: a kernel of a loaded library; a context is current.
+        let r = unsafe { f.cuKernelGetFunction(&mut h, k as CUkernel) };
+        (r == CUDA_SUCCESS && h == func).then_some(fun.stub as *mut c_void)
+    })
+}
+
 /// The launch dimensions every device CUDA 12 supports has: block (1024, 1024, 64) of at
 /// most 1024 threads, grid (2^31 - 1, 65535, 65535).
 #[cfg(feature = "abi12")]
@@ -486,7 +509,7 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
     let _ = (deviceFun, thread_limit, tid, bid, bDim, gDim, wSize);
     let Some(bin) = bin_of(fatCubinHandle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceFun)) else { return };
-    let fun = Arc::new(Func { bin, name, kernel: OnceLock::new() });
+    let fun = Arc::new(Func { bin, stub: hostFun as usize, name, kernel: OnceLock::new() });
     FUNCS.write().insert(hostFun as usize, fun);
 }
 
@@ -1007,7 +1030,7 @@ fn lookup_symbol(symbol: *const c_void, f: &Fns) -> Res<(CUdeviceptr, usize)> {
 }
 
 /// The device address of `count` bytes at `offset` in `sym`.
-fn symbol_range(sym: *const c_void, count: usize, offset: usize, f: &Fns) -> Res<CUdeviceptr> {
+pub(crate) fn symbol_range(sym: *const c_void, count: usize, offset: usize, f: &Fns) -> Res<CUdeviceptr> {
     let (p, size) = lookup_symbol(sym, f)?;
     match offset.checked_add(count) {
         Some(end) if end <= size => Ok(p + offset as CUdeviceptr),
@@ -1044,6 +1067,23 @@ const D2H: c_int = 2;
 const D2D: c_int = 3;
 const DEFAULT: c_int = 4;
 
+/// The kinds a copy to a symbol may have (host or device source, or inferred);
+/// `cudaErrorInvalidMemcpyDirection` for any other.
+pub(crate) fn to_symbol_kind(kind: c_int) -> Res {
+    match kind {
+        H2D | D2D | DEFAULT => Ok(()),
+        _ => Err(cudaError::cudaErrorInvalidMemcpyDirection),
+    }
+}
+
+/// The kinds a copy from a symbol may have; `cudaErrorInvalidMemcpyDirection` for any other.
+pub(crate) fn from_symbol_kind(kind: c_int) -> Res {
+    match kind {
+        D2H | D2D | DEFAULT => Ok(()),
+        _ => Err(cudaError::cudaErrorInvalidMemcpyDirection),
+    }
+}
+
 /// A copy of no bytes to or from a symbol succeeds at once, as in NVIDIA's runtime: before
 /// the symbol, the range and the kind are looked at.
 fn to_symbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: Option<cudaStream_t>) -> Res {
@@ -1052,9 +1092,7 @@ fn to_symbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize
     }
     let f = rt::ctx()?;
     let dst = symbol_range(sym, count, offset, f)?;
-    if !matches!(kind, H2D | D2D | DEFAULT) {
-        return Err(cudaError::cudaErrorInvalidMemcpyDirection);
-    }
+    to_symbol_kind(kind)?;
     // SAFETY: a device range checked against the symbol's size; the source is the caller's.
     cu(unsafe {
         match (kind, stream) {
@@ -1074,9 +1112,7 @@ fn from_symbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize
     }
     let f = rt::ctx()?;
     let src = symbol_range(sym, count, offset, f)?;
-    if !matches!(kind, D2H | D2D | DEFAULT) {
-        return Err(cudaError::cudaErrorInvalidMemcpyDirection);
-    }
+    from_symbol_kind(kind)?;
     // SAFETY: a device range checked against the symbol's size; the destination is the
     // caller's.
     cu(unsafe {

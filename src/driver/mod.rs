@@ -374,6 +374,56 @@ driver_api! {
     cuLibraryEnumerateKernels = "cuLibraryEnumerateKernels" @ 12040 (kernels: *mut CUkernel, numKernels: c_uint, lib: CUlibrary);
     cuLibraryGetUnifiedFunction = "cuLibraryGetUnifiedFunction" @ 12000 (fptr: *mut *mut c_void, library: CUlibrary, symbol: *const c_char);
     cuKernelGetName = "cuKernelGetName" @ 12030 (name: *mut *const c_char, hfunc: CUkernel);
+
+    // Graph nodes, by type (api/graph_node.rs). The external semaphore node parameters have
+    // the runtime's layout, field for field, and are passed as they are (`*const c_void`).
+    cuGraphAddKernelNode = "cuGraphAddKernelNode" @ 12000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS);
+    cuGraphKernelNodeGetParams = "cuGraphKernelNodeGetParams" @ 12000 (hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS);
+    cuGraphKernelNodeSetParams = "cuGraphKernelNodeSetParams" @ 12000 (hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS);
+    cuGraphExecKernelNodeSetParams = "cuGraphExecKernelNodeSetParams" @ 12000 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS);
+    cuGraphKernelNodeCopyAttributes = "cuGraphKernelNodeCopyAttributes" @ 11000 (dst: CUgraphNode, src: CUgraphNode);
+    cuGraphKernelNodeGetAttribute = "cuGraphKernelNodeGetAttribute" @ 11000 (hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: *mut c_void);
+    cuGraphKernelNodeSetAttribute = "cuGraphKernelNodeSetAttribute" @ 11000 (hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: *const c_void);
+    cuGraphAddMemcpyNode = "cuGraphAddMemcpyNode" @ 10000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext);
+    cuGraphMemcpyNodeGetParams = "cuGraphMemcpyNodeGetParams" @ 10000 (hNode: CUgraphNode, nodeParams: *mut CUDA_MEMCPY3D);
+    cuGraphMemcpyNodeSetParams = "cuGraphMemcpyNodeSetParams" @ 10000 (hNode: CUgraphNode, nodeParams: *const CUDA_MEMCPY3D);
+    cuGraphExecMemcpyNodeSetParams = "cuGraphExecMemcpyNodeSetParams" @ 10020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext);
+    cuGraphAddMemsetNode = "cuGraphAddMemsetNode" @ 10000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext);
+    cuGraphMemsetNodeGetParams = "cuGraphMemsetNodeGetParams" @ 10000 (hNode: CUgraphNode, nodeParams: *mut CUDA_MEMSET_NODE_PARAMS);
+    cuGraphMemsetNodeSetParams = "cuGraphMemsetNodeSetParams" @ 10000 (hNode: CUgraphNode, nodeParams: *const CUDA_MEMSET_NODE_PARAMS);
+    cuGraphExecMemsetNodeSetParams = "cuGraphExecMemsetNodeSetParams" @ 10020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext);
+    cuGraphAddHostNode = "cuGraphAddHostNode" @ 10000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_HOST_NODE_PARAMS);
+    cuGraphHostNodeGetParams = "cuGraphHostNodeGetParams" @ 10000 (hNode: CUgraphNode, nodeParams: *mut CUDA_HOST_NODE_PARAMS);
+    cuGraphHostNodeSetParams = "cuGraphHostNodeSetParams" @ 10000 (hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS);
+    cuGraphExecHostNodeSetParams = "cuGraphExecHostNodeSetParams" @ 10020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS);
+    cuGraphAddChildGraphNode = "cuGraphAddChildGraphNode" @ 10000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, childGraph: CUgraph);
+    cuGraphChildGraphNodeGetGraph = "cuGraphChildGraphNodeGetGraph" @ 10000 (hNode: CUgraphNode, phGraph: *mut CUgraph);
+    cuGraphExecChildGraphNodeSetParams = "cuGraphExecChildGraphNodeSetParams" @ 11010 (hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph);
+    cuGraphAddEmptyNode = "cuGraphAddEmptyNode" @ 10000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize);
+    cuGraphAddEventRecordNode = "cuGraphAddEventRecordNode" @ 11010 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent);
+    cuGraphEventRecordNodeGetEvent = "cuGraphEventRecordNodeGetEvent" @ 11010 (hNode: CUgraphNode, event_out: *mut CUevent);
+    cuGraphEventRecordNodeSetEvent = "cuGraphEventRecordNodeSetEvent" @ 11010 (hNode: CUgraphNode, event: CUevent);
+    cuGraphExecEventRecordNodeSetEvent = "cuGraphExecEventRecordNodeSetEvent" @ 11010 (hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent);
+    cuGraphAddEventWaitNode = "cuGraphAddEventWaitNode" @ 11010 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent);
+    cuGraphEventWaitNodeGetEvent = "cuGraphEventWaitNodeGetEvent" @ 11010 (hNode: CUgraphNode, event_out: *mut CUevent);
+    cuGraphEventWaitNodeSetEvent = "cuGraphEventWaitNodeSetEvent" @ 11010 (hNode: CUgraphNode, event: CUevent);
+    cuGraphExecEventWaitNodeSetEvent = "cuGraphExecEventWaitNodeSetEvent" @ 11010 (hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent);
+    cuGraphAddExternalSemaphoresSignalNode = "cuGraphAddExternalSemaphoresSignalNode" @ 11020 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const c_void);
+    cuGraphExternalSemaphoresSignalNodeGetParams = "cuGraphExternalSemaphoresSignalNodeGetParams" @ 11020 (hNode: CUgraphNode, params_out: *mut c_void);
+    cuGraphExternalSemaphoresSignalNodeSetParams = "cuGraphExternalSemaphoresSignalNodeSetParams" @ 11020 (hNode: CUgraphNode, nodeParams: *const c_void);
+    cuGraphExecExternalSemaphoresSignalNodeSetParams = "cuGraphExecExternalSemaphoresSignalNodeSetParams" @ 11020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const c_void);
+    cuGraphAddExternalSemaphoresWaitNode = "cuGraphAddExternalSemaphoresWaitNode" @ 11020 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const c_void);
+    cuGraphExternalSemaphoresWaitNodeGetParams = "cuGraphExternalSemaphoresWaitNodeGetParams" @ 11020 (hNode: CUgraphNode, params_out: *mut c_void);
+    cuGraphExternalSemaphoresWaitNodeSetParams = "cuGraphExternalSemaphoresWaitNodeSetParams" @ 11020 (hNode: CUgraphNode, nodeParams: *const c_void);
+    cuGraphExecExternalSemaphoresWaitNodeSetParams = "cuGraphExecExternalSemaphoresWaitNodeSetParams" @ 11020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const c_void);
+    cuGraphAddMemAllocNode = "cuGraphAddMemAllocNode" @ 11040 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS);
+    cuGraphMemAllocNodeGetParams = "cuGraphMemAllocNodeGetParams" @ 11040 (hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS);
+    cuGraphAddMemFreeNode = "cuGraphAddMemFreeNode" @ 11040 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr);
+    cuGraphMemFreeNodeGetParams = "cuGraphMemFreeNodeGetParams" @ 11040 (hNode: CUgraphNode, dptr_out: *mut CUdeviceptr);
+    cuGraphAddNode_v1 = "cuGraphAddNode" @ 12020 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUgraphNodeParams);
+    cuGraphAddNode_v2 = "cuGraphAddNode" @ 12030 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const c_void, numDependencies: usize, nodeParams: *mut CUgraphNodeParams);
+    cuGraphNodeSetParams = "cuGraphNodeSetParams" @ 12020 (hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
+    cuGraphExecNodeSetParams = "cuGraphExecNodeSetParams" @ 12020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
 }
 
 /// The loaded driver: both tables and the library that backs them.

@@ -572,3 +572,133 @@ const _: () = {
     assert!(size_of::<CUDA_TEXTURE_DESC>() == 104 && offset_of!(CUDA_TEXTURE_DESC, borderColor) == 40);
     assert!(size_of::<CUDA_RESOURCE_VIEW_DESC>() == 112);
 };
+
+// ---- graph nodes ----------------------------------------------------------------------
+
+pub type CUgraphNodeType = c_int;
+pub type CUgraphConditionalHandle = u64;
+pub type CUkernelNodeAttrID = c_int;
+
+/// `CUDA_KERNEL_NODE_PARAMS_v2` (and `_v3`, the same fields): the kernel is `func`, or
+/// `kern` in context `ctx` (NULL: the current one) when `func` is NULL.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_KERNEL_NODE_PARAMS {
+    pub func: CUfunction,
+    pub gridDimX: c_uint,
+    pub gridDimY: c_uint,
+    pub gridDimZ: c_uint,
+    pub blockDimX: c_uint,
+    pub blockDimY: c_uint,
+    pub blockDimZ: c_uint,
+    pub sharedMemBytes: c_uint,
+    pub kernelParams: *mut *mut c_void,
+    pub extra: *mut *mut c_void,
+    pub kern: CUkernel,
+    pub ctx: CUcontext,
+}
+
+/// `CUDA_MEMSET_NODE_PARAMS` (`_v1`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUDA_MEMSET_NODE_PARAMS {
+    pub dst: CUdeviceptr,
+    pub pitch: usize,
+    pub value: c_uint,
+    pub elementSize: c_uint,
+    pub width: usize,
+    pub height: usize,
+}
+
+/// `CUDA_MEMSET_NODE_PARAMS_v2`: with the context the node runs in.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEMSET_NODE_PARAMS_v2 {
+    pub dst: CUdeviceptr,
+    pub pitch: usize,
+    pub value: c_uint,
+    pub elementSize: c_uint,
+    pub width: usize,
+    pub height: usize,
+    pub ctx: CUcontext,
+}
+
+/// `CUDA_HOST_NODE_PARAMS`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_HOST_NODE_PARAMS {
+    pub fn_: CUhostFn,
+    pub userData: *mut c_void,
+}
+
+/// `CUDA_MEMCPY_NODE_PARAMS`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEMCPY_NODE_PARAMS {
+    pub flags: c_int,
+    pub reserved: c_int,
+    pub copyCtx: CUcontext,
+    pub copyParams: CUDA_MEMCPY3D,
+}
+
+/// `CUDA_CONDITIONAL_NODE_PARAMS`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_CONDITIONAL_NODE_PARAMS {
+    pub handle: CUgraphConditionalHandle,
+    pub type_: c_int,
+    pub size: c_uint,
+    pub phGraph_out: *mut CUgraph,
+    pub ctx: CUcontext,
+}
+
+/// `CUDA_MEM_ALLOC_NODE_PARAMS` (`_v1`; `_v2` has the same fields).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_MEM_ALLOC_NODE_PARAMS {
+    pub poolProps: CUmemPoolProps,
+    pub accessDescs: *const CUmemAccessDesc,
+    pub accessDescCount: usize,
+    pub bytesize: usize,
+    pub dptr: CUdeviceptr,
+}
+
+/// The union of `CUgraphNodeParams`, with the members the runtime converts; the others are
+/// the same bytes as the runtime's (`reserved1`).
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub union CUgraphNodeParamsUnion {
+    pub reserved1: [i64; 29],
+    pub kernel: CUDA_KERNEL_NODE_PARAMS,
+    pub memcpy: CUDA_MEMCPY_NODE_PARAMS,
+    pub memset: CUDA_MEMSET_NODE_PARAMS_v2,
+    pub host: CUDA_HOST_NODE_PARAMS,
+    pub alloc: CUDA_MEM_ALLOC_NODE_PARAMS,
+    pub conditional: CUDA_CONDITIONAL_NODE_PARAMS,
+}
+
+/// `CUgraphNodeParams`.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUgraphNodeParams {
+    pub type_: CUgraphNodeType,
+    pub reserved0: [c_int; 3],
+    pub u: CUgraphNodeParamsUnion,
+    pub reserved2: i64,
+}
+
+zeroed_default!(CUDA_KERNEL_NODE_PARAMS, CUDA_MEMSET_NODE_PARAMS_v2, CUDA_HOST_NODE_PARAMS, CUDA_MEM_ALLOC_NODE_PARAMS,
+    CUgraphNodeParams);
+
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<CUDA_KERNEL_NODE_PARAMS>() == 72);
+    assert!(size_of::<CUDA_MEMSET_NODE_PARAMS>() == 40);
+    assert!(size_of::<CUDA_MEMSET_NODE_PARAMS_v2>() == 48);
+    assert!(size_of::<CUDA_MEMCPY_NODE_PARAMS>() == 16 + size_of::<CUDA_MEMCPY3D>());
+    assert!(size_of::<CUDA_CONDITIONAL_NODE_PARAMS>() == 32);
+    assert!(size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>() == 120);
+    assert!(size_of::<CUgraphNodeParamsUnion>() == 232);
+    assert!(size_of::<CUgraphNodeParams>() == 256);
+    assert!(offset_of!(CUgraphNodeParams, u) == 16 && offset_of!(CUgraphNodeParams, reserved2) == 248);
+};

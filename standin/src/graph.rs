@@ -1,6 +1,6 @@
 //! Stream capture and graphs: not modelled. The stand-in runs work at call time, so it has
-//! nothing to capture and no graphs to launch; every entry point of the graph core answers
-//! `CUDA_ERROR_NOT_SUPPORTED`, so that a program sees plainly that graphs are unavailable
+//! nothing to capture and no graphs to launch; every entry point of the graph core and of the
+//! graph nodes answers `CUDA_ERROR_NOT_SUPPORTED`, so that a program sees plainly that graphs are unavailable
 //! (tests of graphs need a real GPU).
 
 use crate::types::*;
@@ -46,6 +46,53 @@ const ENTRY_POINTS: &[&str] = &[
     "cuGraphRetainUserObject",
     "cuGraphReleaseUserObject",
     "cuGraphConditionalHandleCreate",
+    // Graph nodes.
+    "cuGraphAddKernelNode",
+    "cuGraphKernelNodeGetParams",
+    "cuGraphKernelNodeSetParams",
+    "cuGraphExecKernelNodeSetParams",
+    "cuGraphKernelNodeCopyAttributes",
+    "cuGraphKernelNodeGetAttribute",
+    "cuGraphKernelNodeSetAttribute",
+    "cuGraphAddMemcpyNode",
+    "cuGraphMemcpyNodeGetParams",
+    "cuGraphMemcpyNodeSetParams",
+    "cuGraphExecMemcpyNodeSetParams",
+    "cuGraphAddMemsetNode",
+    "cuGraphMemsetNodeGetParams",
+    "cuGraphMemsetNodeSetParams",
+    "cuGraphExecMemsetNodeSetParams",
+    "cuGraphAddHostNode",
+    "cuGraphHostNodeGetParams",
+    "cuGraphHostNodeSetParams",
+    "cuGraphExecHostNodeSetParams",
+    "cuGraphAddChildGraphNode",
+    "cuGraphChildGraphNodeGetGraph",
+    "cuGraphExecChildGraphNodeSetParams",
+    "cuGraphAddEmptyNode",
+    "cuGraphAddEventRecordNode",
+    "cuGraphEventRecordNodeGetEvent",
+    "cuGraphEventRecordNodeSetEvent",
+    "cuGraphExecEventRecordNodeSetEvent",
+    "cuGraphAddEventWaitNode",
+    "cuGraphEventWaitNodeGetEvent",
+    "cuGraphEventWaitNodeSetEvent",
+    "cuGraphExecEventWaitNodeSetEvent",
+    "cuGraphAddExternalSemaphoresSignalNode",
+    "cuGraphExternalSemaphoresSignalNodeGetParams",
+    "cuGraphExternalSemaphoresSignalNodeSetParams",
+    "cuGraphExecExternalSemaphoresSignalNodeSetParams",
+    "cuGraphAddExternalSemaphoresWaitNode",
+    "cuGraphExternalSemaphoresWaitNodeGetParams",
+    "cuGraphExternalSemaphoresWaitNodeSetParams",
+    "cuGraphExecExternalSemaphoresWaitNodeSetParams",
+    "cuGraphAddMemAllocNode",
+    "cuGraphMemAllocNodeGetParams",
+    "cuGraphAddMemFreeNode",
+    "cuGraphMemFreeNodeGetParams",
+    "cuGraphAddNode",
+    "cuGraphNodeSetParams",
+    "cuGraphExecNodeSetParams",
 ];
 
 /// Whether `name` is one of [`ENTRY_POINTS`].

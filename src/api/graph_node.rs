@@ -1,0 +1,1202 @@
+//! Graph nodes by type: adding each kind of node, reading and changing its parameters in a
+//! graph and in an executable graph, kernel node attributes, and the generic
+//! `cudaGraphAddNode`/`cudaGraphNodeSetParams`/`cudaGraphExecNodeSetParams`.
+//!
+//! Graphs, nodes and executable graphs are the driver's handles, so each export converts its
+//! parameters and calls the driver's function of the same name. The conversions are the ones
+//! the equivalent direct calls use, so that a node and the call it stands for never disagree:
+//!
+//! - kernels are named by their host stub (or a `cudaKernel_t`), resolved through the
+//!   registration as `cudaLaunchKernel` does ([`module::resolve`]); the driver gets the
+//!   `CUkernel` (`kern`, with `func` NULL and the current context), and reading a node's
+//!   parameters gives back the host stub ([`module::host_stub`]);
+//! - copies are `cudaMemcpy3DParms` converted by [`copy::memcpy3d_params`] with
+//!   `cudaMemcpy3D`'s checks; the 1D and symbol forms are the same 3D copy of one row
+//!   (symbols: [`module::symbol_range`] and the kinds `cudaMemcpyToSymbol`/`FromSymbol`
+//!   take);
+//! - allocation nodes take the pool properties as the memory pools convert them
+//!   ([`pool::cu_pool_props`]); host functions, child graphs, events, access descriptors,
+//!   external semaphores and frees have the driver's layout and values and go as they are.
+//!
+//! Everything the driver checks (graph and node handles, a node of another type than the
+//! function's, dependencies, sizes, pitches, element sizes) is the driver's error.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_uint, c_void};
+use std::ptr::null_mut;
+
+use crate::api::copy::memcpy3d_params;
+use crate::api::module;
+use crate::api::pool::cu_pool_props;
+use crate::boundary::{cu, out, run, Res};
+use crate::driver::types::*;
+use crate::driver::Fns;
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+// The parameters passed to the driver as they are: the runtime's structs are the driver's,
+// field for field, with the same enum values (`cuda.h`: CUmemAccessDesc,
+// CUDA_EXT_SEM_SIGNAL/WAIT_NODE_PARAMS, CUDA_EXTERNAL_SEMAPHORE_SIGNAL/WAIT_PARAMS,
+// CUgraphEdgeData, CUlaunchAttributeValue, and in `CUgraphNodeParams` the members that are
+// not converted).
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<cudaMemAccessDesc>() == size_of::<CUmemAccessDesc>());
+    assert!(offset_of!(cudaMemAccessDesc, flags) == offset_of!(CUmemAccessDesc, flags));
+    assert!(size_of::<cudaMemAllocNodeParams>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
+    assert!(size_of::<cudaMemAllocNodeParamsV2>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
+    assert!(size_of::<cudaExternalSemaphoreSignalNodeParams>() == 24);
+    assert!(offset_of!(cudaExternalSemaphoreSignalNodeParams, numExtSems) == 16);
+    assert!(size_of::<cudaExternalSemaphoreWaitNodeParams>() == 24);
+    assert!(offset_of!(cudaExternalSemaphoreWaitNodeParams, numExtSems) == 16);
+    assert!(size_of::<cudaExternalSemaphoreSignalParams>() == 144 && offset_of!(cudaExternalSemaphoreSignalParams, flags) == 72);
+    assert!(size_of::<cudaExternalSemaphoreWaitParams>() == 144 && offset_of!(cudaExternalSemaphoreWaitParams, flags) == 72);
+    assert!(size_of::<cudaGraphEdgeData>() == 8);
+    assert!(size_of::<cudaLaunchAttributeValue>() == 64);
+    assert!(size_of::<cudaHostNodeParams>() == size_of::<CUDA_HOST_NODE_PARAMS>());
+    assert!(size_of::<cudaMemsetParams>() == size_of::<CUDA_MEMSET_NODE_PARAMS>());
+};
+
+/// The caller's parameter block, or `cudaErrorInvalidValue` for NULL.
+#[inline]
+fn given<'a, T>(p: *const T) -> Res<&'a T> {
+    // SAFETY: the caller's pointer; NULL is rejected, anything else is the caller's promise.
+    unsafe { p.as_ref() }.ok_or(cudaError::cudaErrorInvalidValue)
+}
+
+/// The driver table with a context current, and that context (the one copies, memsets and
+/// conditional nodes run in).
+fn ctx() -> Res<(&'static Fns, CUcontext)> {
+    let f = rt::ctx()?;
+    let mut c: CUcontext = null_mut();
+    // SAFETY: valid out pointer.
+    cu(unsafe { f.cuCtxGetCurrent(&mut c) })?;
+    Ok((f, c))
+}
+
+// ---- conversions ------------------------------------------------------------------------
+
+/// A kernel node's launch, with the kernel resolved as `cudaLaunchKernel` resolves it.
+#[allow(clippy::too_many_arguments)]
+fn kernel(
+    f: &Fns,
+    func: *const c_void,
+    grid: dim3,
+    block: dim3,
+    shared: c_uint,
+    kernelParams: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> Res<CUDA_KERNEL_NODE_PARAMS> {
+    let k = module::resolve(func, f)?;
+    Ok(CUDA_KERNEL_NODE_PARAMS {
+        func: null_mut(),
+        gridDimX: grid.x,
+        gridDimY: grid.y,
+        gridDimZ: grid.z,
+        blockDimX: block.x,
+        blockDimY: block.y,
+        blockDimZ: block.z,
+        sharedMemBytes: shared,
+        kernelParams,
+        extra,
+        kern: k,
+        ctx: null_mut(),
+    })
+}
+
+fn kernel_params(f: &Fns, p: *const cudaKernelNodeParams) -> Res<CUDA_KERNEL_NODE_PARAMS> {
+    let p = given(p)?;
+    kernel(f, p.func, p.gridDim, p.blockDim, p.sharedMemBytes, p.kernelParams, p.extra)
+}
+
+/// The runtime's view of a kernel node's parameters: the kernel as the host stub it was
+/// registered with (else the driver's handle).
+fn kernel_params_back(f: &Fns, k: &CUDA_KERNEL_NODE_PARAMS) -> cudaKernelNodeParams {
+    let func = module::host_stub(k.kern, k.func, f).unwrap_or(if k.kern.is_null() {
+        k.func as *mut c_void
+    } else {
+        k.kern as *mut c_void
+    });
+    cudaKernelNodeParams {
+        func,
+        gridDim: dim3 { x: k.gridDimX, y: k.gridDimY, z: k.gridDimZ },
+        blockDim: dim3 { x: k.blockDimX, y: k.blockDimY, z: k.blockDimZ },
+        sharedMemBytes: k.sharedMemBytes,
+        kernelParams: k.kernelParams,
+        extra: k.extra,
+    }
+}
+
+/// A 3D copy, with `cudaMemcpy3D`'s checks.
+fn copy3d(f: &Fns, p: *const cudaMemcpy3DParms) -> Res<CUDA_MEMCPY3D> {
+    memcpy3d_params(f, given(p)?)
+}
+
+/// A copy of `count` bytes: one row, as a 3D copy (the same conversion and checks).
+fn copy1d(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
+    let row = |p: *mut c_void| cudaPitchedPtr { ptr: p, pitch: count, xsize: count, ysize: 1 };
+    let zero = cudaPos { x: 0, y: 0, z: 0 };
+    let p = cudaMemcpy3DParms {
+        srcArray: null_mut(),
+        srcPos: zero,
+        srcPtr: row(src as *mut c_void),
+        dstArray: null_mut(),
+        dstPos: zero,
+        dstPtr: row(dst),
+        extent: cudaExtent { width: count, height: 1, depth: 1 },
+        kind,
+    };
+    memcpy3d_params(f, &p)
+}
+
+/// A copy to `count` bytes at `offset` in a symbol: the symbol and range as
+/// `cudaMemcpyToSymbol` checks them, then the kind.
+fn copy_to_symbol(f: &Fns, symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
+    let dst = module::symbol_range(symbol, count, offset, f)?;
+    module::to_symbol_kind(kind.0)?;
+    copy1d(f, dst as usize as *mut c_void, src, count, kind)
+}
+
+/// A copy from `count` bytes at `offset` in a symbol (see [`copy_to_symbol`]).
+fn copy_from_symbol(f: &Fns, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
+    let src = module::symbol_range(symbol, count, offset, f)?;
+    module::from_symbol_kind(kind.0)?;
+    copy1d(f, dst, src as usize as *const c_void, count, kind)
+}
+
+/// The runtime's view of a copy node's `CUDA_MEMCPY3D`: array ends as arrays, pointer ends
+/// as pitched pointers; positions and the width in elements of the array taking part (bytes
+/// if none), as [`memcpy3d_params`] takes them; the kind from the ends' memory types.
+fn copy3d_back(f: &Fns, c: &CUDA_MEMCPY3D) -> Res<cudaMemcpy3DParms> {
+    use crate::api::copy::array_element_size;
+    let elem = if c.srcMemoryType == CU_MEMORYTYPE_ARRAY {
+        array_element_size(f, c.srcArray)?
+    } else if c.dstMemoryType == CU_MEMORYTYPE_ARRAY {
+        array_element_size(f, c.dstArray)?
+    } else {
+        1
+    }
+    .max(1);
+    let end = |mem: CUmemorytype, host: usize, dev: CUdeviceptr, array: CUarray, pitch: usize, height: usize| {
+        if mem == CU_MEMORYTYPE_ARRAY {
+            return (array as cudaArray_t, cudaPitchedPtr { ptr: null_mut(), pitch: 0, xsize: 0, ysize: 0 });
+        }
+        let p = if mem == CU_MEMORYTYPE_HOST { host } else { dev as usize };
+        (null_mut(), cudaPitchedPtr { ptr: p as *mut c_void, pitch, xsize: c.WidthInBytes, ysize: height })
+    };
+    let (srcArray, srcPtr) = end(c.srcMemoryType, c.srcHost as usize, c.srcDevice, c.srcArray, c.srcPitch, c.srcHeight);
+    let (dstArray, dstPtr) = end(c.dstMemoryType, c.dstHost as usize, c.dstDevice, c.dstArray, c.dstPitch, c.dstHeight);
+    let host = |m: CUmemorytype| m == CU_MEMORYTYPE_HOST;
+    let kind = if c.srcMemoryType == CU_MEMORYTYPE_UNIFIED || c.dstMemoryType == CU_MEMORYTYPE_UNIFIED {
+        cudaMemcpyKind::cudaMemcpyDefault
+    } else {
+        match (host(c.srcMemoryType), host(c.dstMemoryType)) {
+            (true, true) => cudaMemcpyKind::cudaMemcpyHostToHost,
+            (true, false) => cudaMemcpyKind::cudaMemcpyHostToDevice,
+            (false, true) => cudaMemcpyKind::cudaMemcpyDeviceToHost,
+            (false, false) => cudaMemcpyKind::cudaMemcpyDeviceToDevice,
+        }
+    };
+    Ok(cudaMemcpy3DParms {
+        srcArray,
+        srcPos: cudaPos { x: c.srcXInBytes / elem, y: c.srcY, z: c.srcZ },
+        srcPtr,
+        dstArray,
+        dstPos: cudaPos { x: c.dstXInBytes / elem, y: c.dstY, z: c.dstZ },
+        dstPtr,
+        extent: cudaExtent { width: c.WidthInBytes / elem, height: c.Height, depth: c.Depth },
+        kind: raw::cudaMemcpyKind(kind as i32),
+    })
+}
+
+/// A memset node's parameters: the element size must be 1, 2 or 4 bytes
+/// (`cudaErrorInvalidValue`); the rest is the driver's to judge.
+fn memset_params(p: *const cudaMemsetParams) -> Res<CUDA_MEMSET_NODE_PARAMS> {
+    let p = given(p)?;
+    memset(p.dst, p.pitch, p.value, p.elementSize, p.width, p.height)
+}
+
+fn memset(dst: *mut c_void, pitch: usize, value: c_uint, elementSize: c_uint, width: usize, height: usize) -> Res<CUDA_MEMSET_NODE_PARAMS> {
+    if !matches!(elementSize, 1 | 2 | 4) {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    Ok(CUDA_MEMSET_NODE_PARAMS { dst: dst as CUdeviceptr, pitch, value, elementSize, width, height })
+}
+
+fn host_params(p: *const cudaHostNodeParams) -> Res<CUDA_HOST_NODE_PARAMS> {
+    let p = given(p)?;
+    Ok(CUDA_HOST_NODE_PARAMS { fn_: p.r#fn, userData: p.userData })
+}
+
+/// An allocation node's parameters (those of `cudaMemAllocNodeParams` and of its `V2`).
+fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> CUDA_MEM_ALLOC_NODE_PARAMS {
+    CUDA_MEM_ALLOC_NODE_PARAMS {
+        poolProps: cu_pool_props(poolProps),
+        accessDescs: accessDescs as *const CUmemAccessDesc,
+        accessDescCount,
+        bytesize,
+        dptr: 0,
+    }
+}
+
+/// The runtime's view of an allocation node's parameters.
+fn alloc_back(d: &CUDA_MEM_ALLOC_NODE_PARAMS) -> cudaMemAllocNodeParams {
+    let p = &d.poolProps;
+    cudaMemAllocNodeParams {
+        poolProps: cudaMemPoolProps {
+            allocType: raw::cudaMemAllocationType(p.allocType),
+            handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
+            location: cudaMemLocation { r#type: raw::cudaMemLocationType(p.location.type_), id: p.location.id },
+            win32SecurityAttributes: p.win32SecurityAttributes,
+            maxSize: p.maxSize,
+            usage: p.usage,
+            reserved: p.reserved,
+        },
+        accessDescs: d.accessDescs as *const cudaMemAccessDesc,
+        accessDescCount: d.accessDescCount,
+        bytesize: d.bytesize,
+        dptr: d.dptr as usize as *mut c_void,
+    }
+}
+
+/// `cudaGraphNodeParams` to the driver's `CUgraphNodeParams`: the union's bytes as they are
+/// for the types whose parameters have the driver's layout (host, child graph, events,
+/// external semaphores, free, empty), converted for kernels, copies, memsets and conditional
+/// nodes (which carry the context they run in) and allocations. A type the runtime does not
+/// know is `cudaErrorInvalidValue`.
+fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNodeParams> {
+    use cudaGraphNodeType::*;
+    let mut d = CUgraphNodeParams { type_: p.r#type.0, reserved0: p.reserved0, reserved2: p.reserved2, ..Default::default() };
+    // SAFETY: the union is plain data; which member is meant is what `type` says.
+    unsafe {
+        d.u.reserved1 = p.u.reserved1;
+        let t = p.r#type;
+        if t == cudaGraphNodeTypeKernel {
+            let k = &p.u.kernel;
+            d.u.kernel = kernel(f, k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra)?;
+        } else if t == cudaGraphNodeTypeMemcpy {
+            let m = &p.u.memcpy;
+            d.u.memcpy = CUDA_MEMCPY_NODE_PARAMS {
+                flags: m.flags,
+                reserved: m.reserved[0],
+                copyCtx: c,
+                copyParams: memcpy3d_params(f, &m.copyParams)?,
+            };
+        } else if t == cudaGraphNodeTypeMemset {
+            let m = &p.u.memset;
+            let s = memset(m.dst, m.pitch, m.value, m.elementSize, m.width, m.height)?;
+            d.u.memset = CUDA_MEMSET_NODE_PARAMS_v2 {
+                dst: s.dst,
+                pitch: s.pitch,
+                value: s.value,
+                elementSize: s.elementSize,
+                width: s.width,
+                height: s.height,
+                ctx: c,
+            };
+        } else if t == cudaGraphNodeTypeMemAlloc {
+            let m = &p.u.alloc;
+            d.u.alloc = alloc(&m.poolProps, m.accessDescs, m.accessDescCount, m.bytesize);
+        } else if t == cudaGraphNodeTypeConditional {
+            let m = &p.u.conditional;
+            d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
+                handle: m.handle,
+                type_: m.r#type.0,
+                size: m.size,
+                phGraph_out: m.phGraph_out as *mut CUgraph,
+                ctx: c,
+            };
+        } else if !(0..cudaGraphNodeTypeCount as i32).contains(&t.0) || t.0 == 0x0c {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+    }
+    Ok(d)
+}
+
+/// What the driver wrote back into a node's parameters when it made the node: the address of
+/// an allocation, the body graphs of a conditional node.
+fn node_params_out(p: &mut cudaGraphNodeParams, d: &CUgraphNodeParams) {
+    use cudaGraphNodeType::*;
+    // SAFETY: plain data; the member is the one `type` names.
+    unsafe {
+        if p.r#type == cudaGraphNodeTypeMemAlloc {
+            p.u.alloc.dptr = d.u.alloc.dptr as usize as *mut c_void;
+        } else if p.r#type == cudaGraphNodeTypeConditional {
+            p.u.conditional.phGraph_out = d.u.conditional.phGraph_out as *mut cudaGraph_t;
+        }
+    }
+}
+
+/// `cudaGraphAddNode` in both forms: with or without edge data.
+fn add_node(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    dependencyData: Option<*const cudaGraphEdgeData>,
+    numDependencies: usize,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> Res {
+    let (f, c) = ctx()?;
+    // SAFETY: the caller's parameter block; NULL is rejected.
+    let p = unsafe { nodeParams.as_mut() }.ok_or(cudaError::cudaErrorInvalidValue)?;
+    let mut d = node_params(f, c, p)?;
+    // SAFETY: converted parameters; the driver checks the handles and the rest.
+    cu(unsafe {
+        match dependencyData {
+            Some(e) => f.cuGraphAddNode_v2(pGraphNode, graph, pDependencies, e as *const c_void, numDependencies, &mut d),
+            None => f.cuGraphAddNode_v1(pGraphNode, graph, pDependencies, numDependencies, &mut d),
+        }
+    })?;
+    node_params_out(p, &d);
+    Ok(())
+}
+
+// ---- kernel nodes -----------------------------------------------------------------------
+
+/// Creates a kernel execution node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddKernelNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    pNodeParams: *const cudaKernelNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddKernelNode", || {
+        let f = rt::ctx()?;
+        let k = kernel_params(f, pNodeParams)?;
+        cu(f.cuGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, &k))
+    })
+}
+
+/// Returns a kernel node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t {
+    run("cudaGraphKernelNodeGetParams", || {
+        let o = out(pNodeParams)?;
+        let f = rt::ctx()?;
+        let mut k = CUDA_KERNEL_NODE_PARAMS::default();
+        cu(f.cuGraphKernelNodeGetParams(node, &mut k))?;
+        *o = kernel_params_back(f, &k);
+        Ok(())
+    })
+}
+
+/// Sets a kernel node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
+    run("cudaGraphKernelNodeSetParams", || {
+        let f = rt::ctx()?;
+        let k = kernel_params(f, pNodeParams)?;
+        cu(f.cuGraphKernelNodeSetParams(node, &k))
+    })
+}
+
+// NVIDIA's 12.9 header names the parameters (hSrc, hDst) and 13.0's (hDst, hSrc); the first
+// is passed on as the driver's first, its destination, in both ABIs.
+/// Copies attributes from source node to destination node.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t {
+    run("cudaGraphKernelNodeCopyAttributes", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphKernelNodeCopyAttributes(hDst, hSrc))
+    })
+}
+
+/// Queries node attribute.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(
+    hNode: cudaGraphNode_t,
+    attr: raw::cudaLaunchAttributeID,
+    value_out: *mut cudaLaunchAttributeValue,
+) -> cudaError_t {
+    run("cudaGraphKernelNodeGetAttribute", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphKernelNodeGetAttribute(hNode, attr.0, value_out as *mut c_void))
+    })
+}
+
+/// Sets node attribute.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(
+    hNode: cudaGraphNode_t,
+    attr: raw::cudaLaunchAttributeID,
+    value: *const cudaLaunchAttributeValue,
+) -> cudaError_t {
+    run("cudaGraphKernelNodeSetAttribute", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphKernelNodeSetAttribute(hNode, attr.0, value as *const c_void))
+    })
+}
+
+/// Sets the parameters for a kernel node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaKernelNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExecKernelNodeSetParams", || {
+        let f = rt::ctx()?;
+        let k = kernel_params(f, pNodeParams)?;
+        cu(f.cuGraphExecKernelNodeSetParams(hGraphExec, node, &k))
+    })
+}
+
+// ---- memcpy nodes -----------------------------------------------------------------------
+
+/// Adds a copy node made from `c` (the current context runs it).
+fn add_copy(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, make: impl FnOnce(&Fns) -> Res<CUDA_MEMCPY3D>) -> Res {
+    let (f, c) = ctx()?;
+    let p = make(f)?;
+    // SAFETY: a converted copy; the driver checks the handles and the rest.
+    cu(unsafe { f.cuGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p, c) })
+}
+
+fn set_copy(node: cudaGraphNode_t, make: impl FnOnce(&Fns) -> Res<CUDA_MEMCPY3D>) -> Res {
+    let f = rt::ctx()?;
+    let p = make(f)?;
+    // SAFETY: a converted copy; the driver checks the node.
+    cu(unsafe { f.cuGraphMemcpyNodeSetParams(node, &p) })
+}
+
+fn exec_set_copy(exec: cudaGraphExec_t, node: cudaGraphNode_t, make: impl FnOnce(&Fns) -> Res<CUDA_MEMCPY3D>) -> Res {
+    let (f, c) = ctx()?;
+    let p = make(f)?;
+    // SAFETY: a converted copy; the driver checks the handles.
+    cu(unsafe { f.cuGraphExecMemcpyNodeSetParams(exec, node, &p, c) })
+}
+
+/// Creates a memcpy node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    pCopyParams: *const cudaMemcpy3DParms,
+) -> cudaError_t {
+    run("cudaGraphAddMemcpyNode", || {
+        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy3d(f, pCopyParams))
+    })
+}
+
+/// Creates a memcpy node to copy to a symbol on the device and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphAddMemcpyNodeToSymbol", || {
+        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
+    })
+}
+
+/// Creates a memcpy node to copy from a symbol on the device and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemcpyNodeFromSymbol(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphAddMemcpyNodeFromSymbol", || {
+        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
+    })
+}
+
+/// Creates a 1D memcpy node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphAddMemcpyNode1D", || {
+        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy1d(f, dst, src, count, kind))
+    })
+}
+
+/// Returns a memcpy node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t {
+    run("cudaGraphMemcpyNodeGetParams", || {
+        let o = out(pNodeParams)?;
+        let f = rt::ctx()?;
+        let mut c = CUDA_MEMCPY3D::default();
+        cu(f.cuGraphMemcpyNodeGetParams(node, &mut c))?;
+        *o = copy3d_back(f, &c)?;
+        Ok(())
+    })
+}
+
+/// Sets a memcpy node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t {
+    run("cudaGraphMemcpyNodeSetParams", || set_copy(node, |f| copy3d(f, pNodeParams)))
+}
+
+/// Sets a memcpy node's parameters to copy to a symbol on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsToSymbol(
+    node: cudaGraphNode_t,
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphMemcpyNodeSetParamsToSymbol", || {
+        set_copy(node, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
+    })
+}
+
+/// Sets a memcpy node's parameters to copy from a symbol on the device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsFromSymbol(
+    node: cudaGraphNode_t,
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphMemcpyNodeSetParamsFromSymbol", || {
+        set_copy(node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
+    })
+}
+
+/// Sets a memcpy node's parameters to perform a 1-dimensional copy.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams1D(
+    node: cudaGraphNode_t,
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphMemcpyNodeSetParams1D", || set_copy(node, |f| copy1d(f, dst, src, count, kind)))
+}
+
+/// Sets the parameters for a memcpy node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaMemcpy3DParms,
+) -> cudaError_t {
+    run("cudaGraphExecMemcpyNodeSetParams", || exec_set_copy(hGraphExec, node, |f| copy3d(f, pNodeParams)))
+}
+
+/// Sets the parameters for a memcpy node in the given graphExec to copy to a symbol on the
+/// device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphExecMemcpyNodeSetParamsToSymbol", || {
+        exec_set_copy(hGraphExec, node, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
+    })
+}
+
+/// Sets the parameters for a memcpy node in the given graphExec to copy from a symbol on the
+/// device.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphExecMemcpyNodeSetParamsFromSymbol", || {
+        exec_set_copy(hGraphExec, node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
+    })
+}
+
+/// Sets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional
+/// copy.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
+    run("cudaGraphExecMemcpyNodeSetParams1D", || exec_set_copy(hGraphExec, node, |f| copy1d(f, dst, src, count, kind)))
+}
+
+// ---- memset nodes -----------------------------------------------------------------------
+
+/// Creates a memset node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemsetNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    pMemsetParams: *const cudaMemsetParams,
+) -> cudaError_t {
+    run("cudaGraphAddMemsetNode", || {
+        let (f, c) = ctx()?;
+        let p = memset_params(pMemsetParams)?;
+        cu(f.cuGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, &p, c))
+    })
+}
+
+/// Returns a memset node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t {
+    run("cudaGraphMemsetNodeGetParams", || {
+        let o = out(pNodeParams)?;
+        let f = rt::ctx()?;
+        let mut p = CUDA_MEMSET_NODE_PARAMS::default();
+        cu(f.cuGraphMemsetNodeGetParams(node, &mut p))?;
+        *o = cudaMemsetParams {
+            dst: p.dst as usize as *mut c_void,
+            pitch: p.pitch,
+            value: p.value,
+            elementSize: p.elementSize,
+            width: p.width,
+            height: p.height,
+        };
+        Ok(())
+    })
+}
+
+/// Sets a memset node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t {
+    run("cudaGraphMemsetNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = memset_params(pNodeParams)?;
+        cu(f.cuGraphMemsetNodeSetParams(node, &p))
+    })
+}
+
+/// Sets the parameters for a memset node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecMemsetNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaMemsetParams,
+) -> cudaError_t {
+    run("cudaGraphExecMemsetNodeSetParams", || {
+        let (f, c) = ctx()?;
+        let p = memset_params(pNodeParams)?;
+        cu(f.cuGraphExecMemsetNodeSetParams(hGraphExec, node, &p, c))
+    })
+}
+
+// ---- host nodes -------------------------------------------------------------------------
+
+/// Creates a host execution node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddHostNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    pNodeParams: *const cudaHostNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddHostNode", || {
+        let f = rt::ctx()?;
+        let p = host_params(pNodeParams)?;
+        cu(f.cuGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &p))
+    })
+}
+
+/// Returns a host node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t {
+    run("cudaGraphHostNodeGetParams", || {
+        let o = out(pNodeParams)?;
+        let f = rt::ctx()?;
+        let mut p = CUDA_HOST_NODE_PARAMS::default();
+        cu(f.cuGraphHostNodeGetParams(node, &mut p))?;
+        *o = cudaHostNodeParams { r#fn: p.fn_, userData: p.userData };
+        Ok(())
+    })
+}
+
+/// Sets a host node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t {
+    run("cudaGraphHostNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = host_params(pNodeParams)?;
+        cu(f.cuGraphHostNodeSetParams(node, &p))
+    })
+}
+
+/// Sets the parameters for a host node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecHostNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaHostNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExecHostNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = host_params(pNodeParams)?;
+        cu(f.cuGraphExecHostNodeSetParams(hGraphExec, node, &p))
+    })
+}
+
+// ---- child graph and empty nodes ----------------------------------------------------------
+
+/// Creates a child graph node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    childGraph: cudaGraph_t,
+) -> cudaError_t {
+    run("cudaGraphAddChildGraphNode", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph))
+    })
+}
+
+/// Gets a handle to the embedded graph of a child graph node.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
+    run("cudaGraphChildGraphNodeGetGraph", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphChildGraphNodeGetGraph(node, pGraph))
+    })
+}
+
+/// Updates node parameters in the child graph node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecChildGraphNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    childGraph: cudaGraph_t,
+) -> cudaError_t {
+    run("cudaGraphExecChildGraphNodeSetParams", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph))
+    })
+}
+
+/// Creates an empty node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddEmptyNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+) -> cudaError_t {
+    run("cudaGraphAddEmptyNode", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies))
+    })
+}
+
+// ---- event nodes ------------------------------------------------------------------------
+
+/// Creates an event record node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddEventRecordNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    event: cudaEvent_t,
+) -> cudaError_t {
+    run("cudaGraphAddEventRecordNode", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event))
+    })
+}
+
+/// Returns the event associated with an event record node.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
+    run("cudaGraphEventRecordNodeGetEvent", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphEventRecordNodeGetEvent(node, event_out))
+    })
+}
+
+/// Sets an event record node's event.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t {
+    run("cudaGraphEventRecordNodeSetEvent", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphEventRecordNodeSetEvent(node, event))
+    })
+}
+
+/// Sets the event for an event record node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecEventRecordNodeSetEvent(
+    hGraphExec: cudaGraphExec_t,
+    hNode: cudaGraphNode_t,
+    event: cudaEvent_t,
+) -> cudaError_t {
+    run("cudaGraphExecEventRecordNodeSetEvent", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event))
+    })
+}
+
+/// Creates an event wait node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddEventWaitNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    event: cudaEvent_t,
+) -> cudaError_t {
+    run("cudaGraphAddEventWaitNode", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event))
+    })
+}
+
+/// Returns the event associated with an event wait node.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
+    run("cudaGraphEventWaitNodeGetEvent", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphEventWaitNodeGetEvent(node, event_out))
+    })
+}
+
+/// Sets an event wait node's event.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t {
+    run("cudaGraphEventWaitNodeSetEvent", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphEventWaitNodeSetEvent(node, event))
+    })
+}
+
+/// Sets the event for an event wait node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecEventWaitNodeSetEvent(
+    hGraphExec: cudaGraphExec_t,
+    hNode: cudaGraphNode_t,
+    event: cudaEvent_t,
+) -> cudaError_t {
+    run("cudaGraphExecEventWaitNodeSetEvent", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event))
+    })
+}
+
+// ---- external semaphore nodes -----------------------------------------------------------
+
+/// Creates an external semaphore signal node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddExternalSemaphoresSignalNode", || {
+        let f = rt::ctx()?;
+        let p = given(nodeParams)?;
+        cu(f.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
+    })
+}
+
+/// Returns an external semaphore signal node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeGetParams(
+    hNode: cudaGraphNode_t,
+    params_out: *mut cudaExternalSemaphoreSignalNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExternalSemaphoresSignalNodeGetParams", || {
+        let o = out(params_out)?;
+        let f = rt::ctx()?;
+        cu(f.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, o as *mut _ as *mut c_void))
+    })
+}
+
+/// Sets an external semaphore signal node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeSetParams(
+    hNode: cudaGraphNode_t,
+    nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExternalSemaphoresSignalNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = given(nodeParams)?;
+        cu(f.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, p as *const _ as *const c_void))
+    })
+}
+
+/// Sets the parameters for an external semaphore signal node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    hNode: cudaGraphNode_t,
+    nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExecExternalSemaphoresSignalNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = given(nodeParams)?;
+        cu(f.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
+    })
+}
+
+/// Creates an external semaphore wait node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddExternalSemaphoresWaitNode", || {
+        let f = rt::ctx()?;
+        let p = given(nodeParams)?;
+        cu(f.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
+    })
+}
+
+/// Returns an external semaphore wait node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeGetParams(
+    hNode: cudaGraphNode_t,
+    params_out: *mut cudaExternalSemaphoreWaitNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExternalSemaphoresWaitNodeGetParams", || {
+        let o = out(params_out)?;
+        let f = rt::ctx()?;
+        cu(f.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, o as *mut _ as *mut c_void))
+    })
+}
+
+/// Sets an external semaphore wait node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeSetParams(
+    hNode: cudaGraphNode_t,
+    nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExternalSemaphoresWaitNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = given(nodeParams)?;
+        cu(f.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, p as *const _ as *const c_void))
+    })
+}
+
+/// Sets the parameters for an external semaphore wait node in the given graphExec.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(
+    hGraphExec: cudaGraphExec_t,
+    hNode: cudaGraphNode_t,
+    nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExecExternalSemaphoresWaitNodeSetParams", || {
+        let f = rt::ctx()?;
+        let p = given(nodeParams)?;
+        cu(f.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
+    })
+}
+
+// ---- memory allocation and free nodes ---------------------------------------------------
+
+/// Creates an allocation node and adds it to a graph. The address of the allocation is
+/// written to `nodeParams->dptr`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    nodeParams: *mut cudaMemAllocNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddMemAllocNode", || {
+        let f = rt::ctx()?;
+        let p = out(nodeParams)?;
+        let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize);
+        cu(f.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &mut d))?;
+        p.dptr = d.dptr as usize as *mut c_void;
+        Ok(())
+    })
+}
+
+/// Returns a memory alloc node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t {
+    run("cudaGraphMemAllocNodeGetParams", || {
+        let o = out(params_out)?;
+        let f = rt::ctx()?;
+        let mut d = CUDA_MEM_ALLOC_NODE_PARAMS::default();
+        cu(f.cuGraphMemAllocNodeGetParams(node, &mut d))?;
+        *o = alloc_back(&d);
+        Ok(())
+    })
+}
+
+/// Creates a memory free node and adds it to a graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddMemFreeNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    dptr: *mut c_void,
+) -> cudaError_t {
+    run("cudaGraphAddMemFreeNode", || {
+        let f = rt::ctx()?;
+        cu(f.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as CUdeviceptr))
+    })
+}
+
+/// Returns a memory free node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: *mut c_void) -> cudaError_t {
+    run("cudaGraphMemFreeNodeGetParams", || {
+        let o = out(dptr_out as *mut CUdeviceptr)?;
+        let f = rt::ctx()?;
+        cu(f.cuGraphMemFreeNodeGetParams(node, o))
+    })
+}
+
+// ---- any node ---------------------------------------------------------------------------
+
+/// Adds a node of arbitrary type to a graph.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    dependencyData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddNode", || add_node(pGraphNode, graph, pDependencies, Some(dependencyData), numDependencies, nodeParams))
+}
+
+/// Adds a node of arbitrary type to a graph.
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddNode(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddNode", || add_node(pGraphNode, graph, pDependencies, None, numDependencies, nodeParams))
+}
+
+/// Adds a node of arbitrary type to a graph (12.3+).
+#[cfg(feature = "abi12")]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphAddNode_v2(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    dependencyData: *const cudaGraphEdgeData,
+    numDependencies: usize,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> cudaError_t {
+    run("cudaGraphAddNode_v2", || add_node(pGraphNode, graph, pDependencies, Some(dependencyData), numDependencies, nodeParams))
+}
+
+/// Updates a graph node's parameters.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    run("cudaGraphNodeSetParams", || {
+        let (f, c) = ctx()?;
+        let mut d = node_params(f, c, given(nodeParams)?)?;
+        cu(f.cuGraphNodeSetParams(node, &mut d))
+    })
+}
+
+/// Updates a graph node's parameters in an instantiated graph.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphExecNodeSetParams(
+    graphExec: cudaGraphExec_t,
+    node: cudaGraphNode_t,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> cudaError_t {
+    run("cudaGraphExecNodeSetParams", || {
+        let (f, c) = ctx()?;
+        let mut d = node_params(f, c, given(nodeParams)?)?;
+        cu(f.cuGraphExecNodeSetParams(graphExec, node, &mut d))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memset_element_sizes_are_1_2_or_4() {
+        for e in [1, 2, 4] {
+            let p = memset(0x1000 as *mut c_void, 64, 7, e, 16, 2).unwrap();
+            assert_eq!((p.dst, p.pitch, p.value, p.elementSize, p.width, p.height), (0x1000, 64, 7, e, 16, 2));
+        }
+        for e in [0, 3, 8] {
+            assert_eq!(memset(0x1000 as *mut c_void, 0, 0, e, 16, 1).err(), Some(cudaError::cudaErrorInvalidValue));
+        }
+    }
+
+    #[test]
+    fn what_the_driver_writes_back_reaches_the_caller() {
+        // SAFETY: plain C structs, all-zero is valid.
+        let mut p: cudaGraphNodeParams = unsafe { std::mem::zeroed() };
+        let mut d = CUgraphNodeParams::default();
+        p.r#type = raw::cudaGraphNodeType(cudaGraphNodeType::cudaGraphNodeTypeMemAlloc as i32);
+        // SAFETY: plain data.
+        unsafe { d.u.alloc.dptr = 0x1234 };
+        node_params_out(&mut p, &d);
+        // SAFETY: the member `type` names.
+        assert_eq!(unsafe { p.u.alloc.dptr }, 0x1234 as *mut c_void);
+
+        let mut bodies = [null_mut::<CUgraph_st>(); 2];
+        p.r#type = raw::cudaGraphNodeType(cudaGraphNodeType::cudaGraphNodeTypeConditional as i32);
+        d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
+            handle: 1,
+            type_: 0,
+            size: 2,
+            phGraph_out: bodies.as_mut_ptr(),
+            ctx: null_mut(),
+        };
+        node_params_out(&mut p, &d);
+        // SAFETY: the member `type` names.
+        assert_eq!(unsafe { p.u.conditional.phGraph_out }, bodies.as_mut_ptr());
+    }
+}
