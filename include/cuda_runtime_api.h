@@ -364,6 +364,34 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
  */
 #define cudaMemPoolCreateUsageHwDecompress 2
 
+#define cudaTextureType1D 1
+
+#define cudaTextureType2D 2
+
+#define cudaTextureType3D 3
+
+#define cudaTextureTypeCubemap 12
+
+#define cudaTextureType1DLayered 241
+
+#define cudaTextureType2DLayered 242
+
+#define cudaTextureTypeCubemapLayered 252
+
+#define cudaSurfaceType1D 1
+
+#define cudaSurfaceType2D 2
+
+#define cudaSurfaceType3D 3
+
+#define cudaSurfaceTypeCubemap 12
+
+#define cudaSurfaceType1DLayered 241
+
+#define cudaSurfaceType2DLayered 242
+
+#define cudaSurfaceTypeCubemapLayered 252
+
 /**
  * CUDA error types.
  */
@@ -2326,6 +2354,158 @@ typedef enum cudaGraphConditionalNodeType {
 } cudaGraphConditionalNodeType;
 
 /**
+ * Online compiler and linker options
+ */
+typedef enum cudaJitOption {
+    /**
+     * Max number of registers that a thread may use. Option type: unsigned int. Applies to:
+     * compiler only
+     */
+    cudaJitMaxRegisters = 0,
+    /**
+     * IN: Specifies minimum number of threads per block to target compilation for. OUT:
+     * Returns the number of threads the compiler actually targeted. Option type: unsigned
+     * int. Applies to: compiler only
+     */
+    cudaJitThreadsPerBlock = 1,
+    /**
+     * Overwrites the option value with the total wall clock time, in milliseconds, spent in
+     * the compiler and linker. Option type: float. Applies to: compiler and linker
+     */
+    cudaJitWallTime = 2,
+    /**
+     * Pointer to a buffer in which to print any log messages that are informational in nature
+     * (the buffer size is specified via option ::cudaJitInfoLogBufferSizeBytes). Option type:
+     * char *. Applies to: compiler and linker
+     */
+    cudaJitInfoLogBuffer = 3,
+    /**
+     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
+     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
+     * Applies to: compiler and linker
+     */
+    cudaJitInfoLogBufferSizeBytes = 4,
+    /**
+     * Pointer to a buffer in which to print any log messages that reflect errors (the buffer
+     * size is specified via option ::cudaJitErrorLogBufferSizeBytes). Option type: char *.
+     * Applies to: compiler and linker
+     */
+    cudaJitErrorLogBuffer = 5,
+    /**
+     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
+     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
+     * Applies to: compiler and linker
+     */
+    cudaJitErrorLogBufferSizeBytes = 6,
+    /**
+     * Level of optimizations to apply to generated code (0 - 4), with 4 being the default and
+     * highest level of optimizations. Option type: unsigned int. Applies to: compiler only
+     */
+    cudaJitOptimizationLevel = 7,
+    /**
+     * Specifies choice of fallback strategy if matching cubin is not found. Choice is based on
+     * supplied ::cudaJit_Fallback. Option type: unsigned int for enumerated type
+     * ::cudaJit_Fallback. Applies to: compiler only
+     */
+    cudaJitFallbackStrategy = 10,
+    /**
+     * Specifies whether to create debug information in output (-g) (0: false, default).
+     * Option type: int. Applies to: compiler and linker
+     */
+    cudaJitGenerateDebugInfo = 11,
+    /**
+     * Generate verbose log messages (0: false, default). Option type: int. Applies to:
+     * compiler and linker
+     */
+    cudaJitLogVerbose = 12,
+    /**
+     * Generate line number information (-lineinfo) (0: false, default). Option type: int.
+     * Applies to: compiler only
+     */
+    cudaJitGenerateLineInfo = 13,
+    /**
+     * Specifies whether to enable caching explicitly (-dlcm). Choice is based on supplied
+     * ::cudaJit_CacheMode. Option type: unsigned int for enumerated type ::cudaJit_CacheMode.
+     * Applies to: compiler only
+     */
+    cudaJitCacheMode = 14,
+    /**
+     * Generate position independent code (0: false). Option type: int. Applies to: compiler
+     * only
+     */
+    cudaJitPositionIndependentCode = 30,
+    /**
+     * This option hints to the JIT compiler the minimum number of CTAs from the kernel's grid
+     * to be mapped to a SM. Option type: unsigned int. Applies to: compiler only
+     */
+    cudaJitMinCtaPerSm = 31,
+    /**
+     * Maximum number threads in a thread block, computed as the product of the maximum extent
+     * specifed for each dimension of the block. Option type: int. Applies to: compiler only
+     */
+    cudaJitMaxThreadsPerBlock = 32,
+    /**
+     * This option lets the values specified using ::cudaJitMaxRegisters,
+     * ::cudaJitThreadsPerBlock, ::cudaJitMaxThreadsPerBlock and ::cudaJitMinCtaPerSm take
+     * precedence over any PTX directives. (0: Disable, default; 1: Enable) Option type: int.
+     * Applies to: compiler only
+     */
+    cudaJitOverrideDirectiveValues = 33,
+} cudaJitOption;
+
+/**
+ * Library options to be specified with ::cudaLibraryLoadData() or ::cudaLibraryLoadFromFile()
+ */
+typedef enum cudaLibraryOption {
+    cudaLibraryHostUniversalFunctionAndDataTable = 0,
+    /**
+     * Specifes that the argument code passed to ::cudaLibraryLoadData() will be preserved.
+     * Specifying this option will let the driver know that code can be accessed at any point
+     * until ::cudaLibraryUnload().
+     */
+    cudaLibraryBinaryIsPreserved = 1,
+} cudaLibraryOption;
+
+/**
+ * CUDA function attributes that can be set using cudaFuncSetAttribute.
+ */
+typedef enum cudaFuncAttribute {
+    /**
+     * Maximum dynamic shared memory size
+     */
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    /**
+     * Preferred shared memory-L1 cache split
+     */
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    /**
+     * Indicator to enforce valid cluster dimension specification on kernel launch
+     */
+    cudaFuncAttributeClusterDimMustBeSet = 10,
+    /**
+     * Required cluster width
+     */
+    cudaFuncAttributeRequiredClusterWidth = 11,
+    /**
+     * Required cluster height
+     */
+    cudaFuncAttributeRequiredClusterHeight = 12,
+    /**
+     * Required cluster depth
+     */
+    cudaFuncAttributeRequiredClusterDepth = 13,
+    /**
+     * Whether non-portable cluster scheduling policy is supported
+     */
+    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+    /**
+     * Required cluster scheduling policy preference
+     */
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    cudaFuncAttributeMax = 16,
+} cudaFuncAttribute;
+
+/**
  * CUDA Memory Advise values.
  */
 typedef enum cudaMemoryAdvise {
@@ -2416,45 +2596,6 @@ typedef enum cudaMemoryType {
 } cudaMemoryType;
 
 /**
- * CUDA function attributes that can be set using cudaFuncSetAttribute.
- */
-typedef enum cudaFuncAttribute {
-    /**
-     * Maximum dynamic shared memory size
-     */
-    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-    /**
-     * Preferred shared memory-L1 cache split
-     */
-    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-    /**
-     * Indicator to enforce valid cluster dimension specification on kernel launch
-     */
-    cudaFuncAttributeClusterDimMustBeSet = 10,
-    /**
-     * Required cluster width
-     */
-    cudaFuncAttributeRequiredClusterWidth = 11,
-    /**
-     * Required cluster height
-     */
-    cudaFuncAttributeRequiredClusterHeight = 12,
-    /**
-     * Required cluster depth
-     */
-    cudaFuncAttributeRequiredClusterDepth = 13,
-    /**
-     * Whether non-portable cluster scheduling policy is supported
-     */
-    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
-    /**
-     * Required cluster scheduling policy preference
-     */
-    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
-    cudaFuncAttributeMax = 16,
-} cudaFuncAttribute;
-
-/**
  * CUDA memory pool attributes
  */
 typedef enum cudaMemPoolAttr {
@@ -2504,6 +2645,224 @@ typedef enum cudaMemPoolAttr {
      */
     cudaMemPoolAttrUsedMemHigh = 8,
 } cudaMemPoolAttr;
+
+/**
+ * CUDA resource types
+ */
+typedef enum cudaResourceType {
+    /**
+     * Array resource
+     */
+    cudaResourceTypeArray = 0,
+    /**
+     * Mipmapped array resource
+     */
+    cudaResourceTypeMipmappedArray = 1,
+    /**
+     * Linear resource
+     */
+    cudaResourceTypeLinear = 2,
+    /**
+     * Pitch 2D resource
+     */
+    cudaResourceTypePitch2D = 3,
+} cudaResourceType;
+
+/**
+ * CUDA texture address modes
+ */
+typedef enum cudaTextureAddressMode {
+    /**
+     * Wrapping address mode
+     */
+    cudaAddressModeWrap = 0,
+    /**
+     * Clamp to edge address mode
+     */
+    cudaAddressModeClamp = 1,
+    /**
+     * Mirror address mode
+     */
+    cudaAddressModeMirror = 2,
+    /**
+     * Border address mode
+     */
+    cudaAddressModeBorder = 3,
+} cudaTextureAddressMode;
+
+/**
+ * CUDA texture filter modes
+ */
+typedef enum cudaTextureFilterMode {
+    /**
+     * Point filter mode
+     */
+    cudaFilterModePoint = 0,
+    /**
+     * Linear filter mode
+     */
+    cudaFilterModeLinear = 1,
+} cudaTextureFilterMode;
+
+/**
+ * CUDA texture read modes
+ */
+typedef enum cudaTextureReadMode {
+    /**
+     * Read texture as specified element type
+     */
+    cudaReadModeElementType = 0,
+    /**
+     * Read texture as normalized float
+     */
+    cudaReadModeNormalizedFloat = 1,
+} cudaTextureReadMode;
+
+/**
+ * CUDA texture resource view formats
+ */
+typedef enum cudaResourceViewFormat {
+    /**
+     * No resource view format (use underlying resource format)
+     */
+    cudaResViewFormatNone = 0,
+    /**
+     * 1 channel unsigned 8-bit integers
+     */
+    cudaResViewFormatUnsignedChar1 = 1,
+    /**
+     * 2 channel unsigned 8-bit integers
+     */
+    cudaResViewFormatUnsignedChar2 = 2,
+    /**
+     * 4 channel unsigned 8-bit integers
+     */
+    cudaResViewFormatUnsignedChar4 = 3,
+    /**
+     * 1 channel signed 8-bit integers
+     */
+    cudaResViewFormatSignedChar1 = 4,
+    /**
+     * 2 channel signed 8-bit integers
+     */
+    cudaResViewFormatSignedChar2 = 5,
+    /**
+     * 4 channel signed 8-bit integers
+     */
+    cudaResViewFormatSignedChar4 = 6,
+    /**
+     * 1 channel unsigned 16-bit integers
+     */
+    cudaResViewFormatUnsignedShort1 = 7,
+    /**
+     * 2 channel unsigned 16-bit integers
+     */
+    cudaResViewFormatUnsignedShort2 = 8,
+    /**
+     * 4 channel unsigned 16-bit integers
+     */
+    cudaResViewFormatUnsignedShort4 = 9,
+    /**
+     * 1 channel signed 16-bit integers
+     */
+    cudaResViewFormatSignedShort1 = 10,
+    /**
+     * 2 channel signed 16-bit integers
+     */
+    cudaResViewFormatSignedShort2 = 11,
+    /**
+     * 4 channel signed 16-bit integers
+     */
+    cudaResViewFormatSignedShort4 = 12,
+    /**
+     * 1 channel unsigned 32-bit integers
+     */
+    cudaResViewFormatUnsignedInt1 = 13,
+    /**
+     * 2 channel unsigned 32-bit integers
+     */
+    cudaResViewFormatUnsignedInt2 = 14,
+    /**
+     * 4 channel unsigned 32-bit integers
+     */
+    cudaResViewFormatUnsignedInt4 = 15,
+    /**
+     * 1 channel signed 32-bit integers
+     */
+    cudaResViewFormatSignedInt1 = 16,
+    /**
+     * 2 channel signed 32-bit integers
+     */
+    cudaResViewFormatSignedInt2 = 17,
+    /**
+     * 4 channel signed 32-bit integers
+     */
+    cudaResViewFormatSignedInt4 = 18,
+    /**
+     * 1 channel 16-bit floating point
+     */
+    cudaResViewFormatHalf1 = 19,
+    /**
+     * 2 channel 16-bit floating point
+     */
+    cudaResViewFormatHalf2 = 20,
+    /**
+     * 4 channel 16-bit floating point
+     */
+    cudaResViewFormatHalf4 = 21,
+    /**
+     * 1 channel 32-bit floating point
+     */
+    cudaResViewFormatFloat1 = 22,
+    /**
+     * 2 channel 32-bit floating point
+     */
+    cudaResViewFormatFloat2 = 23,
+    /**
+     * 4 channel 32-bit floating point
+     */
+    cudaResViewFormatFloat4 = 24,
+    /**
+     * Block compressed 1
+     */
+    cudaResViewFormatUnsignedBlockCompressed1 = 25,
+    /**
+     * Block compressed 2
+     */
+    cudaResViewFormatUnsignedBlockCompressed2 = 26,
+    /**
+     * Block compressed 3
+     */
+    cudaResViewFormatUnsignedBlockCompressed3 = 27,
+    /**
+     * Block compressed 4 unsigned
+     */
+    cudaResViewFormatUnsignedBlockCompressed4 = 28,
+    /**
+     * Block compressed 4 signed
+     */
+    cudaResViewFormatSignedBlockCompressed4 = 29,
+    /**
+     * Block compressed 5 unsigned
+     */
+    cudaResViewFormatUnsignedBlockCompressed5 = 30,
+    /**
+     * Block compressed 5 signed
+     */
+    cudaResViewFormatSignedBlockCompressed5 = 31,
+    /**
+     * Block compressed 6 unsigned half-float
+     */
+    cudaResViewFormatUnsignedBlockCompressed6H = 32,
+    /**
+     * Block compressed 6 signed half-float
+     */
+    cudaResViewFormatSignedBlockCompressed6H = 33,
+    /**
+     * Block compressed 7
+     */
+    cudaResViewFormatUnsignedBlockCompressed7 = 34,
+} cudaResourceViewFormat;
 
 /**
  * CUDA cooperative group scope
@@ -2785,119 +3144,6 @@ typedef enum cudaGraphInstantiateFlags {
      */
     cudaGraphInstantiateFlagUseNodePriority = 8,
 } cudaGraphInstantiateFlags;
-
-/**
- * Online compiler and linker options
- */
-typedef enum cudaJitOption {
-    /**
-     * Max number of registers that a thread may use. Option type: unsigned int. Applies to:
-     * compiler only
-     */
-    cudaJitMaxRegisters = 0,
-    /**
-     * IN: Specifies minimum number of threads per block to target compilation for. OUT:
-     * Returns the number of threads the compiler actually targeted. Option type: unsigned
-     * int. Applies to: compiler only
-     */
-    cudaJitThreadsPerBlock = 1,
-    /**
-     * Overwrites the option value with the total wall clock time, in milliseconds, spent in
-     * the compiler and linker. Option type: float. Applies to: compiler and linker
-     */
-    cudaJitWallTime = 2,
-    /**
-     * Pointer to a buffer in which to print any log messages that are informational in nature
-     * (the buffer size is specified via option ::cudaJitInfoLogBufferSizeBytes). Option type:
-     * char *. Applies to: compiler and linker
-     */
-    cudaJitInfoLogBuffer = 3,
-    /**
-     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
-     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
-     * Applies to: compiler and linker
-     */
-    cudaJitInfoLogBufferSizeBytes = 4,
-    /**
-     * Pointer to a buffer in which to print any log messages that reflect errors (the buffer
-     * size is specified via option ::cudaJitErrorLogBufferSizeBytes). Option type: char *.
-     * Applies to: compiler and linker
-     */
-    cudaJitErrorLogBuffer = 5,
-    /**
-     * IN: Log buffer size in bytes. Log messages will be capped at this size (including null
-     * terminator). OUT: Amount of log buffer filled with messages. Option type: unsigned int.
-     * Applies to: compiler and linker
-     */
-    cudaJitErrorLogBufferSizeBytes = 6,
-    /**
-     * Level of optimizations to apply to generated code (0 - 4), with 4 being the default and
-     * highest level of optimizations. Option type: unsigned int. Applies to: compiler only
-     */
-    cudaJitOptimizationLevel = 7,
-    /**
-     * Specifies choice of fallback strategy if matching cubin is not found. Choice is based on
-     * supplied ::cudaJit_Fallback. Option type: unsigned int for enumerated type
-     * ::cudaJit_Fallback. Applies to: compiler only
-     */
-    cudaJitFallbackStrategy = 10,
-    /**
-     * Specifies whether to create debug information in output (-g) (0: false, default).
-     * Option type: int. Applies to: compiler and linker
-     */
-    cudaJitGenerateDebugInfo = 11,
-    /**
-     * Generate verbose log messages (0: false, default). Option type: int. Applies to:
-     * compiler and linker
-     */
-    cudaJitLogVerbose = 12,
-    /**
-     * Generate line number information (-lineinfo) (0: false, default). Option type: int.
-     * Applies to: compiler only
-     */
-    cudaJitGenerateLineInfo = 13,
-    /**
-     * Specifies whether to enable caching explicitly (-dlcm). Choice is based on supplied
-     * ::cudaJit_CacheMode. Option type: unsigned int for enumerated type ::cudaJit_CacheMode.
-     * Applies to: compiler only
-     */
-    cudaJitCacheMode = 14,
-    /**
-     * Generate position independent code (0: false). Option type: int. Applies to: compiler
-     * only
-     */
-    cudaJitPositionIndependentCode = 30,
-    /**
-     * This option hints to the JIT compiler the minimum number of CTAs from the kernel's grid
-     * to be mapped to a SM. Option type: unsigned int. Applies to: compiler only
-     */
-    cudaJitMinCtaPerSm = 31,
-    /**
-     * Maximum number threads in a thread block, computed as the product of the maximum extent
-     * specifed for each dimension of the block. Option type: int. Applies to: compiler only
-     */
-    cudaJitMaxThreadsPerBlock = 32,
-    /**
-     * This option lets the values specified using ::cudaJitMaxRegisters,
-     * ::cudaJitThreadsPerBlock, ::cudaJitMaxThreadsPerBlock and ::cudaJitMinCtaPerSm take
-     * precedence over any PTX directives. (0: Disable, default; 1: Enable) Option type: int.
-     * Applies to: compiler only
-     */
-    cudaJitOverrideDirectiveValues = 33,
-} cudaJitOption;
-
-/**
- * Library options to be specified with ::cudaLibraryLoadData() or ::cudaLibraryLoadFromFile()
- */
-typedef enum cudaLibraryOption {
-    cudaLibraryHostUniversalFunctionAndDataTable = 0,
-    /**
-     * Specifes that the argument code passed to ::cudaLibraryLoadData() will be preserved.
-     * Specifying this option will let the driver know that code can be accessed at any point
-     * until ::cudaLibraryUnload().
-     */
-    cudaLibraryBinaryIsPreserved = 1,
-} cudaLibraryOption;
 
 /**
  * Caching modes for dlcm
@@ -5311,6 +5557,16 @@ typedef struct cudaIpcMemHandle_st {
 typedef struct cudaIpcMemHandle_st cudaIpcMemHandle_t;
 
 /**
+ * CUDA library
+ */
+typedef struct CUlib_st *cudaLibrary_t;
+
+/**
+ * CUDA kernel.
+ */
+typedef struct CUkern_st *cudaKernel_t;
+
+/**
  * CUDA pointer attributes
  */
 typedef struct cudaPointerAttributes {
@@ -5433,11 +5689,6 @@ typedef struct cudaLaunchParams {
 #endif
 
 /**
- * CUDA kernel.
- */
-typedef struct CUkern_st *cudaKernel_t;
-
-/**
  * CUDA function.
  */
 typedef struct CUfunc_st *cudaFunction_t;
@@ -5541,6 +5792,224 @@ typedef struct cudaMemPoolPtrExportData {
  * \param userData User parameter provided at registration.
  */
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+
+/**
+ * An opaque value that represents a CUDA texture object
+ */
+typedef unsigned long long cudaTextureObject_t;
+
+/**
+ * The `array` member of `cudaResourceDesc::res`.
+ */
+typedef struct cudaResourceDescArray {
+    /**
+     * CUDA array
+     */
+    cudaArray_t array;
+} cudaResourceDescArray;
+
+/**
+ * The `mipmap` member of `cudaResourceDesc::res`.
+ */
+typedef struct cudaResourceDescMipmap {
+    /**
+     * CUDA mipmapped array
+     */
+    cudaMipmappedArray_t mipmap;
+} cudaResourceDescMipmap;
+
+/**
+ * The `linear` member of `cudaResourceDesc::res`.
+ */
+typedef struct cudaResourceDescLinear {
+    /**
+     * Device pointer
+     */
+    void *devPtr;
+    /**
+     * Channel descriptor
+     */
+    struct cudaChannelFormatDesc desc;
+    /**
+     * Size in bytes
+     */
+    size_t sizeInBytes;
+} cudaResourceDescLinear;
+
+/**
+ * The `pitch2D` member of `cudaResourceDesc::res`.
+ */
+typedef struct cudaResourceDescPitch2D {
+    /**
+     * Device pointer
+     */
+    void *devPtr;
+    /**
+     * Channel descriptor
+     */
+    struct cudaChannelFormatDesc desc;
+    /**
+     * Width of the array in elements
+     */
+    size_t width;
+    /**
+     * Height of the array in elements
+     */
+    size_t height;
+    /**
+     * Pitch between two rows in bytes
+     */
+    size_t pitchInBytes;
+} cudaResourceDescPitch2D;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The `reserved` member of `cudaResourceDesc::res` (CUDA 13).
+ */
+typedef struct cudaResourceDescReserved {
+    int reserved[32];
+} cudaResourceDescReserved;
+#endif
+
+/**
+ * The resource of a `cudaResourceDesc`, by `resType`.
+ */
+typedef union cudaResourceDescRes {
+    struct cudaResourceDescArray array;
+    struct cudaResourceDescMipmap mipmap;
+    struct cudaResourceDescLinear linear;
+    struct cudaResourceDescPitch2D pitch2D;
+#if !defined(CUDART_RS_ABI12)
+    struct cudaResourceDescReserved reserved
+#endif
+    ;
+} cudaResourceDescRes;
+
+/**
+ * CUDA resource descriptor
+ */
+typedef struct cudaResourceDesc {
+    /**
+     * Resource type
+     */
+    enum cudaResourceType resType;
+    union cudaResourceDescRes res;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Flags (must be zero)
+     */
+    unsigned int flags
+#endif
+    ;
+} cudaResourceDesc;
+
+/**
+ * CUDA texture descriptor
+ */
+typedef struct cudaTextureDesc {
+    /**
+     * Texture address mode for up to 3 dimensions
+     */
+    enum cudaTextureAddressMode addressMode[3];
+    /**
+     * Texture filter mode
+     */
+    enum cudaTextureFilterMode filterMode;
+    /**
+     * Texture read mode
+     */
+    enum cudaTextureReadMode readMode;
+    /**
+     * Perform sRGB->linear conversion during texture read
+     */
+    int sRGB;
+    /**
+     * Texture Border Color
+     */
+    float borderColor[4];
+    /**
+     * Indicates whether texture reads are normalized or not
+     */
+    int normalizedCoords;
+    /**
+     * Limit to the anisotropy ratio
+     */
+    unsigned int maxAnisotropy;
+    /**
+     * Mipmap filter mode
+     */
+    enum cudaTextureFilterMode mipmapFilterMode;
+    /**
+     * Offset applied to the supplied mipmap level
+     */
+    float mipmapLevelBias;
+    /**
+     * Lower end of the mipmap level range to clamp access to
+     */
+    float minMipmapLevelClamp;
+    /**
+     * Upper end of the mipmap level range to clamp access to
+     */
+    float maxMipmapLevelClamp;
+    /**
+     * Disable any trilinear filtering optimizations.
+     */
+    int disableTrilinearOptimization;
+    /**
+     * Enable seamless cube map filtering.
+     */
+    int seamlessCubemap;
+} cudaTextureDesc;
+
+/**
+ * CUDA resource view descriptor
+ */
+typedef struct cudaResourceViewDesc {
+    /**
+     * Resource view format
+     */
+    enum cudaResourceViewFormat format;
+    /**
+     * Width of the resource view
+     */
+    size_t width;
+    /**
+     * Height of the resource view
+     */
+    size_t height;
+    /**
+     * Depth of the resource view
+     */
+    size_t depth;
+    /**
+     * First defined mipmap level
+     */
+    unsigned int firstMipmapLevel;
+    /**
+     * Last defined mipmap level
+     */
+    unsigned int lastMipmapLevel;
+    /**
+     * First layer index
+     */
+    unsigned int firstLayer;
+    /**
+     * Last layer index
+     */
+    unsigned int lastLayer;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaResourceViewDesc;
+
+/**
+ * An opaque value that represents a CUDA Surface object
+ */
+typedef unsigned long long cudaSurfaceObject_t;
 
 /**
  * CUDA Mem Fabric Handle
@@ -5869,11 +6338,6 @@ typedef struct cudaGraphKernelNodeUpdate {
      */
     union cudaGraphKernelNodeUpdateData updateData;
 } cudaGraphKernelNodeUpdate;
-
-/**
- * CUDA library
- */
-typedef struct CUlib_st *cudaLibrary_t;
 
 /**
  * The value of library option ::cudaLibraryHostUniversalFunctionAndDataTable.
@@ -7711,6 +8175,84 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr,
 cudaError_t cudaIpcCloseMemHandle(void *devPtr);
 
 /**
+ * Load a library with specified code and options
+ */
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library,
+                                const void *code,
+                                enum cudaJitOption *jitOptions,
+                                void **jitOptionsValues,
+                                unsigned int numJitOptions,
+                                enum cudaLibraryOption *libraryOptions,
+                                void **libraryOptionValues,
+                                unsigned int numLibraryOptions);
+
+/**
+ * Load a library with specified file and options
+ */
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library,
+                                    const char *fileName,
+                                    enum cudaJitOption *jitOptions,
+                                    void **jitOptionsValues,
+                                    unsigned int numJitOptions,
+                                    enum cudaLibraryOption *libraryOptions,
+                                    void **libraryOptionValues,
+                                    unsigned int numLibraryOptions);
+
+/**
+ * Unloads a library
+ */
+cudaError_t cudaLibraryUnload(cudaLibrary_t library);
+
+/**
+ * Returns a kernel handle
+ */
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name);
+
+/**
+ * Returns a global device pointer
+ */
+cudaError_t cudaLibraryGetGlobal(void **dptr,
+                                 size_t *bytes,
+                                 cudaLibrary_t library,
+                                 const char *name);
+
+/**
+ * Returns a pointer to managed memory
+ */
+cudaError_t cudaLibraryGetManaged(void **dptr,
+                                  size_t *bytes,
+                                  cudaLibrary_t library,
+                                  const char *name);
+
+/**
+ * Returns a pointer to a unified function
+ */
+cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol);
+
+/**
+ * Returns the number of kernels within a library
+ */
+cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
+
+/**
+ * Retrieve the kernel handles within a library.
+ */
+cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels,
+                                        unsigned int numKernels,
+                                        cudaLibrary_t lib);
+
+/**
+ * Sets information about a kernel
+ *
+ * As `cudaFuncSetAttribute`, only the settable attributes are taken; the device is the
+ * runtime's ordinal, and the kernel may be any the runtime takes as a function.
+ */
+cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
+                                            enum cudaFuncAttribute attr,
+                                            int value,
+                                            int device);
+
+/**
  * Allocate memory on the device.
  */
 cudaError_t cudaMalloc(void **devPtr, size_t size);
@@ -8253,6 +8795,62 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream,
  * Copies attributes from source stream to destination stream.
  */
 cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+
+/**
+ * Creates a texture object.
+ */
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                    const struct cudaResourceDesc *pResDesc,
+                                    const struct cudaTextureDesc *pTexDesc,
+                                    const struct cudaResourceViewDesc *pResViewDesc);
+
+/**
+ * Destroys a texture object.
+ */
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+
+/**
+ * Returns a texture object's resource descriptor.
+ */
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaTextureObject_t texObject);
+
+/**
+ * Returns a texture object's texture descriptor.
+ */
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                            cudaTextureObject_t texObject);
+
+/**
+ * Returns a texture object's resource view descriptor.
+ */
+cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
+                                                 cudaTextureObject_t texObject);
+
+/**
+ * Creates a surface object.
+ */
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const struct cudaResourceDesc *pResDesc);
+
+/**
+ * Destroys a surface object.
+ */
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+
+/**
+ * Returns a surface object's resource descriptor.
+ */
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject);
+
+/**
+ * Returns the maximum number of elements allocatable in a 1D linear texture for a given
+ * element size.
+ */
+cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                 const struct cudaChannelFormatDesc *fmtDesc,
+                                                 int device);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -820,11 +820,14 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
             return Err(cudaError::cudaErrorInvalidDeviceFunction);
         }
         let Some(fun) = find_func(func) else {
-            // Not a registered stub: a kernel handle for the driver to judge (see `resolve`);
-            // one it knows but that is not ours has no name here.
+            // Not a registered stub: a kernel handle (one from cudaLibraryGetKernel, say) for
+            // the driver to judge (see `resolve`) and name.
             let f = rt::ctx()?;
-            resolve(func, f)?;
-            return Err(cudaError::cudaErrorInvalidDeviceFunction);
+            let k = resolve(func, f)?;
+            let mut p: *const c_char = std::ptr::null();
+            cu(f.cuKernelGetName(&mut p, k))?;
+            *name = p;
+            return Ok(());
         };
         *name = fun.name.as_ptr();
         Ok(())

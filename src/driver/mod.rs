@@ -358,6 +358,23 @@ driver_api! {
     cuLogsDumpToFile = "cuLogsDumpToFile" @ 12090 (iterator: *mut CUlogIterator, pathToFile: *const c_char, flags: c_uint);
     cuLogsDumpToMemory = "cuLogsDumpToMemory" @ 12090 (iterator: *mut CUlogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint);
 
+    // Texture and surface objects (src/api/texture.rs) and library management
+    // (src/api/library.rs).
+    cuTexObjectCreate = "cuTexObjectCreate" @ 5000 (pTexObject: *mut CUtexObject, pResDesc: *const CUDA_RESOURCE_DESC, pTexDesc: *const CUDA_TEXTURE_DESC, pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC);
+    cuTexObjectDestroy = "cuTexObjectDestroy" @ 5000 (texObject: CUtexObject);
+    cuTexObjectGetResourceDesc = "cuTexObjectGetResourceDesc" @ 5000 (pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject);
+    cuTexObjectGetTextureDesc = "cuTexObjectGetTextureDesc" @ 5000 (pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject);
+    cuTexObjectGetResourceViewDesc = "cuTexObjectGetResourceViewDesc" @ 5000 (pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject);
+    cuSurfObjectCreate = "cuSurfObjectCreate" @ 5000 (pSurfObject: *mut CUsurfObject, pResDesc: *const CUDA_RESOURCE_DESC);
+    cuSurfObjectDestroy = "cuSurfObjectDestroy" @ 5000 (surfObject: CUsurfObject);
+    cuSurfObjectGetResourceDesc = "cuSurfObjectGetResourceDesc" @ 5000 (pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject);
+    cuDeviceGetTexture1DLinearMaxWidth = "cuDeviceGetTexture1DLinearMaxWidth" @ 11010 (maxWidthInElements: *mut usize, format: CUarray_format, numChannels: c_uint, dev: CUdevice);
+    cuLibraryLoadFromFile = "cuLibraryLoadFromFile" @ 12000 (library: *mut CUlibrary, fileName: *const c_char, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut c_void, numJitOptions: c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut c_void, numLibraryOptions: c_uint);
+    cuLibraryGetKernelCount = "cuLibraryGetKernelCount" @ 12040 (count: *mut c_uint, lib: CUlibrary);
+    cuLibraryEnumerateKernels = "cuLibraryEnumerateKernels" @ 12040 (kernels: *mut CUkernel, numKernels: c_uint, lib: CUlibrary);
+    cuLibraryGetUnifiedFunction = "cuLibraryGetUnifiedFunction" @ 12000 (fptr: *mut *mut c_void, library: CUlibrary, symbol: *const c_char);
+    cuKernelGetName = "cuKernelGetName" @ 12030 (name: *mut *const c_char, hfunc: CUkernel);
+
     // Graph nodes, by type (api/graph_node.rs). The external semaphore node parameters have
     // the runtime's layout, field for field, and are passed as they are (`*const c_void`).
     cuGraphAddKernelNode = "cuGraphAddKernelNode" @ 12000 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS);

@@ -473,6 +473,106 @@ pub struct CUDA_LAUNCH_PARAMS {
 
 const _: () = assert!(std::mem::size_of::<CUDA_LAUNCH_PARAMS>() == 56);
 
+// ---- Texture and surface objects (src/api/texture.rs) ----------------------------------
+
+pub type CUtexObject = u64;
+pub type CUsurfObject = u64;
+pub type CUresourcetype = c_int;
+pub const CU_RESOURCE_TYPE_ARRAY: CUresourcetype = 0;
+pub const CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: CUresourcetype = 1;
+pub const CU_RESOURCE_TYPE_LINEAR: CUresourcetype = 2;
+pub const CU_RESOURCE_TYPE_PITCH2D: CUresourcetype = 3;
+
+/// `CUDA_TEXTURE_DESC::flags`.
+pub const CU_TRSF_READ_AS_INTEGER: c_uint = 0x01;
+pub const CU_TRSF_NORMALIZED_COORDINATES: c_uint = 0x02;
+pub const CU_TRSF_SRGB: c_uint = 0x10;
+pub const CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION: c_uint = 0x20;
+pub const CU_TRSF_SEAMLESS_CUBEMAP: c_uint = 0x40;
+
+/// The `linear` member of `CUDA_RESOURCE_DESC::res`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_RESOURCE_DESC_linear {
+    pub devPtr: CUdeviceptr,
+    pub format: CUarray_format,
+    pub numChannels: c_uint,
+    pub sizeInBytes: usize,
+}
+
+/// The `pitch2D` member of `CUDA_RESOURCE_DESC::res`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_RESOURCE_DESC_pitch2D {
+    pub devPtr: CUdeviceptr,
+    pub format: CUarray_format,
+    pub numChannels: c_uint,
+    pub width: usize,
+    pub height: usize,
+    pub pitchInBytes: usize,
+}
+
+/// `CUDA_RESOURCE_DESC::res`, by `resType`.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub union CUDA_RESOURCE_DESC_res {
+    pub hArray: CUarray,
+    pub hMipmappedArray: CUmipmappedArray,
+    pub linear: CUDA_RESOURCE_DESC_linear,
+    pub pitch2D: CUDA_RESOURCE_DESC_pitch2D,
+    pub reserved: [c_int; 32],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUDA_RESOURCE_DESC {
+    pub resType: CUresourcetype,
+    pub res: CUDA_RESOURCE_DESC_res,
+    pub flags: c_uint,
+}
+
+impl Default for CUDA_RESOURCE_DESC {
+    fn default() -> Self {
+        CUDA_RESOURCE_DESC { resType: 0, res: CUDA_RESOURCE_DESC_res { reserved: [0; 32] }, flags: 0 }
+    }
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct CUDA_TEXTURE_DESC {
+    pub addressMode: [c_int; 3],
+    pub filterMode: c_int,
+    pub flags: c_uint,
+    pub maxAnisotropy: c_uint,
+    pub mipmapFilterMode: c_int,
+    pub mipmapLevelBias: f32,
+    pub minMipmapLevelClamp: f32,
+    pub maxMipmapLevelClamp: f32,
+    pub borderColor: [f32; 4],
+    pub reserved: [c_int; 12],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CUDA_RESOURCE_VIEW_DESC {
+    pub format: c_int,
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub firstMipmapLevel: c_uint,
+    pub lastMipmapLevel: c_uint,
+    pub firstLayer: c_uint,
+    pub lastLayer: c_uint,
+    pub reserved: [c_uint; 16],
+}
+
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<CUDA_RESOURCE_DESC>() == 144 && offset_of!(CUDA_RESOURCE_DESC, flags) == 136);
+    assert!(size_of::<CUDA_TEXTURE_DESC>() == 104 && offset_of!(CUDA_TEXTURE_DESC, borderColor) == 40);
+    assert!(size_of::<CUDA_RESOURCE_VIEW_DESC>() == 112);
+};
+
 // ---- graph nodes ----------------------------------------------------------------------
 
 pub type CUgraphNodeType = c_int;

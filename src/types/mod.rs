@@ -24,6 +24,7 @@ mod library;
 mod memory;
 mod pool;
 mod stream;
+mod texture;
 pub use array::*;
 pub use batch::*;
 pub use copy::*;
@@ -37,6 +38,7 @@ pub use library::*;
 pub use memory::*;
 pub use pool::*;
 pub use stream::*;
+pub use texture::*;
 
 /// Opaque driver stream (`CUstream`): runtime streams are driver streams.
 pub struct CUstream_st {
@@ -144,6 +146,7 @@ pub mod raw {
     pub use super::library::raw::*;
     pub use super::memory::raw::*;
     pub use super::pool::raw::*;
+    pub use super::texture::raw::*;
 
     super::raw_enum!(cudaError);
     pub type cudaError_t = cudaError;

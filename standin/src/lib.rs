@@ -26,7 +26,8 @@
 //! - CUDA arrays (1D/2D/3D, layered, cubemap, NV12 planes, sparse and deferred-mapping
 //!   properties) and mipmapped arrays, with contents in row-major host memory.
 //! - stream attributes as stored values, entry point versions, no export tables, a profiler
-//!   with nothing to start (`launch.rs`).
+//!   with nothing to start (`launch.rs`);
+//! - texture and surface objects as the descriptors they were created with (`texture.rs`).
 //!
 //! What it does not model: kernels and modules (loads report `CUDA_ERROR_NO_BINARY_FOR_GPU`,
 //! everything else about them `CUDA_ERROR_INVALID_HANDLE`), asynchrony, stream ordering,
@@ -79,6 +80,8 @@ mod graph;
 mod pool;
 mod devctl;
 mod launch;
+mod library;
+mod texture;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
@@ -318,6 +321,20 @@ table! {
     "cuLogsCurrent" => launch::cuLogsCurrent,
     "cuLogsDumpToFile" => launch::cuLogsDumpToFile,
     "cuLogsDumpToMemory" => launch::cuLogsDumpToMemory,
+    "cuLibraryLoadFromFile" => library::cuLibraryLoadFromFile,
+    "cuLibraryGetKernelCount" => library::cuLibraryGetKernelCount,
+    "cuLibraryEnumerateKernels" => library::cuLibraryEnumerateKernels,
+    "cuLibraryGetUnifiedFunction" => library::cuLibraryGetUnifiedFunction,
+    "cuKernelGetName" => library::cuKernelGetName,
+    "cuTexObjectCreate" => texture::cuTexObjectCreate,
+    "cuTexObjectDestroy" => texture::cuTexObjectDestroy,
+    "cuTexObjectGetResourceDesc" => texture::cuTexObjectGetResourceDesc,
+    "cuTexObjectGetTextureDesc" => texture::cuTexObjectGetTextureDesc,
+    "cuTexObjectGetResourceViewDesc" => texture::cuTexObjectGetResourceViewDesc,
+    "cuSurfObjectCreate" => texture::cuSurfObjectCreate,
+    "cuSurfObjectDestroy" => texture::cuSurfObjectDestroy,
+    "cuSurfObjectGetResourceDesc" => texture::cuSurfObjectGetResourceDesc,
+    "cuDeviceGetTexture1DLinearMaxWidth" => texture::cuDeviceGetTexture1DLinearMaxWidth,
 }
 
 export! {

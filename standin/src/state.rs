@@ -457,5 +457,6 @@ impl State {
             o.peers &= !(1u8 << dev);
         }
         crate::devctl::context_destroyed(dev);
+        crate::texture::context_destroyed(dev);
     }
 }

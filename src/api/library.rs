@@ -1,0 +1,179 @@
+//! Library management: code the program loads itself (cubin, fat binary or PTX, from memory
+//! or a file). Runtime libraries and kernels are the driver's (`cudaLibrary_t` is a
+//! `CUlibrary`, `cudaKernel_t` a `CUkernel`), so a kernel from `cudaLibraryGetKernel` works
+//! wherever the runtime takes a function (launches, attributes, occupancy: see
+//! `module.rs`'s `resolve`). `cudaJitOption` and `cudaLibraryOption` have the values of the
+//! driver's `CUjit_option` and `CUlibraryOption` (and the option values their types), so
+//! options are passed on as they are, for the driver to judge.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ptr::null_mut;
+
+use crate::boundary::{cu, out, run};
+use crate::driver::types::*;
+use crate::error::cudaError;
+use crate::rt;
+use crate::types::*;
+
+/// Load a library with specified code and options
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryLoadData(
+    library: *mut cudaLibrary_t,
+    code: *const c_void,
+    jitOptions: *mut raw::cudaJitOption,
+    jitOptionsValues: *mut *mut c_void,
+    numJitOptions: c_uint,
+    libraryOptions: *mut raw::cudaLibraryOption,
+    libraryOptionValues: *mut *mut c_void,
+    numLibraryOptions: c_uint,
+) -> cudaError_t {
+    run("cudaLibraryLoadData", || {
+        let o = out(library)?;
+        if code.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let f = rt::ctx()?;
+        let mut l: CUlibrary = null_mut();
+        // SAFETY: valid out pointer; the image and the option arrays are the caller's (the
+        // enums are `int`s of the driver's values).
+        cu(f.cuLibraryLoadData(
+            &mut l,
+            code,
+            jitOptions as *mut CUjit_option,
+            jitOptionsValues,
+            numJitOptions,
+            libraryOptions as *mut CUlibraryOption,
+            libraryOptionValues,
+            numLibraryOptions,
+        ))?;
+        *o = l;
+        Ok(())
+    })
+}
+
+/// Load a library with specified file and options
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryLoadFromFile(
+    library: *mut cudaLibrary_t,
+    fileName: *const c_char,
+    jitOptions: *mut raw::cudaJitOption,
+    jitOptionsValues: *mut *mut c_void,
+    numJitOptions: c_uint,
+    libraryOptions: *mut raw::cudaLibraryOption,
+    libraryOptionValues: *mut *mut c_void,
+    numLibraryOptions: c_uint,
+) -> cudaError_t {
+    run("cudaLibraryLoadFromFile", || {
+        let o = out(library)?;
+        if fileName.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let f = rt::ctx()?;
+        let mut l: CUlibrary = null_mut();
+        // SAFETY: as cudaLibraryLoadData; the file name is the caller's string.
+        cu(f.cuLibraryLoadFromFile(
+            &mut l,
+            fileName,
+            jitOptions as *mut CUjit_option,
+            jitOptionsValues,
+            numJitOptions,
+            libraryOptions as *mut CUlibraryOption,
+            libraryOptionValues,
+            numLibraryOptions,
+        ))?;
+        *o = l;
+        Ok(())
+    })
+}
+
+/// Unloads a library
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_t {
+    run("cudaLibraryUnload", || {
+        let f = rt::ctx()?;
+        // SAFETY: the handle is the driver's to check.
+        cu(f.cuLibraryUnload(library))
+    })
+}
+
+/// Returns a kernel handle
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
+    run("cudaLibraryGetKernel", || {
+        let f = rt::ctx()?;
+        // SAFETY: the out pointer, handle and name are the driver's to check.
+        cu(f.cuLibraryGetKernel(pKernel, library, name))
+    })
+}
+
+/// Returns a global device pointer
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
+    run("cudaLibraryGetGlobal", || {
+        // The global of the current context's device.
+        let f = rt::ctx()?;
+        // SAFETY: a device pointer is pointer-sized; either out pointer may be null, and
+        // the rest is the driver's to check.
+        cu(f.cuLibraryGetGlobal(dptr as *mut CUdeviceptr, bytes, library, name))
+    })
+}
+
+/// Returns a pointer to managed memory
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
+    run("cudaLibraryGetManaged", || {
+        let f = rt::ctx()?;
+        // SAFETY: as cudaLibraryGetGlobal.
+        cu(f.cuLibraryGetManaged(dptr as *mut CUdeviceptr, bytes, library, name))
+    })
+}
+
+/// Returns a pointer to a unified function
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) -> cudaError_t {
+    run("cudaLibraryGetUnifiedFunction", || {
+        let f = rt::ctx()?;
+        // SAFETY: the out pointer, handle and name are the driver's to check.
+        cu(f.cuLibraryGetUnifiedFunction(fptr, library, symbol))
+    })
+}
+
+/// Returns the number of kernels within a library
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryGetKernelCount(count: *mut c_uint, lib: cudaLibrary_t) -> cudaError_t {
+    run("cudaLibraryGetKernelCount", || {
+        let f = rt::ctx()?;
+        // SAFETY: the out pointer and handle are the driver's to check.
+        cu(f.cuLibraryGetKernelCount(count, lib))
+    })
+}
+
+/// Retrieve the kernel handles within a library.
+#[no_mangle]
+pub unsafe extern "C" fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: c_uint, lib: cudaLibrary_t) -> cudaError_t {
+    run("cudaLibraryEnumerateKernels", || {
+        let f = rt::ctx()?;
+        // SAFETY: `cudaKernel_t` is `CUkernel`; the buffer of `numKernels` and the handle are
+        // the driver's to check.
+        cu(f.cuLibraryEnumerateKernels(kernels, numKernels, lib))
+    })
+}
+
+/// Sets information about a kernel
+///
+/// As `cudaFuncSetAttribute`, only the settable attributes are taken; the device is the
+/// runtime's ordinal, and the kernel may be any the runtime takes as a function.
+#[no_mangle]
+pub unsafe extern "C" fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: raw::cudaFuncAttribute, value: c_int, device: c_int) -> cudaError_t {
+    run("cudaKernelSetAttributeForDevice", || {
+        if !(8..=15).contains(&attr.0) {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let dev = rt::check_device(device)?;
+        let f = rt::ctx()?;
+        let k = crate::api::module::resolve(kernel as *const c_void, f)?;
+        // SAFETY: a kernel the driver knows, a checked device.
+        cu(f.cuKernelSetAttribute(attr.0, value, k, dev))
+    })
+}
