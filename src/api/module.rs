@@ -938,7 +938,9 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSi
     run("cudaOccupancyAvailableDynamicSMemPerBlock", || {
         let f = rt::ctx()?;
         let h = function_of(func, f)?;
-        // SAFETY: a function of the current context; the out pointer is the driver's to check.
+        // A null out pointer crashes NVIDIA's runtime (and the driver): refused here.
+        out(dynamicSmemSize)?;
+        // SAFETY: a function of the current context and a valid out pointer.
         cu(f.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, h, numBlocks, blockSize))
     })
 }
