@@ -166,7 +166,7 @@ int main(void) {
     SHOW_LAST("_ptsz flags 4");
 
     /* Null pointers. */
-    lookup("NULL symbol", NULL, RT_VERSION, cudaEnableDefault);
+    /* (No NULL symbol by version: NVIDIA's runtime crashes on it.) */
     lookup("plain, NULL symbol", NULL, PLAIN, cudaEnableDefault);
     st = NO_STATUS;
     SHOW("ByVersion(NULL funcPtr)", cudaGetDriverEntryPointByVersion("cuMemAlloc", NULL, RT_VERSION, 0, &st));

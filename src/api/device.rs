@@ -516,6 +516,8 @@ pub unsafe extern "C" fn cudaDeviceRegisterAsyncNotification(
 ) -> cudaError_t {
     run("cudaDeviceRegisterAsyncNotification", || {
         let dev = rt::check_device(device)?;
+        // A null handle pointer crashes NVIDIA's runtime (and the driver): refused here.
+        out(callback)?;
         // SAFETY: same C signature, the notification struct has the same layout.
         let f = std::mem::transmute::<cudaAsyncCallback, driver::types::CUasyncCallback>(callbackFunc);
         cu(rt::fns()?.cuDeviceRegisterAsyncNotification(dev, f, userData, callback as *mut driver::types::CUasyncCallbackHandle))

@@ -15,10 +15,14 @@ use crate::types::{cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t};
 /// `cuGetProcAddress` with the runtime's flags, which are the driver's
 /// (`cudaEnableDefault`, `cudaEnableLegacyStream`, `cudaEnablePerThreadDefaultStream`).
 /// Everything else is the driver's to judge, as in NVIDIA's runtime: an unknown symbol, a
-/// version older than the symbol or newer than the driver, null pointers, other flags. In a
-/// `_ptsz` export the default search is the per-thread one.
+/// version older than the symbol or newer than the driver, null pointers (but a null symbol),
+/// other flags. In a `_ptsz` export the default search is the per-thread one.
 unsafe fn entry_point(symbol: *const c_char, funcPtr: *mut *mut c_void, version: c_uint, flags: u64, status: *mut cudaDriverEntryPointQueryResult) -> Res {
     let f = rt::fns()?;
+    // A null symbol crashes NVIDIA's runtime (and the driver): refused here.
+    if symbol.is_null() {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
     let flags = if rt::null_stream_is_per_thread() && flags & 3 == 0 { flags | 2 } else { flags };
     // SAFETY: the caller's pointers, checked by the driver; the status values are the
     // driver's `CUdriverProcAddressQueryResult`.

@@ -45,13 +45,16 @@ struct FatBin {
     wrapper: usize,
     /// The fat binary itself (what the wrapper points at).
     image: usize,
-    /// The loaded `CUlibrary`, once loaded.
-    lib: OnceLock<usize>,
+    /// The outcome of loading the fat binary, once tried: the `CUlibrary`, or the error that
+    /// every later use of the fat binary reports again (NVIDIA's runtimes load a fat binary
+    /// once). A sticky error is the context's, not the code's: it is not kept.
+    lib: OnceLock<Result<usize, cudaError>>,
     load: Mutex<()>,
     /// `__managed__` variables, whose host slots get their pointers at load.
     managed: Mutex<Vec<Arc<Var>>>,
     /// Host variables (`__cudaRegisterHostVar`): device name and host address, handed to the
-    /// driver at load to resolve the device code's references to them.
+    /// driver at load (`CU_JIT_GLOBAL_SYMBOL_*`) to resolve the device code's references to
+    /// them.
     host_vars: Mutex<Vec<(CString, usize)>>,
     /// The host table of unified functions and data (`__cudaRegisterUnifiedTable`), handed to
     /// the driver at load.
@@ -74,11 +77,7 @@ struct Var {
     name: CString,
     size: usize,
     managed: bool,
-    /// A host variable: its storage is the host memory at `slot`, which the device code
-    /// addresses directly.
-    host: bool,
-    /// For a managed variable: the host slot that holds its pointer; for a host variable,
-    /// its address.
+    /// For a managed variable: the host slot that holds its pointer.
     slot: usize,
 }
 
@@ -93,6 +92,9 @@ static VARS: Map<Var> = LazyLock::new(Default::default);
 /// Managed pointer -> managed variable: host code names a managed variable by the memory the
 /// slot points at.
 static MANAGED: Map<Var> = LazyLock::new(Default::default);
+/// Host variable address -> its fat binary. Host variables are no symbols of the symbol
+/// exports; see [`not_a_symbol`].
+static HOST_VARS: LazyLock<RwLock<HashMap<usize, &'static FatBin>>> = LazyLock::new(Default::default);
 
 /// The per-thread stack of launch configurations (`<<<...>>>`).
 #[derive(Copy, Clone)]
@@ -120,75 +122,10 @@ fn cstring(p: *const c_char) -> Option<CString> {
     Some(unsafe { CStr::from_ptr(p) }.to_owned())
 }
 
-const FATBIN_MAGIC: u32 = 0xBA55_ED50;
-const ELF_MAGIC: [u8; 4] = [0x7f, b'E', b'L', b'F'];
-
-/// The kind and size of a code image: a fat binary (`fatBinaryHeader`: magic, version,
-/// header size, then the size of what follows), an ELF cubin (its section headers end it), or
-/// else PTX text.
-///
-/// SAFETY: `image` is a code image the program registered.
-unsafe fn image_kind(image: *const c_void) -> (CUjitInputType, usize) {
-    let b = image as *const u8;
-    // SAFETY: every kind of image is at least a header (or a NUL-terminated text) long.
-    unsafe {
-        if (b as *const u32).read_unaligned() == FATBIN_MAGIC {
-            let header = (b.add(6) as *const u16).read_unaligned() as usize;
-            let size = (b.add(8) as *const u64).read_unaligned() as usize;
-            return (CU_JIT_INPUT_FATBINARY, header + size);
-        }
-        if std::slice::from_raw_parts(b, 4) == ELF_MAGIC {
-            let shoff = (b.add(0x28) as *const u64).read_unaligned() as usize;
-            let shentsize = (b.add(0x3a) as *const u16).read_unaligned() as usize;
-            let shnum = (b.add(0x3c) as *const u16).read_unaligned() as usize;
-            return (CU_JIT_INPUT_CUBIN, shoff + shentsize * shnum);
-        }
-        (CU_JIT_INPUT_PTX, CStr::from_ptr(b as *const c_char).to_bytes_with_nul().len())
-    }
-}
-
-/// Code linked by the driver with host variables resolved (`CU_JIT_GLOBAL_SYMBOL_*`): the
-/// image is the linker's, valid until this is dropped.
-struct Linked<'a> {
-    f: &'a Fns,
-    state: CUlinkState,
-    cubin: *const c_void,
-}
-
-impl<'a> Linked<'a> {
-    fn new(image: *const c_void, vars: &[(CString, usize)], f: &'a Fns) -> Res<Linked<'a>> {
-        let mut names: Vec<*const c_char> = vars.iter().map(|(n, _)| n.as_ptr()).collect();
-        let mut addrs: Vec<*mut c_void> = vars.iter().map(|&(_, a)| a as *mut c_void).collect();
-        let mut opts = [CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT];
-        let mut vals = [names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, vars.len() as *mut c_void];
-        let mut state: CUlinkState = null_mut();
-        // SAFETY: option arrays of three, alive until the link is complete.
-        cu(unsafe { f.cuLinkCreate(3, opts.as_mut_ptr(), vals.as_mut_ptr(), &mut state) })?;
-        let mut l = Linked { f, state, cubin: std::ptr::null() };
-        // SAFETY: the registered image, of the size its header gives.
-        let (kind, size) = unsafe { image_kind(image) };
-        cu(unsafe { f.cuLinkAddData(state, kind, image as *mut c_void, size, c"cudart".as_ptr(), 0, null_mut(), null_mut()) })?;
-        let mut cubin: *mut c_void = null_mut();
-        let mut n = 0usize;
-        // SAFETY: a link state with its input added.
-        cu(unsafe { f.cuLinkComplete(state, &mut cubin, &mut n) })?;
-        l.cubin = cubin;
-        drop((names, addrs));
-        Ok(l)
-    }
-}
-
-impl Drop for Linked<'_> {
-    fn drop(&mut self) {
-        // SAFETY: a link state this made.
-        unsafe { self.f.cuLinkDestroy(self.state) };
-    }
-}
-
 /// The library of `bin`, loaded on first use. Managed variables get their pointers here.
 fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
-    if let Some(&l) = bin.lib.get() {
-        return Ok(l as CUlibrary);
+    if let Some(r) = bin.lib.get() {
+        return r.map(|l| l as CUlibrary);
     }
     // Loading is the runtime's own work, which NVIDIA's runtime does at other times: a first
     // use during a stream capture must not count as a call the capture forbids.
@@ -197,15 +134,31 @@ fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
 
 fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     let _g = bin.load.lock();
-    if let Some(&l) = bin.lib.get() {
-        return Ok(l as CUlibrary);
+    if let Some(r) = bin.lib.get() {
+        return r.map(|l| l as CUlibrary);
     }
+    let r = load(bin, f);
+    if !matches!(r, Err(e) if crate::error::is_sticky(e)) {
+        let _ = bin.lib.set(r.map(|l| l as usize));
+    }
+    r
+}
+
+/// Loads `bin` as NVIDIA's runtimes do: one `cuLibraryLoadData` of the fat binary, with the
+/// addresses of its host variables as the JIT options `CU_JIT_GLOBAL_SYMBOL_NAMES`,
+/// `_ADDRESSES` and `_COUNT` and its unified table as the library option
+/// `CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`; then its managed variables get their
+/// pointers. (NVIDIA's runtimes also pass `CU_LIBRARY_BINARY_IS_PRESERVED`, a memory hint;
+/// this runtime keeps a library loaded after its fat binary is unregistered, when the
+/// program's copy of the code may be gone, so it lets the driver keep its own copy.)
+fn load(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     let mut lib: CUlibrary = null_mut();
-    // Host variables: the code is linked first, with the device code's unresolved references
-    // to them relocated to their host addresses.
     let host_vars = bin.host_vars.lock().clone();
-    let linked = if host_vars.is_empty() { None } else { Some(Linked::new(bin.image as *const c_void, &host_vars, f)?) };
-    let image = linked.as_ref().map_or(bin.image as *const c_void, |l| l.cubin);
+    let mut names: Vec<*const c_char> = host_vars.iter().map(|(n, _)| n.as_ptr()).collect();
+    let mut addrs: Vec<*mut c_void> = host_vars.iter().map(|&(_, a)| a as *mut c_void).collect();
+    let mut jit_opts = [CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT];
+    let mut jit_vals = [names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, host_vars.len() as *mut c_void];
+    let n_jit = if host_vars.is_empty() { 0 } else { jit_opts.len() as c_uint };
     let mut table = bin.unified.lock().map(|[ft, fs, dt, ds]| cudalibraryHostUniversalFunctionAndDataTable {
         functionTable: ft as *mut c_void,
         functionWindowSize: fs,
@@ -218,21 +171,21 @@ fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         lib_opts.push(CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE);
         lib_vals.push(t as *mut _ as *mut c_void);
     }
-    // SAFETY: the fat binary the program registered (or its linked image); the option arrays
-    // live until the call returns.
+    // SAFETY: the fat binary the program registered; the option arrays (and the names,
+    // addresses and table they point at) live until the call returns.
     cu(unsafe {
         f.cuLibraryLoadData(
             &mut lib,
-            image,
-            null_mut(),
-            null_mut(),
-            0,
+            bin.image as *const c_void,
+            if n_jit == 0 { null_mut() } else { jit_opts.as_mut_ptr() },
+            if n_jit == 0 { null_mut() } else { jit_vals.as_mut_ptr() },
+            n_jit,
             if lib_opts.is_empty() { null_mut() } else { lib_opts.as_mut_ptr() },
             if lib_vals.is_empty() { null_mut() } else { lib_vals.as_mut_ptr() },
             lib_opts.len() as c_uint,
         )
     })?;
-    drop(linked);
+    drop((names, addrs, host_vars));
     let managed = bin.managed.lock().clone();
     if !managed.is_empty() {
         // Managed variables get their memory when the library is loaded into a context:
@@ -258,7 +211,6 @@ fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         unsafe { *(v.slot as *mut usize) = p as usize };
         MANAGED.write().insert(p as usize, v);
     }
-    let _ = bin.lib.set(lib as usize);
     Ok(lib)
 }
 
@@ -489,6 +441,7 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_v
     KERNELS.write().retain(|_, v| !mine(v.bin));
     VARS.write().retain(|_, v| !mine(v.bin));
     MANAGED.write().retain(|_, v| !mine(v.bin));
+    HOST_VARS.write().retain(|_, b| !mine(b));
 }
 
 /// Registers a kernel: its host stub and its device name.
@@ -516,7 +469,7 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
 fn register_var(handle: *mut *mut c_void, host: usize, deviceName: *const c_char, deviceAddress: *const c_char, size: usize, managed: bool) {
     let Some(bin) = bin_of(handle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceAddress)) else { return };
-    let v = Arc::new(Var { bin, name, size, managed, host: false, slot: host });
+    let v = Arc::new(Var { bin, name, size, managed, slot: host });
     if managed {
         bin.managed.lock().push(v.clone());
     }
@@ -559,17 +512,17 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
 
 /// Registers a host variable: storage in host memory that the device code refers to by
 /// `deviceName`, an unresolved external of the device code which the driver relocates to
-/// `hostVar` when it loads the code (compilers emit it for host variables used by device code
-/// on systems where the GPU addresses host memory). Its address for the symbol exports is
-/// `hostVar` itself.
+/// `hostVar` when it loads the code (see [`load`]). As in NVIDIA's runtimes it is no symbol:
+/// the symbol exports do not know its address.
 /// cbindgen:ignore
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterHostVar(fatCubinHandle: *mut *mut c_void, deviceName: *const c_char, hostVar: *mut c_char, size: usize) {
+    let _ = size;
     let Some(bin) = bin_of(fatCubinHandle) else { return };
     let Some(name) = cstring(deviceName) else { return };
     let host = hostVar as usize;
-    bin.host_vars.lock().push((name.clone(), host));
-    VARS.write().insert(host, Arc::new(Var { bin, name, size, managed: false, host: true, slot: host }));
+    bin.host_vars.lock().push((name, host));
+    HOST_VARS.write().insert(host, bin);
 }
 
 /// Registers the host table of a fat binary's unified functions and data (two address
@@ -964,7 +917,9 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSi
     run("cudaOccupancyAvailableDynamicSMemPerBlock", || {
         let f = rt::ctx()?;
         let h = function_of(func, f)?;
-        // SAFETY: a function of the current context; the out pointer is the driver's to check.
+        // A null out pointer crashes NVIDIA's runtime (and the driver): refused here.
+        out(dynamicSmemSize)?;
+        // SAFETY: a function of the current context and a valid out pointer.
         cu(f.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, h, numBlocks, blockSize))
     })
 }
@@ -1004,11 +959,8 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int,
 fn lookup_symbol(symbol: *const c_void, f: &Fns) -> Res<(CUdeviceptr, usize)> {
     let key = symbol as usize;
     let v = VARS.read().get(&key).cloned().or_else(|| MANAGED.read().get(&key).cloned());
-    let v = v.ok_or(cudaError::cudaErrorInvalidSymbol)?;
+    let v = v.ok_or_else(|| not_a_symbol(key))?;
     let lib = library(v.bin, f)?;
-    if v.host {
-        return Ok((v.slot as CUdeviceptr, v.size));
-    }
     let mut p: CUdeviceptr = 0;
     let mut size = 0usize;
     // SAFETY: a loaded library and a registered name; a context is current.
@@ -1027,6 +979,18 @@ fn lookup_symbol(symbol: *const c_void, f: &Fns) -> Res<(CUdeviceptr, usize)> {
         size = v.size;
     }
     Ok((p, size))
+}
+
+/// The error for an address that is no registered variable: `cudaErrorInvalidSymbol`. Built
+/// for the 13 ABI, the address of a host variable whose fat binary failed to load reports that
+/// failure instead, as NVIDIA's 13 runtime does (its 12 runtime does not).
+fn not_a_symbol(key: usize) -> cudaError {
+    #[cfg(not(feature = "abi12"))]
+    if let Some(Some(Err(e))) = HOST_VARS.read().get(&key).map(|b| b.lib.get()) {
+        return *e;
+    }
+    let _ = key;
+    cudaError::cudaErrorInvalidSymbol
 }
 
 /// The device address of `count` bytes at `offset` in `sym`.

@@ -332,10 +332,6 @@ driver_api! {
     cuMemDiscardAndPrefetchBatchAsync = "cuMemDiscardAndPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
     // Launch, function, occupancy, stream attribute, entry point, profiler and log exports:
     // the versions NVIDIA's runtimes ask for.
-    cuLinkCreate = "cuLinkCreate" @ 6050 (numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void, stateOut: *mut CUlinkState);
-    cuLinkAddData = "cuLinkAddData" @ 6050 (state: CUlinkState, type_: CUjitInputType, data: *mut c_void, size: usize, name: *const c_char, numOptions: c_uint, options: *mut CUjit_option, optionValues: *mut *mut c_void);
-    cuLinkComplete = "cuLinkComplete" @ 5050 (state: CUlinkState, cubinOut: *mut *mut c_void, sizeOut: *mut usize);
-    cuLinkDestroy = "cuLinkDestroy" @ 5050 (state: CUlinkState);
     cuLaunchCooperativeKernelMultiDevice = "cuLaunchCooperativeKernelMultiDevice" @ 9000 (launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: c_uint, flags: c_uint);
     cuStreamGetCtx_v2 = "cuStreamGetCtx" @ 12050 (hStream: CUstream, pCtx: *mut CUcontext, pGreenCtx: *mut CUgreenCtx);
     cuKernelGetParamInfo = "cuKernelGetParamInfo" @ 12040 (kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize);

@@ -1,4 +1,5 @@
-//! Device attributes, as an H100 SXM reports them under CUDA 13.
+//! Device attributes, as an H100 SXM reports them under CUDA 13 (those `ctest/device_props.c`
+//! prints as the H100 80GB HBM3 of driver 580.159.04 did).
 
 use std::ffi::c_int;
 
@@ -89,7 +90,7 @@ pub fn device_attribute(a: CUdevice_attribute, dev: c_int) -> Option<c_int> {
         92 | 93 => 1,           // CAN_USE_STREAM_MEM_OPS_V1, CAN_USE_64_BIT_STREAM_MEM_OPS_V1
         94 => 1,                // CAN_USE_STREAM_WAIT_VALUE_NOR_V1
         95 => 1,                // COOPERATIVE_LAUNCH
-        96 => 0,                // COOPERATIVE_MULTI_DEVICE_LAUNCH
+        96 => 1,                // COOPERATIVE_MULTI_DEVICE_LAUNCH
         97 => 232448,           // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         98 => 0,                // CAN_FLUSH_REMOTE_WRITES
         99 => 1,                // HOST_REGISTER_SUPPORTED
@@ -100,8 +101,8 @@ pub fn device_attribute(a: CUdevice_attribute, dev: c_int) -> Option<c_int> {
         104 | 105 => 0,         // HANDLE_TYPE_WIN32(_KMT)_HANDLE_SUPPORTED
         106 => 32,              // MAX_BLOCKS_PER_MULTIPROCESSOR
         107 => 1,               // GENERIC_COMPRESSION_SUPPORTED
-        108 => 32505856,        // MAX_PERSISTING_L2_CACHE_SIZE
-        109 => 134213632,       // MAX_ACCESS_POLICY_WINDOW_SIZE
+        108 => 32768000,        // MAX_PERSISTING_L2_CACHE_SIZE
+        109 => 134217728,       // MAX_ACCESS_POLICY_WINDOW_SIZE
         110 => 1,               // GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED
         111 => 1024,            // RESERVED_SHARED_MEMORY_PER_BLOCK
         112 => 1,               // SPARSE_CUDA_ARRAY_SUPPORTED
@@ -111,7 +112,7 @@ pub fn device_attribute(a: CUdevice_attribute, dev: c_int) -> Option<c_int> {
         116 => 1,               // GPU_DIRECT_RDMA_SUPPORTED
         117 => 1,               // GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS
         118 => 100,             // GPU_DIRECT_RDMA_WRITES_ORDERING
-        119 => 1,               // MEMPOOL_SUPPORTED_HANDLE_TYPES
+        119 => 9,               // MEMPOOL_SUPPORTED_HANDLE_TYPES (POSIX fd, fabric)
         120 => 1,               // CLUSTER_LAUNCH
         121 => 1,               // DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED
         122 | 123 => 1,         // CAN_USE_64_BIT_STREAM_MEM_OPS, CAN_USE_STREAM_WAIT_VALUE_NOR
@@ -120,7 +121,7 @@ pub fn device_attribute(a: CUdevice_attribute, dev: c_int) -> Option<c_int> {
         126 => 4,               // MEM_SYNC_DOMAIN_COUNT
         127 => 1,               // TENSOR_MAP_ACCESS_SUPPORTED
         128 => 0,               // HANDLE_TYPE_FABRIC_SUPPORTED
-        129 => 0,               // UNIFIED_FUNCTION_POINTERS
+        129 => 1,               // UNIFIED_FUNCTION_POINTERS
         130 => 0,               // NUMA_CONFIG
         131 => -1,              // NUMA_ID
         132 => 0,               // MULTICAST_SUPPORTED

@@ -23,14 +23,21 @@ const CU_LIMIT_STACK_SIZE: CUlimit = 0;
 const CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: CUlimit = 3;
 const CU_LIMIT_MAX_L2_FETCH_GRANULARITY: CUlimit = 5;
 const CU_LIMIT_PERSISTING_L2_CACHE_SIZE: CUlimit = 6;
-/// Limits 0..=6 are the runtime's; 7..=9 (shared memory and CIG of a CIG context) are not
-/// modelled.
-const LIMITS: usize = 7;
+/// Limits 0..=6 are the runtime's; 7..=9 (shared memory and CIG of a CIG context) can be
+/// read (as 0: not modelled) but not set; other values are no limits.
+const LIMITS: usize = 10;
 
-/// Each limit's value in a fresh context: stack 1 KiB, printf FIFO 1 MiB, malloc heap 8 MiB
-/// (documented defaults), device runtime sync depth (unsupported from compute capability 9.0),
-/// 2048 pending launches (documented), L2 fetch granularity, persisting L2 size 0.
-const LIMIT_DEFAULTS: [usize; LIMITS] = [1024, 1 << 20, 8 << 20, 0, 2048, 64, 0];
+/// Each limit's value in a fresh context, as the H100 of driver 580 reports them: stack 1 KiB,
+/// printf FIFO 8650752 bytes, malloc heap 8 MiB, device runtime sync depth (unsupported from
+/// compute capability 9.0), 2048 pending launches, L2 fetch granularity 64, persisting L2 size
+/// 9830400 bytes (three of the device's persisting L2 steps, see [`persisting_step`]).
+const LIMIT_DEFAULTS: [usize; LIMITS] = [1024, 8650752, 8 << 20, 0, 2048, 64, 9830400, 0, 0, 0];
+
+/// The step a persisting L2 cache size is rounded up to: a tenth of the device's maximum (the
+/// H100 of driver 580 reads a set of 4 MiB back as 6553600 bytes, two steps).
+fn persisting_step(dev: c_int) -> usize {
+    device_attribute(108, dev).unwrap_or(0) as usize / 10
+}
 
 const CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE: CUsharedconfig = 1;
 
@@ -76,11 +83,13 @@ fn settings<T>(dev: c_int, f: impl FnOnce(&mut Settings) -> T) -> T {
     extra(|e| f(e.settings.entry(dev).or_default()))
 }
 
+/// A limit's index: the device runtime's sync depth is unsupported, a value past the last
+/// limit (CIG shared memory fallback, 9) invalid.
 fn check_limit(limit: CUlimit) -> Res<usize> {
     match limit {
         CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH => Err(CUDA_ERROR_UNSUPPORTED_LIMIT),
-        0..=6 => Ok(limit as usize),
-        _ => Err(CUDA_ERROR_UNSUPPORTED_LIMIT),
+        0..=9 => Ok(limit as usize),
+        _ => Err(CUDA_ERROR_INVALID_VALUE),
     }
 }
 
@@ -150,8 +159,9 @@ unsafe fn stream_id(h: CUstream, id: *mut u64, null_is_per_thread: bool) -> Res 
 
 const CU_ATOMIC_OPERATION_MAX: c_int = 13;
 
-/// Checks an atomic capability query; every operation reports no native capability.
-unsafe fn atomic_caps(caps: *mut c_uint, ops: *const CUatomicOperation, count: c_uint) -> Res {
+/// Checks the arrays of an atomic capability query: `CUDA_ERROR_INVALID_VALUE` for a null one,
+/// a count of 0 or an unknown operation.
+unsafe fn check_atomic_query(caps: *mut c_uint, ops: *const CUatomicOperation, count: c_uint) -> Res {
     if caps.is_null() || ops.is_null() || count == 0 {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
@@ -159,6 +169,11 @@ unsafe fn atomic_caps(caps: *mut c_uint, ops: *const CUatomicOperation, count: c
     if ops.iter().any(|&o| !(0..CU_ATOMIC_OPERATION_MAX).contains(&o)) {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
+    Ok(())
+}
+
+/// Answers a checked atomic capability query: no operation has a native capability.
+unsafe fn atomic_caps(caps: *mut c_uint, count: c_uint) -> Res {
     std::ptr::write_bytes(caps, 0, count as usize);
     Ok(())
 }
@@ -188,10 +203,14 @@ export! {
             let dev = s.cur()?;
             let l = check_limit(limit)?;
             let max_persisting = device_attribute(108, dev).unwrap_or(0) as usize;
+            let step = persisting_step(dev).max(1);
             let v = match limit {
                 CU_LIMIT_STACK_SIZE => value,
-                CU_LIMIT_MAX_L2_FETCH_GRANULARITY => value.min(128),
-                CU_LIMIT_PERSISTING_L2_CACHE_SIZE => value.min(max_persisting),
+                // At most 128 bytes: more is refused (the H100 of driver 580 refuses 256).
+                CU_LIMIT_MAX_L2_FETCH_GRANULARITY if value > 128 => return Err(CUDA_ERROR_INVALID_VALUE),
+                CU_LIMIT_PERSISTING_L2_CACHE_SIZE => value.min(max_persisting).div_ceil(step) * step,
+                // The CIG limits are not modelled.
+                7..=9 => return Err(CUDA_ERROR_UNSUPPORTED_LIMIT),
                 _ => value,
             };
             settings(dev, |st| st.limits[l] = v);
@@ -254,6 +273,10 @@ export! {
             let n = text.len().min(len as usize - 1);
             std::ptr::copy_nonoverlapping(text.as_ptr(), pciBusId as *mut u8, n);
             *pciBusId.add(n) = 0;
+            // A buffer too short gets what fits, and the call fails (as on the H100).
+            if n < text.len() {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
             Ok(())
         })
     }
@@ -298,17 +321,21 @@ export! {
         with(|s| {
             s.check_dev(srcDevice)?;
             s.check_dev(dstDevice)?;
+            // The arrays before the pair (the H100 of driver 580: a count of 0 from a device
+            // to itself is an invalid value).
+            check_atomic_query(capabilities, operations, count)?;
             if srcDevice == dstDevice {
                 return Err(CUDA_ERROR_INVALID_DEVICE);
             }
-            atomic_caps(capabilities, operations, count)
+            atomic_caps(capabilities, count)
         })
     }
 
     fn cuDeviceGetHostAtomicCapabilities(capabilities: *mut c_uint, operations: *const CUatomicOperation, count: c_uint, dev: CUdevice) {
         with(|s| {
             s.check_dev(dev)?;
-            atomic_caps(capabilities, operations, count)
+            check_atomic_query(capabilities, operations, count)?;
+            atomic_caps(capabilities, count)
         })
     }
 
@@ -449,7 +476,11 @@ mod tests {
         assert_eq!(check_limit(0), Ok(0));
         assert_eq!(check_limit(6), Ok(6));
         assert_eq!(check_limit(CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH), Err(CUDA_ERROR_UNSUPPORTED_LIMIT));
-        assert_eq!(check_limit(7), Err(CUDA_ERROR_UNSUPPORTED_LIMIT));
-        assert_eq!(check_limit(-1), Err(CUDA_ERROR_UNSUPPORTED_LIMIT));
+        assert_eq!(check_limit(7), Ok(7));
+        assert_eq!(check_limit(10), Err(CUDA_ERROR_INVALID_VALUE));
+        assert_eq!(check_limit(-1), Err(CUDA_ERROR_INVALID_VALUE));
+        // Persisting L2 sizes go up to the next step of a tenth of the maximum.
+        assert_eq!(persisting_step(0), 3276800);
+        assert_eq!(LIMIT_DEFAULTS[6], 3 * persisting_step(0));
     }
 }

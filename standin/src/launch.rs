@@ -2,12 +2,14 @@
 //!
 //! - Stream attributes are stored values: each stream (the legacy and per-thread streams
 //!   too; the null stream is the legacy one, or in the `_ptsz` variants the per-thread one)
-//!   has the five attributes valid for streams, with the values a fresh stream reports (the
-//!   stand-in's guess: no window, automatic synchronization, the identity domain map, the
-//!   default domain); a set checks the value where the device bounds it and stores it, a copy
-//!   copies all five. The priority attribute is the stream's priority (clamped as at creation).
-//! - `cuGetProcAddress`: a version newer than the driver is `CUDA_ERROR_INVALID_VALUE`, one
-//!   older than the symbol `CUDA_ERROR_NOT_FOUND` with `CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`;
+//!   has the five attributes valid for streams, with the values a fresh stream reports (as the
+//!   H100's driver does: no window, no synchronization policy set (-1), the identity domain
+//!   map, the default domain); a set checks the value where the driver does and stores it, a
+//!   copy copies all five. The priority attribute is the stream's priority (clamped as at
+//!   creation).
+//! - `cuGetProcAddress`: a version newer than the driver, or flags beyond legacy and
+//!   per-thread, are `CUDA_ERROR_INVALID_VALUE`; an unknown symbol or a version older than the
+//!   symbol a success with a null pointer and the reason in the status (see `proc_address`);
 //!   the per-thread search finds the `_ptsz` variants of the few functions given one here
 //!   (for the copy and the query, aliases: the stand-in's streams have no ordering to tell
 //!   them apart).
@@ -32,9 +34,10 @@ struct Attrs {
     domain: c_int,
 }
 
-/// A fresh stream's attributes: no access policy window, automatic synchronization, the
-/// identity domain map (default 0, remote 1), the default domain.
-const FRESH: Attrs = Attrs { window: [0; 32], sync_policy: 1, map: [0, 1], domain: 0 };
+/// A fresh stream's attributes: no access policy window, no synchronization policy (the
+/// H100's driver reports -1 until one is set), the identity domain map (default 0, remote 1),
+/// the default domain.
+const FRESH: Attrs = Attrs { window: [0; 32], sync_policy: -1, map: [0, 1], domain: 0 };
 
 static ATTRS: Mutex<Option<HashMap<usize, Attrs>>> = Mutex::new(None);
 
@@ -54,7 +57,7 @@ const MEM_SYNC_DOMAIN: c_int = 10;
 /// `CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT` of the modelled H100.
 const DOMAINS: c_int = 4;
 /// `CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE` of the modelled H100.
-const MAX_WINDOW: usize = 134213632;
+const MAX_WINDOW: usize = 1 << 27;
 
 /// Priority of stream `h` (the null, legacy and per-thread streams have their own, stored
 /// with the attributes).
@@ -128,14 +131,10 @@ unsafe fn set_attribute(h: usize, attr: c_int, value: *const c_void) -> Res {
             std::ptr::copy_nonoverlapping(v, w.as_mut_ptr(), 28);
             let num_bytes = usize::from_ne_bytes(w[8..16].try_into().unwrap());
             let hit_ratio = f32::from_ne_bytes(w[16..20].try_into().unwrap());
-            let hit_prop = c_int::from_ne_bytes(w[20..24].try_into().unwrap());
             let miss_prop = c_int::from_ne_bytes(w[24..28].try_into().unwrap());
-            // Hit property: normal, streaming or persisting; miss: normal or streaming.
-            if num_bytes > MAX_WINDOW
-                || !(0.0..=1.0).contains(&hit_ratio)
-                || !(0..=2).contains(&hit_prop)
-                || !(0..=1).contains(&miss_prop)
-            {
+            // At most the device's maximum window; miss property: normal or streaming. The
+            // hit property is stored unchecked (the H100's driver takes 7).
+            if num_bytes > MAX_WINDOW || !(0.0..=1.0).contains(&hit_ratio) || !(0..=1).contains(&miss_prop) {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             a.window = w;
@@ -241,35 +240,46 @@ fn introduced(name: &str) -> c_int {
     }
 }
 
-/// What `cuGetProcAddress` finds for `name` at `version` with `flags` (0, 1 or 2): the entry
-/// point, or the error and the query result.
-pub fn proc_address(name: &str, version: c_int, flags: u64, lookup: impl Fn(&str, c_int) -> Option<*mut c_void>) -> Result<*mut c_void, (CUresult, c_int)> {
+/// What `cuGetProcAddress` finds for `name` at `version` with `flags` (0 to 3): the entry
+/// point (null where there is none) and the query result, or the error. As the H100's driver
+/// (580) does: a version newer than the driver is `CUDA_ERROR_INVALID_VALUE`; an unknown
+/// symbol (`CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`) or a version older than the symbol
+/// (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`, checked second) is a success with a null
+/// pointer; a negative version finds the newest form (the driver finds cuMemAlloc at
+/// 0xfffffffb).
+pub fn proc_address(name: &str, version: c_int, flags: u64, lookup: impl Fn(&str, c_int) -> Option<*mut c_void>) -> Result<(*mut c_void, c_int), CUresult> {
     let mut driver = 0;
     // SAFETY: a valid out pointer.
     unsafe { crate::cuDriverGetVersion(&mut driver) };
     if version > driver {
-        return Err((CUDA_ERROR_INVALID_VALUE, -1));
+        return Err(CUDA_ERROR_INVALID_VALUE);
     }
+    let version = if version < 0 { driver } else { version };
     // The CUDA 12.5 form (with the green context), which the runtime asks for.
     let lookup = |n: &str, v: c_int| if n == "cuStreamGetCtx" && v >= 12050 { Some(cuStreamGetCtx_v2 as *mut c_void) } else { lookup(n, v) };
     let Some(f) = lookup(name, version) else {
-        return Err((CUDA_ERROR_NOT_FOUND, crate::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND));
+        return Ok((std::ptr::null_mut(), crate::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND));
     };
     if version < introduced(name) {
-        return Err((CUDA_ERROR_NOT_FOUND, 2));
+        return Ok((std::ptr::null_mut(), CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT));
     }
     if flags == CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM {
-        match name {
-            "cuMemcpyAsync" => return Ok(cuMemcpyAsync_ptsz as *mut c_void),
-            "cuStreamQuery" => return Ok(cuStreamQuery_ptsz as *mut c_void),
-            "cuStreamGetAttribute" => return Ok(cuStreamGetAttribute_ptsz as *mut c_void),
-            "cuStreamSetAttribute" => return Ok(cuStreamSetAttribute_ptsz as *mut c_void),
-            "cuStreamCopyAttributes" => return Ok(cuStreamCopyAttributes_ptsz as *mut c_void),
-            _ => {}
+        let pt = match name {
+            "cuMemcpyAsync" => Some(cuMemcpyAsync_ptsz as *mut c_void),
+            "cuStreamQuery" => Some(cuStreamQuery_ptsz as *mut c_void),
+            "cuStreamGetAttribute" => Some(cuStreamGetAttribute_ptsz as *mut c_void),
+            "cuStreamSetAttribute" => Some(cuStreamSetAttribute_ptsz as *mut c_void),
+            "cuStreamCopyAttributes" => Some(cuStreamCopyAttributes_ptsz as *mut c_void),
+            _ => crate::devctl::per_thread_entry(name),
+        };
+        if let Some(p) = pt {
+            return Ok((p, crate::CU_GET_PROC_ADDRESS_SUCCESS));
         }
     }
-    Ok(f)
+    Ok((f, crate::CU_GET_PROC_ADDRESS_SUCCESS))
 }
+
+const CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: c_int = 2;
 
 // Kernels, occupancy, the multi-device launch and the linker: the stand-in has no kernels (see
 // lib.rs), so every function handle is invalid and nothing links. The error log: the

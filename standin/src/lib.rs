@@ -134,7 +134,7 @@ pub(crate) fn nonnull<T>(p: *const T) -> Res {
 // Entry point lookup
 // ---------------------------------------------------------------------------------------------
 
-const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
+pub(crate) const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
 pub(crate) const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
 
 macro_rules! table {
@@ -340,32 +340,18 @@ table! {
 export! {
     fn cuGetProcAddress_v2(symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64, symbolStatus: *mut c_int) {
         nonnull(pfn)?;
-        *pfn = std::ptr::null_mut();
         nonnull(symbol)?;
-        if flags > 2 {
+        // Flags: any of legacy (1) and per-thread (2); with both, the legacy search.
+        if flags & !3 != 0 {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let name = CStr::from_ptr(symbol).to_str().unwrap_or("");
-        let per_thread = if flags == 2 { devctl::per_thread_entry(name) } else { None };
-        let found = match per_thread {
-            Some(f) => Ok(f),
-            None => launch::proc_address(name, cudaVersion, flags, lookup),
-        };
-        match found {
-            Ok(f) => {
-                *pfn = f;
-                if !symbolStatus.is_null() {
-                    *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
-                }
-                Ok(())
-            }
-            Err((e, status)) => {
-                if !symbolStatus.is_null() && status >= 0 {
-                    *symbolStatus = status;
-                }
-                Err(e)
-            }
+        let (f, status) = launch::proc_address(name, cudaVersion, flags, lookup)?;
+        *pfn = f;
+        if !symbolStatus.is_null() {
+            *symbolStatus = status;
         }
+        Ok(())
     }
 
     fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64) {
@@ -876,13 +862,20 @@ unsafe fn cuStreamCreateWithPriority_(ph: *mut CUstream, flags: c_uint, priority
 }
 
 fn event_record(ev: CUevent, stream: CUstream, flags: c_uint) -> Res {
+    const CU_EVENT_RECORD_EXTERNAL: c_uint = 1;
+    const CUDA_ERROR_ILLEGAL_STATE: CUresult = 401;
     with(|s| {
         s.cur()?;
         s.check_stream(stream as usize)?;
-        if flags & !1 != 0 {
+        if flags & !CU_EVENT_RECORD_EXTERNAL != 0 {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let e = s.events.get_mut(&(ev as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+        // An external record is a node of a stream capture; outside one the H100's driver
+        // refuses it and the event stays as it was. The stand-in captures nothing.
+        if flags & CU_EVENT_RECORD_EXTERNAL != 0 {
+            return Err(CUDA_ERROR_ILLEGAL_STATE);
+        }
         e.recorded = Some(Instant::now());
         Ok(())
     })

@@ -342,11 +342,12 @@ impl State {
             CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE | CU_MEMORYTYPE_UNIFIED => {
                 let base = if e.mt == CU_MEMORYTYPE_HOST { e.host } else { e.dev };
                 // A pitch, where given, covers the x offset and the width; several rows need
-                // one. Likewise the rows per slice cover y and the height; several slices
-                // need them.
+                // one, no wider than the device's maximum (a single row does not use it: the
+                // H100's driver copies one row of a 3D copy whatever its pitch, 2^40 too).
+                // Likewise the rows per slice cover y and the height; several slices need them.
                 let multi_row = h > 1 || d > 1;
                 let row_end = e.x.checked_add(w).ok_or(inval)?;
-                if base == 0 || e.pitch > MAX_PITCH || (e.pitch == 0 && multi_row) || (e.pitch != 0 && e.pitch < row_end) {
+                if base == 0 || (e.pitch > MAX_PITCH && multi_row) || (e.pitch == 0 && multi_row) || (e.pitch != 0 && e.pitch < row_end) {
                     return Err(inval);
                 }
                 let pitch = if e.pitch == 0 { row_end } else { e.pitch };

@@ -73,8 +73,16 @@ fn every_runtime_entry_point_resolves() {
 #[test]
 fn proc_address_versions_and_unknown_symbols() {
     unsafe {
+        // As the H100's driver: an unknown symbol or a version older than the symbol is a
+        // success with a null pointer and the reason in the status; a version newer than the
+        // driver is an error that leaves both untouched.
         let (r, p, st) = proc("cuNoSuchThing", 13000);
-        assert_eq!((r, p, st), (CUDA_ERROR_NOT_FOUND, null_mut(), 1));
+        assert_eq!((r, p, st), (CUDA_SUCCESS, null_mut(), 1));
+        let (r, p, st) = proc("cuStreamGetAttribute", 10020);
+        assert_eq!((r, p, st), (CUDA_SUCCESS, null_mut(), 2));
+        let (r, p, st) = proc("cuMemAlloc", 99000);
+        assert_eq!((r, p, st), (CUDA_ERROR_INVALID_VALUE, 1 as *mut c_void, -1));
+        assert_eq!(proc("cuMemAlloc", -5).2, 0);
         assert_eq!(proc("cuMemAdvise", 8000).1, mem::cuMemAdvise as *mut c_void);
         assert_eq!(proc("cuMemAdvise", 12020).1, mem::cuMemAdvise_v2 as *mut c_void);
         assert_eq!(proc("cuMemPrefetchAsync", 12000).1, mem::cuMemPrefetchAsync as *mut c_void);
