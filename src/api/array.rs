@@ -75,7 +75,7 @@ fn channels(xyzw: &[c_int; 4]) -> c_uint {
 
 /// A channel descriptor as the driver's (format, number of channels), or
 /// `cudaErrorInvalidChannelDescriptor`.
-fn to_cu_format(d: &cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)> {
+pub(crate) fn to_cu_format(d: &cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)> {
     let bad = cudaError::cudaErrorInvalidChannelDescriptor;
     let (x, y, z, w, f) = (d.x, d.y, d.z, d.w, d.f.0);
     if let Some(&(_, _, fmt)) = PER_CHANNEL.iter().find(|e| e.0 == f && e.1 == x) {
@@ -94,7 +94,7 @@ fn to_cu_format(d: &cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)> {
 }
 
 /// The channel descriptor of a driver (format, number of channels).
-fn from_cu_format(fmt: CUarray_format, n: c_uint) -> cudaChannelFormatDesc {
+pub(crate) fn from_cu_format(fmt: CUarray_format, n: c_uint) -> cudaChannelFormatDesc {
     let desc = |c: [c_int; 4], f: c_int| cudaChannelFormatDesc {
         x: c[0],
         y: c[1],
