@@ -304,7 +304,7 @@ static void no_context(void) {
     SHOW_LAST("cudaGLUnregisterBufferObject without GL");
 }
 
-/* cudaGLSetGLDevice: deprecated, it only selects the device. */
+/* cudaGLSetGLDevice: deprecated; it fails once the device's primary context is active (as here). */
 static void set_gl_device(void) {
     SHOW("cudaGLSetGLDevice(-1)", cudaGLSetGLDevice(-1));
     SHOW_LAST("cudaGLSetGLDevice(-1)");

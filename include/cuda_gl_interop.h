@@ -83,8 +83,9 @@ cudaError_t cudaGraphicsGLRegisterBuffer(cudaGraphicsResource_t *resource,
 
 /**
  * Sets a CUDA device to use OpenGL interoperability. Deprecated since CUDA 5.0: no device
- * needs to be associated with the GL context any more, and the call makes `device` the
- * thread's device and initializes its primary context, as `cudaSetDevice` does.
+ * needs to be associated with the GL context any more; `device` becomes the thread's device
+ * and its primary context is initialized, which must not be active yet
+ * (`cudaErrorSetOnActiveProcess`).
  */
 cudaError_t cudaGLSetGLDevice(int device);
 

@@ -22,10 +22,11 @@ cudaError_t cudaVDPAUGetDevice(int *device,
                                VdpGetProcAddress *vdpGetProcAddress);
 
 /**
- * Sets a CUDA device to use VDPAU interoperability: `device` becomes the thread's device with
- * its primary context initialized, which must not be active yet
- * (`cudaErrorSetOnActiveProcess` otherwise, as NVIDIA documents). The primary context is an
- * ordinary one: surfaces are registered in it with the driver's `cuGraphicsVDPAURegister*`.
+ * Sets a CUDA device to use VDPAU interoperability. The device's primary context must not be
+ * active yet (`cudaErrorSetOnActiveProcess`); the driver's VDPAU context for `vdpDevice` is
+ * created on `device` with the flags set for the primary context (`cudaSetDeviceFlags`) and
+ * made current on the calling thread, whose runtime calls then use it (a primary context
+ * cannot be told the VDPAU device).
  */
 cudaError_t cudaVDPAUSetVDPAUDevice(int device,
                                     VdpDevice vdpDevice,

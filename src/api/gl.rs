@@ -47,11 +47,15 @@ pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(resource: *mut cudaGraphic
 }
 
 /// Sets a CUDA device to use OpenGL interoperability. Deprecated since CUDA 5.0: no device
-/// needs to be associated with the GL context any more, and the call makes `device` the
-/// thread's device and initializes its primary context, as `cudaSetDevice` does.
+/// needs to be associated with the GL context any more; `device` becomes the thread's device
+/// and its primary context is initialized, which must not be active yet
+/// (`cudaErrorSetOnActiveProcess`).
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLSetGLDevice(device: c_int) -> cudaError_t {
-    run("cudaGLSetGLDevice", || rt::set_device(device))
+    run("cudaGLSetGLDevice", || {
+        crate::api::interop::inactive_device(device)?;
+        rt::set_device(device)
+    })
 }
 
 /// Registers a buffer object for access by CUDA.

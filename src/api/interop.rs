@@ -6,7 +6,8 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::boundary::{cu, run};
+use crate::boundary::{cu, run, Res};
+use crate::error::cudaError;
 use crate::driver::types::*;
 use crate::rt;
 use crate::types::*;
@@ -15,6 +16,21 @@ use crate::types::*;
 #[inline(always)]
 pub(crate) fn resource(r: cudaGraphicsResource_t) -> CUgraphicsResource {
     r as CUgraphicsResource
+}
+
+/// The device a graphics API's set-device call (`cudaGLSetGLDevice`, `cudaVDPAUSetVDPAUDevice`)
+/// names, with the flags its primary context is to be made with: `cudaErrorInvalidDevice` for
+/// no device, `cudaErrorSetOnActiveProcess` once that context is active, as NVIDIA documents
+/// (the runtime header's "Interactions with the CUDA Driver API").
+pub(crate) fn inactive_device(device: c_int) -> Res<(CUdevice, c_uint)> {
+    let dev = rt::check_device(device)?;
+    let (mut flags, mut active): (c_uint, c_int) = (0, 0);
+    // SAFETY: valid out pointers, a checked ordinal.
+    cu(unsafe { rt::fns()?.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active) })?;
+    if active != 0 {
+        return Err(cudaError::cudaErrorSetOnActiveProcess);
+    }
+    Ok((dev, flags))
 }
 
 /// Unregisters a graphics resource for access by CUDA.

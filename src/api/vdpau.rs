@@ -9,7 +9,6 @@ use std::ffi::{c_int, c_uint, c_void};
 
 use crate::boundary::{cu, out, run};
 use crate::driver::types::*;
-use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
 
@@ -39,21 +38,17 @@ pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDe
     })
 }
 
-/// Sets a CUDA device to use VDPAU interoperability: `device` becomes the thread's device with
-/// its primary context initialized, which must not be active yet
-/// (`cudaErrorSetOnActiveProcess` otherwise, as NVIDIA documents). The primary context is an
-/// ordinary one: surfaces are registered in it with the driver's `cuGraphicsVDPAURegister*`.
+/// Sets a CUDA device to use VDPAU interoperability. The device's primary context must not be
+/// active yet (`cudaErrorSetOnActiveProcess`); the driver's VDPAU context for `vdpDevice` is
+/// created on `device` with the flags set for the primary context (`cudaSetDeviceFlags`) and
+/// made current on the calling thread, whose runtime calls then use it (a primary context
+/// cannot be told the VDPAU device).
 #[no_mangle]
 pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(device: c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
-    let _ = (vdpDevice, vdpGetProcAddress);
     run("cudaVDPAUSetVDPAUDevice", || {
-        let dev = rt::check_device(device)?;
-        let (mut flags, mut active): (c_uint, c_int) = (0, 0);
-        cu(rt::fns()?.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active))?;
-        if active != 0 {
-            return Err(cudaError::cudaErrorSetOnActiveProcess);
-        }
-        rt::set_device(device)
+        let (dev, flags) = crate::api::interop::inactive_device(device)?;
+        let mut ctx: CUcontext = std::ptr::null_mut();
+        cu(rt::fns()?.cuVDPAUCtxCreate(&mut ctx, flags, dev, vdpDevice, vdpGetProcAddress))
     })
 }
 

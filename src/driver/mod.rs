@@ -375,6 +375,7 @@ driver_api! {
     cuGraphicsResourceGetMappedEglFrame = "cuGraphicsResourceGetMappedEglFrame" @ 7000 (eglFrame: *mut CUeglFrame, resource: CUgraphicsResource, index: c_uint, mipLevel: c_uint);
     cuEventCreateFromEGLSync = "cuEventCreateFromEGLSync" @ 9000 (phEvent: *mut CUevent, eglSync: *mut c_void, flags: c_uint);
     cuVDPAUGetDevice = "cuVDPAUGetDevice" @ 3010 (pDevice: *mut CUdevice, vdpDevice: u32, vdpGetProcAddress: *mut c_void);
+    cuVDPAUCtxCreate = "cuVDPAUCtxCreate" @ 3020 (pCtx: *mut CUcontext, flags: c_uint, device: CUdevice, vdpDevice: u32, vdpGetProcAddress: *mut c_void);
     cuGraphicsVDPAURegisterVideoSurface = "cuGraphicsVDPAURegisterVideoSurface" @ 3010 (pCudaResource: *mut CUgraphicsResource, vdpSurface: u32, flags: c_uint);
     cuGraphicsVDPAURegisterOutputSurface = "cuGraphicsVDPAURegisterOutputSurface" @ 3010 (pCudaResource: *mut CUgraphicsResource, vdpSurface: u32, flags: c_uint);
     // Launch, function, occupancy, stream attribute, entry point, profiler and log exports:
