@@ -89,11 +89,12 @@ pub(crate) fn from_cu_frame(c: &CUeglFrame) -> Res<cudaEglFrame> {
     // SAFETY: a plain C struct of integers and pointers; all-zero is valid.
     let mut f: cudaEglFrame = unsafe { std::mem::zeroed() };
     let channels = from_cu_format(c.cuFormat, c.numChannels);
-    if channels.f == cudaChannelFormatKind::cudaChannelFormatKindNone || !(1..=4).contains(&c.numChannels) {
-        return Err(cudaError::cudaErrorInvalidChannelDescriptor);
-    }
     let chroma = chroma_planes(c.eglColorFormat);
     for i in 0..(c.planeCount as usize).min(CUDA_EGL_MAX_PLANES) {
+        // (A frame without planes has no format to convert.)
+        if channels.f == cudaChannelFormatKind::cudaChannelFormatKindNone || !(1..=4).contains(&c.numChannels) {
+            return Err(cudaError::cudaErrorInvalidChannelDescriptor);
+        }
         let (width, height, pitch) = match (i, chroma) {
             (0, _) => (c.width, c.height, c.pitch),
             (_, Some((dw, dh, _))) => (c.width / dw, c.height / dh, c.pitch / dw),

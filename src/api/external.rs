@@ -335,6 +335,24 @@ mod tests {
         assert_eq!((c.size, c.flags, c.reserved), (1 << 21, 1, [0; 16]));
     }
 
+    #[cfg(feature = "abi12")]
+    #[test]
+    fn original_parameters_are_widened_with_zero_reserved_words() {
+        // SAFETY: plain C structs; all-zero is valid.
+        let mut p: [cudaExternalSemaphoreWaitParams_v1; 2] = unsafe { std::mem::zeroed() };
+        p[1].params.fence.value = 7;
+        p[1].params.keyedMutex = cudaExternalSemaphoreWaitParamsKeyedMutex { key: 9, timeoutMs: 11 };
+        p[1].flags = cudaExternalSemaphoreWaitSkipNvSciBufMemSync;
+        let v = widen(p.as_ptr(), 2, |p| (p.params.fence.value, p.params.keyedMutex.key, p.params.keyedMutex.timeoutMs, p.flags)).unwrap();
+        assert_eq!(v, vec![(0, 0, 0, 0), (7, 9, 11, 2)]);
+        assert!(widen(std::ptr::null::<cudaExternalSemaphoreWaitParams_v1>(), 0, |_| ()).unwrap().is_empty());
+        assert_eq!(
+            widen(std::ptr::null::<cudaExternalSemaphoreWaitParams_v1>(), 1, |_| ()).err(),
+            Some(cudaError::cudaErrorInvalidValue)
+        );
+        assert!(array_ptr::<u8>(&[]).is_null());
+    }
+
     #[test]
     fn semaphore_descriptor_keeps_win32_handles() {
         // SAFETY: a plain C struct; all-zero is valid.
