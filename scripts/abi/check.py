@@ -171,8 +171,8 @@ def graphics_includes(work):
     with open(src, "w") as f:
         f.write("".join("#include <%s>\n" % h for h in GRAPHICS_HEADERS))
     if sh(["gcc", "-E", src, "-o", os.devnull]).returncode == 0:
-        return [], "the system's"
-    return ["-I", GRAPHICS_STANDINS], "the stand-ins in ctest/syshdr (no system development headers)"
+        return [], "the system's GL/EGL/VDPAU headers"
+    return ["-I", GRAPHICS_STANDINS], "ctest/syshdr's stand-ins for the GL/EGL/VDPAU headers (the system has none)"
 
 
 def include_lines(extra, quoted):
@@ -991,8 +991,8 @@ def main():
         sysinc = []
         if extra:
             sysinc, which = graphics_includes(work)
-            print("INFO interop [%s]: %s checked with the main header, against NVIDIA's, with %s "
-                  "GL/EGL/VDPAU headers" % (a.abi, " ".join(extra), which))
+            print("INFO interop [%s]: %s checked with the main header, against NVIDIA's, with %s" %
+                  (a.abi, " ".join(extra), which))
         lines = preprocess_ours(a.header, a.abi, work)
         for name in extra:
             lines += preprocess_ours(os.path.join(hdir, name), a.abi, work)
