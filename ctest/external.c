@@ -49,6 +49,7 @@ static drv_result (*cuMemUnmap_)(drv_ptr, size_t);
 static drv_result (*cuMemSetAccess_)(drv_ptr, size_t, const drv_access *, size_t);
 static drv_result (*cuMemExportToShareableHandle_)(void *, drv_handle, int, unsigned long long);
 
+static cudaExternalMemory_t late; /* an import kept for the calls made last */
 static size_t size;      /* of the allocation: one granule */
 static drv_handle alloc; /* the allocation */
 static drv_ptr va;       /* its mapping in this process */
@@ -158,8 +159,6 @@ static void buffers(cudaExternalMemory_t m) {
     if (q) OK(cudaFree(q));
     b.reserved[0] = 0;
 #endif
-    SHOW("GetMappedBuffer(NULL devPtr)", cudaExternalMemoryGetMappedBuffer(NULL, m, &b));
-    SHOW_LAST("GetMappedBuffer(NULL devPtr)");
     OK(SHOW("cudaFree(imported buffer)", cudaFree(p)));
     free(host);
     free(back);
@@ -247,8 +246,6 @@ static void mipmapped(cudaExternalMemory_t m) {
     bad.offset = 0;
     SHOW("GetMappedMipmappedArray(NULL desc)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, NULL));
     SHOW_LAST("GetMappedMipmappedArray(NULL desc)");
-    SHOW("GetMappedMipmappedArray(NULL out)", cudaExternalMemoryGetMappedMipmappedArray(NULL, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(NULL out)");
 }
 
 static void memory(void) {
@@ -294,7 +291,7 @@ static void memory(void) {
         if (p1) OK(cudaFree(p1));
         if (p2) OK(cudaFree(p2));
     }
-    if (m1) OK(cudaDestroyExternalMemory(m1));
+    late = m1;
     if (m2) OK(cudaDestroyExternalMemory(m2));
     fd = export_fd();
     if (import_fails("import(size twice the allocation's)", mem_desc(cudaExternalMemoryHandleTypeOpaqueFd, fd, size * 2)) != cudaSuccess)
@@ -536,6 +533,15 @@ int main(void) {
     cudaMipmappedArray_t mm = NULL;
     SHOW("GetMappedMipmappedArray(NULL memory)", cudaExternalMemoryGetMappedMipmappedArray(&mm, NULL, &md));
     SHOW_LAST("GetMappedMipmappedArray(NULL memory)");
+    if (late) {
+        b.size = 4096;
+        SHOW("GetMappedBuffer(NULL devPtr)", cudaExternalMemoryGetMappedBuffer(NULL, late, &b));
+        SHOW_LAST("GetMappedBuffer(NULL devPtr)");
+        md = mm_desc(cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned), 16, 16, 1);
+        SHOW("GetMappedMipmappedArray(NULL out)", cudaExternalMemoryGetMappedMipmappedArray(NULL, late, &md));
+        SHOW_LAST("GetMappedMipmappedArray(NULL out)");
+        OK(SHOW("cudaDestroyExternalMemory(kept import)", cudaDestroyExternalMemory(late)));
+    }
     SHOW("cudaDestroyExternalMemory(NULL)", cudaDestroyExternalMemory(NULL));
     SHOW_LAST("cudaDestroyExternalMemory(NULL)");
     SHOW("cudaDestroyExternalSemaphore(NULL)", cudaDestroyExternalSemaphore(NULL));

@@ -214,8 +214,6 @@ static void buffer_objects(void) {
         SHOW("cudaGLSetBufferObjectMapFlags(WriteDiscard)", cudaGLSetBufferObjectMapFlags(buf, cudaGLMapFlagsWriteDiscard));
         SHOW("cudaGLSetBufferObjectMapFlags(7)", cudaGLSetBufferObjectMapFlags(buf, 7));
         SHOW_LAST("cudaGLSetBufferObjectMapFlags(7)");
-        SHOW("cudaGLMapBufferObject(NULL)", cudaGLMapBufferObject(NULL, buf));
-        SHOW_LAST("cudaGLMapBufferObject(NULL)");
         r = SHOW("cudaGLMapBufferObject", cudaGLMapBufferObject(&p, buf));
         if (r == cudaSuccess && p) {
             OK(SHOW("cudaMemset of the mapped buffer object", cudaMemset(p, 0x5a, BUF_BYTES)));
@@ -371,7 +369,8 @@ static void vdpau_errors(void) {
     printf("VDPAU entry points asked for: %d\n", gx_no_vdpau_calls > 0);
 }
 
-/* A mapped buffer's pointer or size alone (null out pointers, which the driver may get). */
+/* A mapped buffer's pointer or size alone, a buffer object mapped to nowhere (null out pointers,
+ * which the driver may get). */
 static void mapped_pointer_alone(void) {
     GLuint buf = 0;
     g.GenBuffers(1, &buf);
@@ -392,6 +391,13 @@ static void mapped_pointer_alone(void) {
         OK(cudaGraphicsUnmapResources(1, &res, 0));
     }
     if (res) OK(cudaGraphicsUnregisterResource(res));
+    if (cudaGLRegisterBufferObject(buf) == cudaSuccess) {
+        SHOW("cudaGLMapBufferObject(NULL)", cudaGLMapBufferObject(NULL, buf));
+        SHOW_LAST("cudaGLMapBufferObject(NULL)");
+        cudaGLUnmapBufferObject(buf);
+        cudaGLUnregisterBufferObject(buf);
+        cudaGetLastError();
+    }
     g.DeleteBuffers(1, &buf);
 }
 
