@@ -348,8 +348,12 @@ static void egl_sync(void) {
         OK(SHOW("cudaEventDestroy(EGL sync event)", cudaEventDestroy(ev)));
     }
     cudaEvent_t ev2 = NULL;
-    SHOW("cudaEventCreateFromEGLSync(flags 1)", cudaEventCreateFromEGLSync(&ev2, sync, 1));
-    SHOW_LAST("cudaEventCreateFromEGLSync(flags 1)");
+    SHOW("cudaEventCreateFromEGLSync(BlockingSync)", cudaEventCreateFromEGLSync(&ev2, sync, cudaEventBlockingSync));
+    SHOW_LAST("cudaEventCreateFromEGLSync(BlockingSync)");
+    if (ev2) OK(cudaEventDestroy(ev2));
+    ev2 = NULL;
+    SHOW("cudaEventCreateFromEGLSync(flags 0x100)", cudaEventCreateFromEGLSync(&ev2, sync, 0x100));
+    SHOW_LAST("cudaEventCreateFromEGLSync(flags 0x100)");
     if (ev2) OK(cudaEventDestroy(ev2));
     g.DestroySyncKHR(g.dpy, sync);
 }
