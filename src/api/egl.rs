@@ -37,7 +37,7 @@ fn chroma_planes(format: c_int) -> Option<(c_uint, c_uint, c_int)> {
         // 4:2:2 semi-planar, 8 bits
         3 | 37 | 20 | 43 => (2, 1, 8),
         // 4:2:2 semi-planar, 10 bits
-        93 | 94 | 95 => (2, 1, 16),
+        93..=95 => (2, 1, 16),
         // 4:4:4 planar
         10 | 33 | 65 | 39 => (1, 1, 0),
         // 4:4:4 semi-planar, 8 bits
