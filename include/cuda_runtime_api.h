@@ -1947,6 +1947,90 @@ typedef enum CUDAlogLevel_enum {
 #endif
 
 /**
+ * External memory handle types
+ */
+typedef enum cudaExternalMemoryHandleType {
+    /**
+     * Handle is an opaque file descriptor
+     */
+    cudaExternalMemoryHandleTypeOpaqueFd = 1,
+    /**
+     * Handle is an opaque shared NT handle
+     */
+    cudaExternalMemoryHandleTypeOpaqueWin32 = 2,
+    /**
+     * Handle is an opaque, globally shared handle
+     */
+    cudaExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+    /**
+     * Handle is a D3D12 heap object
+     */
+    cudaExternalMemoryHandleTypeD3D12Heap = 4,
+    /**
+     * Handle is a D3D12 committed resource
+     */
+    cudaExternalMemoryHandleTypeD3D12Resource = 5,
+    /**
+     * Handle is a shared NT handle to a D3D11 resource
+     */
+    cudaExternalMemoryHandleTypeD3D11Resource = 6,
+    /**
+     * Handle is a globally shared handle to a D3D11 resource
+     */
+    cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+    /**
+     * Handle is an NvSciBuf object
+     */
+    cudaExternalMemoryHandleTypeNvSciBuf = 8,
+} cudaExternalMemoryHandleType;
+
+/**
+ * External semaphore handle types
+ */
+typedef enum cudaExternalSemaphoreHandleType {
+    /**
+     * Handle is an opaque file descriptor
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueFd = 1,
+    /**
+     * Handle is an opaque shared NT handle
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+    /**
+     * Handle is an opaque, globally shared handle
+     */
+    cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+    /**
+     * Handle is a shared NT handle referencing a D3D12 fence object
+     */
+    cudaExternalSemaphoreHandleTypeD3D12Fence = 4,
+    /**
+     * Handle is a shared NT handle referencing a D3D11 fence object
+     */
+    cudaExternalSemaphoreHandleTypeD3D11Fence = 5,
+    /**
+     * Opaque handle to NvSciSync Object
+     */
+    cudaExternalSemaphoreHandleTypeNvSciSync = 6,
+    /**
+     * Handle is a shared NT handle referencing a D3D11 keyed mutex object
+     */
+    cudaExternalSemaphoreHandleTypeKeyedMutex = 7,
+    /**
+     * Handle is a shared KMT handle referencing a D3D11 keyed mutex object
+     */
+    cudaExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+    /**
+     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     */
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+    /**
+     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     */
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10,
+} cudaExternalSemaphoreHandleType;
+
+/**
  * CUDA Graph node types
  */
 typedef enum cudaGraphNodeType {
@@ -2916,88 +3000,78 @@ typedef enum cudaMemcpyFlags {
 } cudaMemcpyFlags;
 
 /**
- * External memory handle types
+ * CUDA graphics interop register flags
  */
-typedef enum cudaExternalMemoryHandleType {
+typedef enum cudaGraphicsRegisterFlags {
     /**
-     * Handle is an opaque file descriptor
+     * Default
      */
-    cudaExternalMemoryHandleTypeOpaqueFd = 1,
+    cudaGraphicsRegisterFlagsNone = 0,
     /**
-     * Handle is an opaque shared NT handle
+     * CUDA will not write to this resource
      */
-    cudaExternalMemoryHandleTypeOpaqueWin32 = 2,
+    cudaGraphicsRegisterFlagsReadOnly = 1,
     /**
-     * Handle is an opaque, globally shared handle
+     * CUDA will only write to and will not read from this resource
      */
-    cudaExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+    cudaGraphicsRegisterFlagsWriteDiscard = 2,
     /**
-     * Handle is a D3D12 heap object
+     * CUDA will bind this resource to a surface reference
      */
-    cudaExternalMemoryHandleTypeD3D12Heap = 4,
+    cudaGraphicsRegisterFlagsSurfaceLoadStore = 4,
     /**
-     * Handle is a D3D12 committed resource
+     * CUDA will perform texture gather operations on this resource
      */
-    cudaExternalMemoryHandleTypeD3D12Resource = 5,
-    /**
-     * Handle is a shared NT handle to a D3D11 resource
-     */
-    cudaExternalMemoryHandleTypeD3D11Resource = 6,
-    /**
-     * Handle is a globally shared handle to a D3D11 resource
-     */
-    cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
-    /**
-     * Handle is an NvSciBuf object
-     */
-    cudaExternalMemoryHandleTypeNvSciBuf = 8,
-} cudaExternalMemoryHandleType;
+    cudaGraphicsRegisterFlagsTextureGather = 8,
+} cudaGraphicsRegisterFlags;
 
 /**
- * External semaphore handle types
+ * CUDA graphics interop map flags
  */
-typedef enum cudaExternalSemaphoreHandleType {
+typedef enum cudaGraphicsMapFlags {
     /**
-     * Handle is an opaque file descriptor
+     * Default; Assume resource can be read/written
      */
-    cudaExternalSemaphoreHandleTypeOpaqueFd = 1,
+    cudaGraphicsMapFlagsNone = 0,
     /**
-     * Handle is an opaque shared NT handle
+     * CUDA will not write to this resource
      */
-    cudaExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+    cudaGraphicsMapFlagsReadOnly = 1,
     /**
-     * Handle is an opaque, globally shared handle
+     * CUDA will only write to and will not read from this resource
      */
-    cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+    cudaGraphicsMapFlagsWriteDiscard = 2,
+} cudaGraphicsMapFlags;
+
+/**
+ * CUDA graphics interop array indices for cube maps
+ */
+typedef enum cudaGraphicsCubeFace {
     /**
-     * Handle is a shared NT handle referencing a D3D12 fence object
+     * Positive X face of cubemap
      */
-    cudaExternalSemaphoreHandleTypeD3D12Fence = 4,
+    cudaGraphicsCubeFacePositiveX = 0,
     /**
-     * Handle is a shared NT handle referencing a D3D11 fence object
+     * Negative X face of cubemap
      */
-    cudaExternalSemaphoreHandleTypeD3D11Fence = 5,
+    cudaGraphicsCubeFaceNegativeX = 1,
     /**
-     * Opaque handle to NvSciSync Object
+     * Positive Y face of cubemap
      */
-    cudaExternalSemaphoreHandleTypeNvSciSync = 6,
+    cudaGraphicsCubeFacePositiveY = 2,
     /**
-     * Handle is a shared NT handle referencing a D3D11 keyed mutex object
+     * Negative Y face of cubemap
      */
-    cudaExternalSemaphoreHandleTypeKeyedMutex = 7,
+    cudaGraphicsCubeFaceNegativeY = 3,
     /**
-     * Handle is a shared KMT handle referencing a D3D11 keyed mutex object
+     * Positive Z face of cubemap
      */
-    cudaExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+    cudaGraphicsCubeFacePositiveZ = 4,
     /**
-     * Handle is an opaque handle file descriptor referencing a timeline semaphore
+     * Negative Z face of cubemap
      */
-    cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
-    /**
-     * Handle is an opaque handle file descriptor referencing a timeline semaphore
-     */
-    cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10,
-} cudaExternalSemaphoreHandleType;
+    cudaGraphicsCubeFaceNegativeZ = 5,
+} cudaGraphicsCubeFace;
 
 /**
  * Flags for user objects for graphs
@@ -3379,6 +3453,11 @@ typedef struct cudaArray cudaArray;
  * Opaque async notification callback entry.
  */
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
+
+/**
+ * CUDA graphics interop resource: a driver `CUgraphicsResource`.
+ */
+typedef struct cudaGraphicsResource cudaGraphicsResource;
 
 /**
  * Opaque mipmapped CUDA array: a driver `CUmipmappedArray`.
@@ -4677,6 +4756,325 @@ typedef unsigned int cudaLogIterator;
 typedef struct CUevent_st *cudaEvent_t;
 
 /**
+ * CUDA external memory
+ */
+typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+
+/**
+ * Win32 handle referencing the memory object (NVIDIA's field has an unnamed type). Exactly
+ * one of 'handle' and 'name' must be non-NULL.
+ */
+typedef struct cudaExternalMemoryHandleDescWin32 {
+    /**
+     * Valid NT handle. Must be NULL if 'name' is non-NULL
+     */
+    void *handle;
+    /**
+     * Name of a valid memory object. Must be NULL if 'handle' is non-NULL.
+     */
+    const void *name;
+} cudaExternalMemoryHandleDescWin32;
+
+/**
+ * The handle of a ::cudaExternalMemoryHandleDesc, by its type (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef union cudaExternalMemoryHandleDescHandle {
+    /**
+     * File descriptor referencing the memory object. Valid when type is
+     * ::cudaExternalMemoryHandleTypeOpaqueFd
+     */
+    int fd;
+    /**
+     * Win32 handle referencing the semaphore object.
+     */
+    struct cudaExternalMemoryHandleDescWin32 win32;
+    /**
+     * A handle representing NvSciBuf Object. Valid when type is
+     * ::cudaExternalMemoryHandleTypeNvSciBuf
+     */
+    const void *nvSciBufObject;
+} cudaExternalMemoryHandleDescHandle;
+
+/**
+ * External memory handle descriptor
+ */
+typedef struct cudaExternalMemoryHandleDesc {
+    /**
+     * Type of the handle
+     */
+    enum cudaExternalMemoryHandleType type;
+    union cudaExternalMemoryHandleDescHandle handle;
+    /**
+     * Size of the memory allocation
+     */
+    unsigned long long size;
+    /**
+     * Flags must either be zero or ::cudaExternalMemoryDedicated
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryHandleDesc;
+
+/**
+ * External memory buffer descriptor
+ */
+typedef struct cudaExternalMemoryBufferDesc {
+    /**
+     * Offset into the memory object where the buffer's base is
+     */
+    unsigned long long offset;
+    /**
+     * Size of the buffer
+     */
+    unsigned long long size;
+    /**
+     * Flags reserved for future use. Must be zero.
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryBufferDesc;
+
+/**
+ * External memory mipmap descriptor
+ */
+typedef struct cudaExternalMemoryMipmappedArrayDesc {
+    /**
+     * Offset into the memory object where the base level of the mipmap chain is.
+     */
+    unsigned long long offset;
+    /**
+     * Format of base level of the mipmap chain
+     */
+    struct cudaChannelFormatDesc formatDesc;
+    /**
+     * Dimensions of base level of the mipmap chain
+     */
+    struct cudaExtent extent;
+    /**
+     * Flags associated with CUDA mipmapped arrays. See ::cudaMallocMipmappedArray
+     */
+    unsigned int flags;
+    /**
+     * Total number of levels in the mipmap chain
+     */
+    unsigned int numLevels;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalMemoryMipmappedArrayDesc;
+
+/**
+ * CUDA external semaphore
+ */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+/**
+ * Win32 handle referencing the semaphore object (NVIDIA's field has an unnamed type).
+ * Exactly one of 'handle' and 'name' must be non-NULL.
+ */
+typedef struct cudaExternalSemaphoreHandleDescWin32 {
+    /**
+     * Valid NT handle. Must be NULL if 'name' is non-NULL
+     */
+    void *handle;
+    /**
+     * Name of a valid synchronization primitive. Must be NULL if 'handle' is non-NULL.
+     */
+    const void *name;
+} cudaExternalSemaphoreHandleDescWin32;
+
+/**
+ * The handle of a ::cudaExternalSemaphoreHandleDesc, by its type (NVIDIA's field has an
+ * unnamed type).
+ */
+typedef union cudaExternalSemaphoreHandleDescHandle {
+    /**
+     * File descriptor referencing the semaphore object. Valid when type is one of the
+     * following: ::cudaExternalSemaphoreHandleTypeOpaqueFd,
+     * ::cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd
+     */
+    int fd;
+    /**
+     * Win32 handle referencing the semaphore object.
+     */
+    struct cudaExternalSemaphoreHandleDescWin32 win32;
+    /**
+     * Valid NvSciSyncObj. Must be non NULL
+     */
+    const void *nvSciSyncObj;
+} cudaExternalSemaphoreHandleDescHandle;
+
+/**
+ * External semaphore handle descriptor
+ */
+typedef struct cudaExternalSemaphoreHandleDesc {
+    /**
+     * Type of the handle
+     */
+    enum cudaExternalSemaphoreHandleType type;
+    union cudaExternalSemaphoreHandleDescHandle handle;
+    /**
+     * Flags reserved for the future. Must be zero.
+     */
+    unsigned int flags;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    unsigned int reserved[16]
+#endif
+    ;
+} cudaExternalSemaphoreHandleDesc;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsFence {
+    /**
+     * Value of fence to be signaled
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreSignalParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreSignalParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
+    /**
+     * Value of key to release the mutex with
+     */
+    unsigned long long key;
+} cudaExternalSemaphoreSignalParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+    unsigned int reserved[12];
+} cudaExternalSemaphoreSignalParamsParams;
+
+/**
+ * External semaphore signal parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreSignalParams {
+    struct cudaExternalSemaphoreSignalParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreSignalParams;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsFence {
+    /**
+     * Value of fence to be waited on
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreWaitParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreWaitParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
+    /**
+     * Value of key to acquire the mutex with
+     */
+    unsigned long long key;
+    /**
+     * Timeout in milliseconds to wait to acquire the mutex
+     */
+    unsigned int timeoutMs;
+} cudaExternalSemaphoreWaitParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+    unsigned int reserved[10];
+} cudaExternalSemaphoreWaitParamsParams;
+
+/**
+ * External semaphore wait parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreWaitParams {
+    struct cudaExternalSemaphoreWaitParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreWaitParams;
+
+/**
  * CUDA executable (launchable) graph
  */
 typedef struct CUgraphExec_st *cudaGraphExec_t;
@@ -5057,75 +5455,6 @@ typedef struct cudaHostNodeParams {
 } cudaHostNodeParams;
 
 /**
- * CUDA external semaphore
- */
-typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
-
-/**
- * Parameters for fence objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsFence {
-    /**
-     * Value of fence to be signaled
-     */
-    unsigned long long value;
-} cudaExternalSemaphoreSignalParamsFence;
-
-/**
- * NvSciSync fence (NVIDIA's field has an unnamed type).
- */
-typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
-    /**
-     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
-     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
-     */
-    void *fence;
-    unsigned long long reserved;
-} cudaExternalSemaphoreSignalParamsNvSciSync;
-
-/**
- * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
-    /**
-     * Value of key to release the mutex with
-     */
-    unsigned long long key;
-} cudaExternalSemaphoreSignalParamsKeyedMutex;
-
-/**
- * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
- * type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsParams {
-    /**
-     * Parameters for fence objects
-     */
-    struct cudaExternalSemaphoreSignalParamsFence fence;
-    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
-    /**
-     * Parameters for keyed mutex objects
-     */
-    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
-    unsigned int reserved[12];
-} cudaExternalSemaphoreSignalParamsParams;
-
-/**
- * External semaphore signal parameters, compatible with driver type
- */
-typedef struct cudaExternalSemaphoreSignalParams {
-    struct cudaExternalSemaphoreSignalParamsParams params;
-    /**
-     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
-     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
-     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
-     * ::cudaExternalSemaphore_t, flags must be zero.
-     */
-    unsigned int flags;
-    unsigned int reserved[16];
-} cudaExternalSemaphoreSignalParams;
-
-/**
  * External semaphore signal node parameters
  */
 typedef struct cudaExternalSemaphoreSignalNodeParams {
@@ -5142,73 +5471,6 @@ typedef struct cudaExternalSemaphoreSignalNodeParams {
      */
     unsigned int numExtSems;
 } cudaExternalSemaphoreSignalNodeParams;
-
-/**
- * Parameters for fence objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsFence {
-    /**
-     * Value of fence to be waited on
-     */
-    unsigned long long value;
-} cudaExternalSemaphoreWaitParamsFence;
-
-/**
- * NvSciSync fence (NVIDIA's field has an unnamed type).
- */
-typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
-    /**
-     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
-     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
-     */
-    void *fence;
-    unsigned long long reserved;
-} cudaExternalSemaphoreWaitParamsNvSciSync;
-
-/**
- * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
-    /**
-     * Value of key to acquire the mutex with
-     */
-    unsigned long long key;
-    /**
-     * Timeout in milliseconds to wait to acquire the mutex
-     */
-    unsigned int timeoutMs;
-} cudaExternalSemaphoreWaitParamsKeyedMutex;
-
-/**
- * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsParams {
-    /**
-     * Parameters for fence objects
-     */
-    struct cudaExternalSemaphoreWaitParamsFence fence;
-    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
-    /**
-     * Parameters for keyed mutex objects
-     */
-    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
-    unsigned int reserved[10];
-} cudaExternalSemaphoreWaitParamsParams;
-
-/**
- * External semaphore wait parameters, compatible with driver type
- */
-typedef struct cudaExternalSemaphoreWaitParams {
-    struct cudaExternalSemaphoreWaitParamsParams params;
-    /**
-     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
-     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
-     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
-     * ::cudaExternalSemaphore_t, flags must be zero.
-     */
-    unsigned int flags;
-    unsigned int reserved[16];
-} cudaExternalSemaphoreWaitParams;
 
 /**
  * External semaphore wait node parameters
@@ -5531,6 +5793,11 @@ typedef struct cudaConditionalNodeParams {
      */
     cudaGraph_t *phGraph_out;
 } cudaConditionalNodeParams;
+
+/**
+ * CUDA graphics resource types
+ */
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
 
 /**
  * CUDA IPC event handle
@@ -6025,189 +6292,6 @@ typedef struct cudaMemFabricHandle_st {
  * CUDA Mem Fabric Handle
  */
 typedef struct cudaMemFabricHandle_st cudaMemFabricHandle_t;
-
-/**
- * CUDA external memory
- */
-typedef struct CUexternalMemory_st *cudaExternalMemory_t;
-
-/**
- * Win32 handle referencing the memory object (NVIDIA's field has an unnamed type). Exactly
- * one of 'handle' and 'name' must be non-NULL.
- */
-typedef struct cudaExternalMemoryHandleDescWin32 {
-    /**
-     * Valid NT handle. Must be NULL if 'name' is non-NULL
-     */
-    void *handle;
-    /**
-     * Name of a valid memory object. Must be NULL if 'handle' is non-NULL.
-     */
-    const void *name;
-} cudaExternalMemoryHandleDescWin32;
-
-/**
- * The handle of a ::cudaExternalMemoryHandleDesc, by its type (NVIDIA's field has an unnamed
- * type).
- */
-typedef union cudaExternalMemoryHandleDescHandle {
-    /**
-     * File descriptor referencing the memory object. Valid when type is
-     * ::cudaExternalMemoryHandleTypeOpaqueFd
-     */
-    int fd;
-    /**
-     * Win32 handle referencing the semaphore object.
-     */
-    struct cudaExternalMemoryHandleDescWin32 win32;
-    /**
-     * A handle representing NvSciBuf Object. Valid when type is
-     * ::cudaExternalMemoryHandleTypeNvSciBuf
-     */
-    const void *nvSciBufObject;
-} cudaExternalMemoryHandleDescHandle;
-
-/**
- * External memory handle descriptor
- */
-typedef struct cudaExternalMemoryHandleDesc {
-    /**
-     * Type of the handle
-     */
-    enum cudaExternalMemoryHandleType type;
-    union cudaExternalMemoryHandleDescHandle handle;
-    /**
-     * Size of the memory allocation
-     */
-    unsigned long long size;
-    /**
-     * Flags must either be zero or ::cudaExternalMemoryDedicated
-     */
-    unsigned int flags;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    unsigned int reserved[16]
-#endif
-    ;
-} cudaExternalMemoryHandleDesc;
-
-/**
- * External memory buffer descriptor
- */
-typedef struct cudaExternalMemoryBufferDesc {
-    /**
-     * Offset into the memory object where the buffer's base is
-     */
-    unsigned long long offset;
-    /**
-     * Size of the buffer
-     */
-    unsigned long long size;
-    /**
-     * Flags reserved for future use. Must be zero.
-     */
-    unsigned int flags;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    unsigned int reserved[16]
-#endif
-    ;
-} cudaExternalMemoryBufferDesc;
-
-/**
- * External memory mipmap descriptor
- */
-typedef struct cudaExternalMemoryMipmappedArrayDesc {
-    /**
-     * Offset into the memory object where the base level of the mipmap chain is.
-     */
-    unsigned long long offset;
-    /**
-     * Format of base level of the mipmap chain
-     */
-    struct cudaChannelFormatDesc formatDesc;
-    /**
-     * Dimensions of base level of the mipmap chain
-     */
-    struct cudaExtent extent;
-    /**
-     * Flags associated with CUDA mipmapped arrays. See ::cudaMallocMipmappedArray
-     */
-    unsigned int flags;
-    /**
-     * Total number of levels in the mipmap chain
-     */
-    unsigned int numLevels;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    unsigned int reserved[16]
-#endif
-    ;
-} cudaExternalMemoryMipmappedArrayDesc;
-
-/**
- * Win32 handle referencing the semaphore object (NVIDIA's field has an unnamed type).
- * Exactly one of 'handle' and 'name' must be non-NULL.
- */
-typedef struct cudaExternalSemaphoreHandleDescWin32 {
-    /**
-     * Valid NT handle. Must be NULL if 'name' is non-NULL
-     */
-    void *handle;
-    /**
-     * Name of a valid synchronization primitive. Must be NULL if 'handle' is non-NULL.
-     */
-    const void *name;
-} cudaExternalSemaphoreHandleDescWin32;
-
-/**
- * The handle of a ::cudaExternalSemaphoreHandleDesc, by its type (NVIDIA's field has an
- * unnamed type).
- */
-typedef union cudaExternalSemaphoreHandleDescHandle {
-    /**
-     * File descriptor referencing the semaphore object. Valid when type is one of the
-     * following: ::cudaExternalSemaphoreHandleTypeOpaqueFd,
-     * ::cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd
-     */
-    int fd;
-    /**
-     * Win32 handle referencing the semaphore object.
-     */
-    struct cudaExternalSemaphoreHandleDescWin32 win32;
-    /**
-     * Valid NvSciSyncObj. Must be non NULL
-     */
-    const void *nvSciSyncObj;
-} cudaExternalSemaphoreHandleDescHandle;
-
-/**
- * External semaphore handle descriptor
- */
-typedef struct cudaExternalSemaphoreHandleDesc {
-    /**
-     * Type of the handle
-     */
-    enum cudaExternalSemaphoreHandleType type;
-    union cudaExternalSemaphoreHandleDescHandle handle;
-    /**
-     * Flags reserved for the future. Must be zero.
-     */
-    unsigned int flags;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    unsigned int reserved[16]
-#endif
-    ;
-} cudaExternalSemaphoreHandleDesc;
 
 #if defined(CUDART_RS_ABI12)
 /**
@@ -7368,6 +7452,87 @@ cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t en
 #endif
 
 /**
+ * Imports an external memory object.
+ */
+cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
+                                     const struct cudaExternalMemoryHandleDesc *memHandleDesc);
+
+/**
+ * Maps a buffer onto an imported memory object.
+ */
+cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr,
+                                              cudaExternalMemory_t extMem,
+                                              const struct cudaExternalMemoryBufferDesc *bufferDesc);
+
+/**
+ * Maps a CUDA mipmapped array onto an external memory object.
+ */
+cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap,
+                                                      cudaExternalMemory_t extMem,
+                                                      const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc);
+
+/**
+ * Destroys an external memory object.
+ */
+cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
+/**
+ * Imports an external semaphore.
+ */
+cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
+                                        const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Signals a set of external semaphore objects.
+ */
+cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                              const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                              unsigned int numExtSems,
+                                              cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Waits on a set of external semaphore objects.
+ */
+cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                            const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                            unsigned int numExtSems,
+                                            cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Signals a set of external semaphore objects.
+ */
+cudaError_t cudaSignalExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *extSemArray,
+                                                 const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                                 unsigned int numExtSems,
+                                                 cudaStream_t stream);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Waits on a set of external semaphore objects.
+ */
+cudaError_t cudaWaitExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *extSemArray,
+                                               const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                               unsigned int numExtSems,
+                                               cudaStream_t stream);
+#endif
+
+/**
+ * Destroys an external semaphore.
+ */
+cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
+
+/**
+ * Return NvSciSync attributes that this device can support.
+ */
+cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags);
+
+/**
  * Creates a graph.
  */
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
@@ -8146,6 +8311,51 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodePar
 cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec,
                                        cudaGraphNode_t node,
                                        struct cudaGraphNodeParams *nodeParams);
+
+/**
+ * Unregisters a graphics resource for access by CUDA.
+ */
+cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource);
+
+/**
+ * Set usage flags for mapping a graphics resource.
+ */
+cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags);
+
+/**
+ * Map graphics resources for access by CUDA.
+ */
+cudaError_t cudaGraphicsMapResources(int count,
+                                     cudaGraphicsResource_t *resources,
+                                     cudaStream_t stream);
+
+/**
+ * Unmap graphics resources.
+ */
+cudaError_t cudaGraphicsUnmapResources(int count,
+                                       cudaGraphicsResource_t *resources,
+                                       cudaStream_t stream);
+
+/**
+ * Get an device pointer through which to access a mapped graphics resource.
+ */
+cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr,
+                                                 size_t *size,
+                                                 cudaGraphicsResource_t resource);
+
+/**
+ * Get an array through which to access a subresource of a mapped graphics resource.
+ */
+cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
+                                                  cudaGraphicsResource_t resource,
+                                                  unsigned int arrayIndex,
+                                                  unsigned int mipLevel);
+
+/**
+ * Get a mipmapped array through which to access a mapped graphics resource.
+ */
+cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                                        cudaGraphicsResource_t resource);
 
 /**
  * Gets an interprocess handle for a previously allocated event.
@@ -8937,6 +9147,14 @@ struct cudaGraphNodeParams {
 /* CUDA 12's cudaStreamGetCaptureInfo is the CUDA 11.3 form, as NVIDIA's header names it (the
  * library's symbol of that name is the CUDA 10.1 form, which no header declares). */
 #define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2
+#endif
+
+#if defined(CUDART_RS_ABI12) && !defined(cudaSignalExternalSemaphoresAsync)
+/* CUDA 12's external semaphore signal and wait take the CUDA 11.2 parameters, as NVIDIA's header
+ * names them (the library's symbols of these names take the CUDA 11.1 ones, which no header
+ * declares). */
+#define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_v2
+#define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_v2
 #endif
 
 #ifndef CUDART_RS_MAKE_FUNCTIONS

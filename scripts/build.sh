@@ -3,7 +3,8 @@
 #   dist/lib/libcudart.so.13.0.0, libcudart.so.13 -> .13.0.0, libcudart.so -> .13
 #   dist/lib/libcudart.so.12.9.0, libcudart.so.12 -> .12.9.0
 #   dist/lib/stand-in/libcuda.so.1       the host-memory stand-in driver
-#   dist/include/cuda_runtime_api.h      copy of include/
+#   dist/include/                        copy of include/ (cuda_runtime_api.h, cuda_gl_interop.h,
+#                                        cuda_egl_interop.h, cuda_vdpau_interop.h)
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
 # Usage: scripts/build.sh [--debug]   (release by default)
 set -euo pipefail
@@ -40,7 +41,7 @@ ln -s libcudart.so.13 target/dist-staging/lib/libcudart.so
 cp "$lib12" target/dist-staging/lib/libcudart.so.12.9.0
 ln -s libcudart.so.12.9.0 target/dist-staging/lib/libcudart.so.12
 cp "$standin" target/dist-staging/lib/stand-in/libcuda.so.1
-cp include/cuda_runtime_api.h target/dist-staging/include/
+cp include/*.h target/dist-staging/include/
 cp "$out13/exports.txt" target/dist-staging/exports-13.txt
 cp "$out12/exports.txt" target/dist-staging/exports-12.txt
 {
@@ -60,4 +61,4 @@ echo "  dist/lib/libcudart.so.13 -> libcudart.so.13.0.0   ($(wc -l <dist/exports
 echo "  dist/lib/libcudart.so.12 -> libcudart.so.12.9.0   ($(wc -l <dist/exports-12.txt) exports, dist/exports-12.txt)"
 echo "  dist/lib/libcudart.so -> libcudart.so.13"
 echo "  dist/lib/stand-in/libcuda.so.1   (use: CUDART_RS_DRIVER=$root/dist/lib/stand-in/libcuda.so.1)"
-echo "  dist/include/cuda_runtime_api.h"
+echo "  dist/include/: $(cd dist/include && echo *.h)"

@@ -190,7 +190,9 @@ verdict() {
     return 0
 }
 
-cflags=(-std=gnu11 -O1 -g -pthread -Wall -Wno-unused-function -Werror=implicit-function-declaration -I"$tdir")
+# ctest/syshdr: type-only stand-ins for the GL, EGL and VDPAU headers the interop headers
+# include (ctest/syshdr/README.md), so that every machine builds every test.
+cflags=(-std=gnu11 -O1 -g -pthread -Wall -Wno-unused-function -Werror=implicit-function-declaration -I"$tdir" -I"$tdir/syshdr")
 
 ############################################################################ stand-in mode
 
@@ -307,7 +309,7 @@ gpu() {
                 case $abi/$b in
                     13/ours-header) cmd=(gcc "${cflags[@]}" -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
                     12/ours-header) cmd=(gcc "${cflags[@]}" -DCUDART_RS_ABI12 -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
-                    13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed -I"$tdir" "$src" -o "$bin") ;;
+                    13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed -I"$tdir" -I"$tdir/syshdr" "$src" -o "$bin") ;;
                     12/nvidia-header) cmd=(gcc "${cflags[@]}" -I"$cu12inc" "$src" -o "$bin" -Wl,--no-as-needed "$nv_lib") ;;
                     13/nvcc)
                         local extra_src=() nvflags=()

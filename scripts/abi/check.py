@@ -15,6 +15,10 @@ exports; nothing here lists individual API items.
              called through ctypes), exports.txt == the library's exports; coverage report.
   nvcc-link  a CUDA program (kernel, __device__, __managed__, symbol copies) built with
              nvcc -cudart shared must link against our library alone.
+
+Our interop headers (cuda_gl_interop.h, cuda_egl_interop.h, cuda_vdpau_interop.h), found next to
+the header checked, are checked with it: their declarations join the main header's, and every
+probe includes them, ours or NVIDIA's, after cuda_runtime_api.h.
 """
 import argparse
 import os
@@ -67,8 +71,8 @@ def preprocess_ours(header, abi, work):
     """Our header through the preprocessor: the #if for the ABI resolved, comments gone,
     #defines kept; only the lines that come from the header itself."""
     fake = os.path.join(work, "fakeinc")
-    os.makedirs(fake, exist_ok=True)
-    for h in ("stddef.h", "stdint.h", "stdbool.h"):
+    for h in ("stddef.h", "stdint.h", "stdbool.h") + GRAPHICS_HEADERS:
+        os.makedirs(os.path.dirname(os.path.join(fake, h)), exist_ok=True)
         open(os.path.join(fake, h), "w").close()
     cmd = ["gcc", "-E", "-dD", "-nostdinc", "-undef", "-I", fake, "-x", "c", header]
     if abi == "12":
@@ -142,6 +146,37 @@ def member_decls(inner):
         if n:
             fields.append((n, f))
     return fields
+
+
+# Our headers besides cuda_runtime_api.h, as NVIDIA names its own: each declares one graphics
+# API's interoperability and includes that API's system headers (GRAPHICS_HEADERS). Checked
+# when they lie next to the header checked (the build generates them together).
+INTEROP_HEADERS = ("cuda_gl_interop.h", "cuda_egl_interop.h", "cuda_vdpau_interop.h")
+GRAPHICS_HEADERS = ("GL/gl.h", "EGL/egl.h", "EGL/eglext.h", "vdpau/vdpau.h")
+# Stand-ins for GRAPHICS_HEADERS (the types only), for machines without the development
+# packages (libgl-dev, libegl-dev, libvdpau-dev): see ctest/syshdr/README.md.
+GRAPHICS_STANDINS = os.path.join(ROOT, "ctest", "syshdr")
+
+
+def interop_headers(header):
+    """Our interop headers next to `header`, by name."""
+    d = os.path.dirname(os.path.abspath(header))
+    return [n for n in INTEROP_HEADERS if os.path.exists(os.path.join(d, n))]
+
+
+def graphics_includes(work):
+    """Compiler flags that make GRAPHICS_HEADERS available: none when the system has them all,
+    else the stand-ins (said once)."""
+    src = os.path.join(work, "graphics_probe.c")
+    with open(src, "w") as f:
+        f.write("".join("#include <%s>\n" % h for h in GRAPHICS_HEADERS))
+    if sh(["gcc", "-E", src, "-o", os.devnull]).returncode == 0:
+        return [], "the system's GL/EGL/VDPAU headers"
+    return ["-I", GRAPHICS_STANDINS], "ctest/syshdr's stand-ins for the GL/EGL/VDPAU headers (the system has none)"
+
+
+def include_lines(extra, quoted):
+    return "".join(('\n#include "%s"' if quoted else "\n#include <%s>") % n for n in extra)
 
 
 class Header:
@@ -253,13 +288,13 @@ def nvidia_field_names(inner):
     return names
 
 
-def parse_nvidia_bodies(inc, abi, work):
+def parse_nvidia_bodies(inc, abi, work, extra=(), sysinc=()):
     """Constant names of every enum and top-level field names of every struct/union NVIDIA's
-    header defines (C view), by tag."""
+    headers define (C view), by tag."""
     src = os.path.join(work, "nv_pp.c")
     with open(src, "w") as f:
-        f.write("#include <cuda_runtime_api.h>\n")
-    r = sh(["gcc", "-E", "-P"] + sum((["-I", i] for i in inc), []) + [src])
+        f.write("#include <cuda_runtime_api.h>" + include_lines(extra, False) + "\n")
+    r = sh(["gcc", "-E", "-P"] + list(sysinc) + sum((["-I", i] for i in inc), []) + [src])
     text = r.stdout
     enums, aggs = {}, {}
     attr = r"(?:__attribute__\s*\(\(.*?\)\)\s*)*"
@@ -475,13 +510,13 @@ C_PRELUDE = r"""#include <stdio.h>
 int main(void) {"""
 
 
-def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails):
-    ours_inc = ["-I", os.path.dirname(header)]
-    nv_incs = sum((["-I", i] for i in nv_inc), [])
+def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=()):
+    ours_inc = list(sysinc) + ["-I", os.path.dirname(header)]
+    nv_incs = list(sysinc) + sum((["-I", i] for i in nv_inc), [])
     defs = ["-DCUDART_RS_ABI12"] if abi == "12" else []
     hname = os.path.basename(header)
     results = []
-    nv_bodies = parse_nvidia_bodies(nv_inc, abi, work)
+    nv_bodies = parse_nvidia_bodies(nv_inc, abi, work, extra, sysinc)
     # Our named types used only as field types, which NVIDIA's header does not name (its
     # field has an anonymous struct/union type): reported, compared through the parent.
     used = set()
@@ -495,8 +530,8 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails):
                            ("C++", cxx_cmd, "cpp")):
         cxx = lang == "C++"
         items = layout_items(h, cxx)
-        ours_p = Probe(C_PRELUDE % ('"%s"' % hname), items, "return 0; }")
-        nv_p = Probe(C_PRELUDE % "<cuda_runtime_api.h>", items, "return 0; }")
+        ours_p = Probe(C_PRELUDE % ('"%s"' % hname + include_lines(extra, True)), items, "return 0; }")
+        nv_p = Probe(C_PRELUDE % ("<cuda_runtime_api.h>" + include_lines(extra, False)), items, "return 0; }")
         oerr, okeep, oexe = ours_p.build(os.path.join(work, "layout_ours.%s" % ext),
                                          cmd + defs + ours_inc)
         nerr, nkeep, nexe = nv_p.build(os.path.join(work, "layout_nv.%s" % ext), cmd + nv_incs)
@@ -576,8 +611,8 @@ SIG_MODES = [
 ]
 
 
-def check_signatures(abi, h, nv_inc, cxx_cmd, work, fails, allow):
-    nv_incs = sum((["-I", i] for i in nv_inc), [])
+def check_signatures(abi, h, nv_inc, cxx_cmd, work, fails, allow, extra=(), sysinc=()):
+    nv_incs = list(sysinc) + sum((["-I", i] for i in nv_inc), [])
     # Per function: presence (decltype of ::name) then our prototype as an extern "C"
     # redeclaration. Both errors land on the function's own lines.
     items = {}
@@ -585,7 +620,12 @@ def check_signatures(abi, h, nv_inc, cxx_cmd, work, fails, allow):
         items[name] = "#undef %s\ntypedef decltype(&::%s) abi_probe_%s;\nextern \"C\" %s;" % (
             name, name, name, proto)
     status = {n: {} for n, _ in h.funcs}
-    for mode, inc, flags in SIG_MODES:
+    # The interop headers' functions last, in a mode of their own: NVIDIA's
+    # cuda_egl_interop.h includes cuda_runtime.h, whose C++ overloads of cudaMalloc and others
+    # would make those names ambiguous for decltype.
+    modes = SIG_MODES + ([("interop", "#include <cuda_runtime_api.h>" + include_lines(extra, False), [])]
+                         if extra else [])
+    for mode, inc, flags in modes:
         # A later mode only looks for what the earlier ones did not find.
         todo = {n: b for n, b in items.items()
                 if not any(s == "ok" or s.startswith("conflict") for s in status[n].values())}
@@ -934,25 +974,38 @@ def main():
     work = tempfile.mkdtemp(prefix="abi%s-" % a.abi)
     fails = []
     try:
-        committed = os.path.join(ROOT, "include", "cuda_runtime_api.h")
-        if os.path.realpath(a.header) != os.path.realpath(committed):
-            same = os.path.exists(committed) and open(committed).read() == open(a.header).read()
-            print("%s header [%s]: include/cuda_runtime_api.h %s %s" %
-                  ("PASS" if same else "FAIL", a.abi, "==" if same else "differs from",
-                   rel(a.header) + ("" if same else
-                   " (stale: regenerate it, CUDART_RS_WRITE_HEADER=1 cargo build)")))
+        extra = interop_headers(a.header)
+        hdir = os.path.dirname(os.path.abspath(a.header))
+        for name in [os.path.basename(a.header)] + extra:
+            generated = os.path.join(hdir, name)
+            committed = os.path.join(ROOT, "include", name)
+            if os.path.realpath(generated) == os.path.realpath(committed):
+                continue
+            same = os.path.exists(committed) and open(committed).read() == open(generated).read()
+            print("%s header [%s]: include/%s %s %s" %
+                  ("PASS" if same else "FAIL", a.abi, name, "==" if same else "differs from",
+                   rel(generated) + ("" if same else
+                   " (stale: regenerate it, scripts/gen-header.sh)")))
             if not same:
                 fails.append("header")
-        h = parse_ours(preprocess_ours(a.header, a.abi, work))
+        sysinc = []
+        if extra:
+            sysinc, which = graphics_includes(work)
+            print("INFO interop [%s]: %s checked with the main header, against NVIDIA's, with %s" %
+                  (a.abi, " ".join(extra), which))
+        lines = preprocess_ours(a.header, a.abi, work)
+        for name in extra:
+            lines += preprocess_ours(os.path.join(hdir, name), a.abi, work)
+        h = parse_ours(lines)
         if h.unknown:
             print("FAIL parse [%s]: %d declaration(s) of our header no check understands "
                   "(extend scripts/abi/check.py):" % (a.abi, len(h.unknown)))
             details(h.unknown)
             fails.append("parse")
         if "layout" in only:
-            check_layout(a.abi, h, inc, cxx, a.header, work, fails)
+            check_layout(a.abi, h, inc, cxx, a.header, work, fails, extra, sysinc)
         if "signatures" in only:
-            check_signatures(a.abi, h, inc, cxx, work, fails, allow)
+            check_signatures(a.abi, h, inc, cxx, work, fails, allow, extra, sysinc)
         if not a.lib and only & {"symbols", "nvcc-link"}:
             print("FAIL symbols [%s]: no library to check" % a.abi)
             fails.append("symbols")

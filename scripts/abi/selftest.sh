@@ -64,6 +64,30 @@ mutate sig_ret 's/^cudaError_t cudaGetDeviceCount\(/int cudaGetDeviceCount(/' &&
 mutate sig_extra 's/^cudaError_t cudaSetDevice\(int device\);/cudaError_t cudaSetDevice(int device);\ncudaError_t cudaNotNvidias(int device);/' &&
     case_ "function NVIDIA lacks" 'cudaNotNvidias: not declared' -- --abi 13 --only signatures --header "$tmp/sig_extra/cuda_runtime_api.h"
 
+# The interop headers (checked with the main header when they lie next to it): an EGL enum
+# constant, an EGL struct field, an OpenGL and a VDPAU parameter type.
+# mutate_interop NAME FILE SED-EXPR: scratch copy of every header with one edit in FILE
+mutate_interop() {
+    local d=$tmp/$1 src
+    src=$(dirname "$hdr")
+    mkdir -p "$d"
+    cp "$hdr" "$d/cuda_runtime_api.h"
+    for f in cuda_gl_interop.h cuda_egl_interop.h cuda_vdpau_interop.h; do
+        [ -f "$src/$f" ] || { echo "BAD  $1: no $src/$f"; bad=1; return 1; }
+        cp "$src/$f" "$d/$f"
+    done
+    sed -E -i "$3" "$d/$2"
+    if cmp -s "$src/$2" "$d/$2"; then echo "BAD  $1: the edit matched nothing in $src/$2"; bad=1; return 1; fi
+}
+mutate_interop egl_enum cuda_egl_interop.h 's/cudaEglColorFormatARGB = 6,/cudaEglColorFormatARGB = 5,/' &&
+    case_ "EGL enum constant" 'cudaEglColorFormatARGB value: ours 5, NVIDIA 6' -- --abi 13 --only layout --header "$tmp/egl_enum/cuda_runtime_api.h"
+mutate_interop egl_field cuda_egl_interop.h '/cudaEglPlaneDesc_st \{/,/\}/s/^    unsigned int pitch;/    unsigned long long pitch;/' &&
+    case_ "EGL struct field" 'cudaEglPlaneDesc_st.pitch (sizeof|type)' -- --abi 12 --only layout --header "$tmp/egl_field/cuda_runtime_api.h"
+mutate_interop gl_param cuda_gl_interop.h 's/^cudaError_t cudaGLSetGLDevice\(int device\);/cudaError_t cudaGLSetGLDevice(unsigned int device);/' &&
+    case_ "OpenGL parameter type" 'cudaGLSetGLDevice: differs' -- --abi 13 --only signatures --header "$tmp/gl_param/cuda_runtime_api.h"
+mutate_interop vdpau_param cuda_vdpau_interop.h 's/^cudaError_t cudaVDPAUGetDevice\(int \*device,/cudaError_t cudaVDPAUGetDevice(unsigned int *device,/' &&
+    case_ "VDPAU parameter type" 'cudaVDPAUGetDevice: differs' -- --abi 12 --only signatures --header "$tmp/vdpau_param/cuda_runtime_api.h"
+
 # Symbols: a scratch library with an unversioned export, a leaked internal symbol, an export
 # NVIDIA's library lacks, the wrong SONAME, and an export list that names a missing symbol.
 cat >"$tmp/fake.c" <<'C'

@@ -33,9 +33,11 @@ use std::sync::OnceLock;
 use crate::error::{cudaError, MISSING_ENTRY_POINT};
 use types::*;
 
-/// The runtime's graph structs that have the driver's layout (see the graph entries below).
+/// The runtime's structs that have the driver's layout (see the graph and external semaphore
+/// entries below).
 use crate::types::{
-    cudaGraphEdgeData as GraphEdgeData, cudaGraphExecUpdateResultInfo as GraphExecUpdateResultInfo,
+    cudaEglStreamConnection as EglStreamConnection, cudaExternalSemaphoreSignalParams as SemaphoreSignalParams,
+    cudaExternalSemaphoreWaitParams as SemaphoreWaitParams, cudaGraphEdgeData as GraphEdgeData, cudaGraphExecUpdateResultInfo as GraphExecUpdateResultInfo,
     cudaGraphInstantiateParams as GraphInstantiateParams,
 };
 
@@ -330,6 +332,52 @@ driver_api! {
     cuMemPrefetchBatchAsync = "cuMemPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
     cuMemDiscardBatchAsync = "cuMemDiscardBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: u64, hStream: CUstream);
     cuMemDiscardAndPrefetchBatchAsync = "cuMemDiscardAndPrefetchBatchAsync" @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: u64, hStream: CUstream);
+    // External memory and semaphores, graphics interoperability (api/external.rs,
+    // api/interop.rs, api/gl.rs, api/egl.rs, api/vdpau.rs). Semaphore signal and wait
+    // parameters and EGL stream connections are the runtime's types, whose layout is the
+    // driver's; GL names are unsigned integers, EGL handles pointers, VDPAU handles uint32_t.
+    cuImportExternalMemory = "cuImportExternalMemory" @ 10000 (extMem_out: *mut CUexternalMemory, memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC);
+    cuExternalMemoryGetMappedBuffer = "cuExternalMemoryGetMappedBuffer" @ 10000 (devPtr: *mut CUdeviceptr, extMem: CUexternalMemory, bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC);
+    cuExternalMemoryGetMappedMipmappedArray = "cuExternalMemoryGetMappedMipmappedArray" @ 10000 (mipmap: *mut CUmipmappedArray, extMem: CUexternalMemory, mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC);
+    cuDestroyExternalMemory = "cuDestroyExternalMemory" @ 10000 (extMem: CUexternalMemory);
+    cuImportExternalSemaphore = "cuImportExternalSemaphore" @ 10000 (extSem_out: *mut CUexternalSemaphore, semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC);
+    cuSignalExternalSemaphoresAsync = "cuSignalExternalSemaphoresAsync" @ 10000 (extSemArray: *const CUexternalSemaphore, paramsArray: *const SemaphoreSignalParams, numExtSems: c_uint, stream: CUstream);
+    cuWaitExternalSemaphoresAsync = "cuWaitExternalSemaphoresAsync" @ 10000 (extSemArray: *const CUexternalSemaphore, paramsArray: *const SemaphoreWaitParams, numExtSems: c_uint, stream: CUstream);
+    cuDestroyExternalSemaphore = "cuDestroyExternalSemaphore" @ 10000 (extSem: CUexternalSemaphore);
+    cuDeviceGetNvSciSyncAttributes = "cuDeviceGetNvSciSyncAttributes" @ 10020 (nvSciSyncAttrList: *mut c_void, dev: CUdevice, flags: c_int);
+    cuGraphicsUnregisterResource = "cuGraphicsUnregisterResource" @ 3000 (resource: CUgraphicsResource);
+    cuGraphicsSubResourceGetMappedArray = "cuGraphicsSubResourceGetMappedArray" @ 3000 (pArray: *mut CUarray, resource: CUgraphicsResource, arrayIndex: c_uint, mipLevel: c_uint);
+    cuGraphicsResourceGetMappedMipmappedArray = "cuGraphicsResourceGetMappedMipmappedArray" @ 5000 (pMipmappedArray: *mut CUmipmappedArray, resource: CUgraphicsResource);
+    cuGraphicsResourceGetMappedPointer = "cuGraphicsResourceGetMappedPointer" @ 3020 (pDevPtr: *mut CUdeviceptr, pSize: *mut usize, resource: CUgraphicsResource);
+    cuGraphicsResourceSetMapFlags = "cuGraphicsResourceSetMapFlags" @ 6050 (resource: CUgraphicsResource, flags: c_uint);
+    cuGraphicsMapResources = "cuGraphicsMapResources" @ 7000 (count: c_uint, resources: *mut CUgraphicsResource, hStream: CUstream);
+    cuGraphicsUnmapResources = "cuGraphicsUnmapResources" @ 7000 (count: c_uint, resources: *mut CUgraphicsResource, hStream: CUstream);
+    cuGraphicsGLRegisterBuffer = "cuGraphicsGLRegisterBuffer" @ 3000 (pCudaResource: *mut CUgraphicsResource, buffer: c_uint, flags: c_uint);
+    cuGraphicsGLRegisterImage = "cuGraphicsGLRegisterImage" @ 3000 (pCudaResource: *mut CUgraphicsResource, image: c_uint, target: c_uint, flags: c_uint);
+    cuGLGetDevices = "cuGLGetDevices" @ 6050 (pCudaDeviceCount: *mut c_uint, pCudaDevices: *mut CUdevice, cudaDeviceCount: c_uint, deviceList: c_int);
+    cuGLRegisterBufferObject = "cuGLRegisterBufferObject" @ 2000 (buffer: c_uint);
+    cuGLMapBufferObject = "cuGLMapBufferObject" @ 7000 (dptr: *mut CUdeviceptr, size: *mut usize, buffer: c_uint);
+    cuGLMapBufferObjectAsync = "cuGLMapBufferObjectAsync" @ 7000 (dptr: *mut CUdeviceptr, size: *mut usize, buffer: c_uint, hStream: CUstream);
+    cuGLUnmapBufferObject = "cuGLUnmapBufferObject" @ 2000 (buffer: c_uint);
+    cuGLUnmapBufferObjectAsync = "cuGLUnmapBufferObjectAsync" @ 2030 (buffer: c_uint, hStream: CUstream);
+    cuGLUnregisterBufferObject = "cuGLUnregisterBufferObject" @ 2000 (buffer: c_uint);
+    cuGLSetBufferObjectMapFlags = "cuGLSetBufferObjectMapFlags" @ 2030 (buffer: c_uint, flags: c_uint);
+    cuGraphicsEGLRegisterImage = "cuGraphicsEGLRegisterImage" @ 7000 (pCudaResource: *mut CUgraphicsResource, image: *mut c_void, flags: c_uint);
+    cuEGLStreamConsumerConnect = "cuEGLStreamConsumerConnect" @ 7000 (conn: *mut EglStreamConnection, stream: *mut c_void);
+    cuEGLStreamConsumerConnectWithFlags = "cuEGLStreamConsumerConnectWithFlags" @ 8000 (conn: *mut EglStreamConnection, stream: *mut c_void, flags: c_uint);
+    cuEGLStreamConsumerDisconnect = "cuEGLStreamConsumerDisconnect" @ 7000 (conn: *mut EglStreamConnection);
+    cuEGLStreamConsumerAcquireFrame = "cuEGLStreamConsumerAcquireFrame" @ 7000 (conn: *mut EglStreamConnection, pCudaResource: *mut CUgraphicsResource, pStream: *mut CUstream, timeout: c_uint);
+    cuEGLStreamConsumerReleaseFrame = "cuEGLStreamConsumerReleaseFrame" @ 7000 (conn: *mut EglStreamConnection, pCudaResource: CUgraphicsResource, pStream: *mut CUstream);
+    cuEGLStreamProducerConnect = "cuEGLStreamProducerConnect" @ 7000 (conn: *mut EglStreamConnection, stream: *mut c_void, width: i32, height: i32);
+    cuEGLStreamProducerDisconnect = "cuEGLStreamProducerDisconnect" @ 7000 (conn: *mut EglStreamConnection);
+    cuEGLStreamProducerPresentFrame = "cuEGLStreamProducerPresentFrame" @ 7000 (conn: *mut EglStreamConnection, eglframe: CUeglFrame, pStream: *mut CUstream);
+    cuEGLStreamProducerReturnFrame = "cuEGLStreamProducerReturnFrame" @ 7000 (conn: *mut EglStreamConnection, eglframe: *mut CUeglFrame, pStream: *mut CUstream);
+    cuGraphicsResourceGetMappedEglFrame = "cuGraphicsResourceGetMappedEglFrame" @ 7000 (eglFrame: *mut CUeglFrame, resource: CUgraphicsResource, index: c_uint, mipLevel: c_uint);
+    cuEventCreateFromEGLSync = "cuEventCreateFromEGLSync" @ 9000 (phEvent: *mut CUevent, eglSync: *mut c_void, flags: c_uint);
+    cuVDPAUGetDevice = "cuVDPAUGetDevice" @ 3010 (pDevice: *mut CUdevice, vdpDevice: u32, vdpGetProcAddress: *mut c_void);
+    cuVDPAUCtxCreate = "cuVDPAUCtxCreate" @ 3020 (pCtx: *mut CUcontext, flags: c_uint, device: CUdevice, vdpDevice: u32, vdpGetProcAddress: *mut c_void);
+    cuGraphicsVDPAURegisterVideoSurface = "cuGraphicsVDPAURegisterVideoSurface" @ 3010 (pCudaResource: *mut CUgraphicsResource, vdpSurface: u32, flags: c_uint);
+    cuGraphicsVDPAURegisterOutputSurface = "cuGraphicsVDPAURegisterOutputSurface" @ 3010 (pCudaResource: *mut CUgraphicsResource, vdpSurface: u32, flags: c_uint);
     // Launch, function, occupancy, stream attribute, entry point, profiler and log exports:
     // the versions NVIDIA's runtimes ask for.
     cuLaunchCooperativeKernelMultiDevice = "cuLaunchCooperativeKernelMultiDevice" @ 9000 (launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: c_uint, flags: c_uint);

@@ -702,3 +702,90 @@ const _: () = {
     assert!(size_of::<CUgraphNodeParams>() == 256);
     assert!(offset_of!(CUgraphNodeParams, u) == 16 && offset_of!(CUgraphNodeParams, reserved2) == 248);
 };
+
+// ---- External memory and semaphores, graphics interoperability ---------------------------
+
+opaque! {
+    CUgraphicsResource = CUgraphicsResource_st;
+    CUeglStreamConnection = CUeglStreamConnection_st;
+}
+
+/// The handle union of `CUDA_EXTERNAL_MEMORY_HANDLE_DESC` and
+/// `CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC` (an unnamed union in `cuda.h`): a file descriptor, a
+/// Win32 handle and name, or an NvSci object.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub union CUexternalHandle {
+    pub fd: c_int,
+    pub win32: [*const c_void; 2],
+    pub nvSciObject: *const c_void,
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC {
+    pub type_: c_int,
+    pub handle: CUexternalHandle,
+    pub size: u64,
+    pub flags: c_uint,
+    pub reserved: [c_uint; 16],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC {
+    pub offset: u64,
+    pub size: u64,
+    pub flags: c_uint,
+    pub reserved: [c_uint; 16],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
+    pub offset: u64,
+    pub arrayDesc: CUDA_ARRAY3D_DESCRIPTOR,
+    pub numLevels: c_uint,
+    pub reserved: [c_uint; 16],
+}
+
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC {
+    pub type_: c_int,
+    pub handle: CUexternalHandle,
+    pub flags: c_uint,
+    pub reserved: [c_uint; 16],
+}
+
+/// `CUeglFrame`: the first plane's geometry and format, the planes as arrays or pointers.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct CUeglFrame {
+    /// `frame.pArray` (`CUarray`) or `frame.pPitch` (`void *`), by `frameType`.
+    pub frame: [*mut c_void; 3],
+    pub width: c_uint,
+    pub height: c_uint,
+    pub depth: c_uint,
+    pub pitch: c_uint,
+    pub planeCount: c_uint,
+    pub numChannels: c_uint,
+    pub frameType: c_int,
+    pub eglColorFormat: c_int,
+    pub cuFormat: CUarray_format,
+}
+
+zeroed_default!(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, CUeglFrame);
+
+pub const CU_EGL_FRAME_TYPE_ARRAY: c_int = 0;
+pub const CU_EGL_FRAME_TYPE_PITCH: c_int = 1;
+
+const _: () = {
+    use std::mem::size_of;
+    assert!(size_of::<CUDA_EXTERNAL_MEMORY_HANDLE_DESC>() == 104);
+    assert!(size_of::<CUDA_EXTERNAL_MEMORY_BUFFER_DESC>() == 88);
+    assert!(size_of::<CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC>() == 120);
+    assert!(size_of::<CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC>() == 96);
+    assert!(size_of::<CUeglFrame>() == 64);
+};

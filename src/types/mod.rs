@@ -17,7 +17,12 @@ mod copy;
 mod device;
 mod entry;
 mod external;
+/// cbindgen:ignore
+mod egl;
+/// cbindgen:ignore
+mod gl;
 mod graph;
+mod interop;
 mod ipc;
 mod launch;
 mod library;
@@ -30,8 +35,11 @@ pub use batch::*;
 pub use copy::*;
 pub use device::*;
 pub use entry::*;
+pub use egl::*;
 pub use external::*;
+pub use gl::*;
 pub use graph::*;
+pub use interop::*;
 pub use ipc::*;
 pub use launch::*;
 pub use library::*;
@@ -140,7 +148,9 @@ pub mod raw {
     pub use super::batch::raw::*;
     pub use super::device::raw::*;
     pub use super::entry::raw::*;
+    pub use super::egl::raw::*;
     pub use super::external::raw::*;
+    pub use super::gl::raw::*;
     pub use super::graph::raw::*;
     pub use super::launch::raw::*;
     pub use super::library::raw::*;

@@ -31,8 +31,9 @@
 //!
 //! What it does not model: kernels and modules (loads report `CUDA_ERROR_NO_BINARY_FOR_GPU`,
 //! everything else about them `CUDA_ERROR_INVALID_HANDLE`), asynchrony, stream ordering,
-//! real timing, memory pools, graphs, IPC, peer topology beyond "every pair can", and any
-//! error the real driver reports only from the hardware. Where the real driver's choice of
+//! real timing, memory pools, graphs, IPC, external resources and graphics interop, peer
+//! topology beyond "every pair can", and any error the real driver reports only from the
+//! hardware. Where the real driver's choice of
 //! error code is undocumented the stand-in makes a reasoned guess; tests that pin down such
 //! codes belong on a real GPU.
 //!
@@ -78,6 +79,7 @@ mod array;
 mod attrs;
 mod graph;
 mod pool;
+mod interop;
 mod devctl;
 mod launch;
 mod library;
@@ -145,7 +147,7 @@ macro_rules! table {
                 "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
                 "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
                 "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
-                n if graph::is_entry(n) || pool::is_entry(n) => graph::unsupported as *mut c_void,
+                n if graph::is_entry(n) || pool::is_entry(n) || interop::is_entry(n) => graph::unsupported as *mut c_void,
                 $( $sym => $f as *mut c_void, )*
                 _ => return None,
             })

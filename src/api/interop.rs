@@ -1,0 +1,96 @@
+//! Graphics interoperability common to every graphics API (the runtime header's Graphics
+//! Interoperability section): a `cudaGraphicsResource_t` is the driver's `CUgraphicsResource`,
+//! registered by the OpenGL, EGL and VDPAU exports (`gl.rs`, `egl.rs`, `vdpau.rs`), and these
+//! map, unmap, query and unregister it through the driver. Flag values are the driver's.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_int, c_uint, c_void};
+
+use crate::boundary::{cu, run, Res};
+use crate::error::cudaError;
+use crate::driver::types::*;
+use crate::rt;
+use crate::types::*;
+
+/// The driver's handle of a runtime graphics resource.
+#[inline(always)]
+pub(crate) fn resource(r: cudaGraphicsResource_t) -> CUgraphicsResource {
+    r as CUgraphicsResource
+}
+
+/// The device a graphics API's set-device call (`cudaGLSetGLDevice`, `cudaVDPAUSetVDPAUDevice`)
+/// names, with the flags its primary context is to be made with: `cudaErrorInvalidDevice` for
+/// no device, `cudaErrorSetOnActiveProcess` once that context is active, as NVIDIA documents
+/// (the runtime header's "Interactions with the CUDA Driver API").
+pub(crate) fn inactive_device(device: c_int) -> Res<(CUdevice, c_uint)> {
+    let dev = rt::check_device(device)?;
+    let (mut flags, mut active): (c_uint, c_int) = (0, 0);
+    // SAFETY: valid out pointers, a checked ordinal.
+    cu(unsafe { rt::fns()?.cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active) })?;
+    if active != 0 {
+        return Err(cudaError::cudaErrorSetOnActiveProcess);
+    }
+    Ok((dev, flags))
+}
+
+/// Unregisters a graphics resource for access by CUDA.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) -> cudaError_t {
+    run("cudaGraphicsUnregisterResource", || cu(rt::ctx()?.cuGraphicsUnregisterResource(self::resource(resource))))
+}
+
+/// Set usage flags for mapping a graphics resource.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: c_uint) -> cudaError_t {
+    run("cudaGraphicsResourceSetMapFlags", || {
+        cu(rt::ctx()?.cuGraphicsResourceSetMapFlags(self::resource(resource), flags))
+    })
+}
+
+/// Map graphics resources for access by CUDA.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsMapResources(count: c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t {
+    run("cudaGraphicsMapResources", || {
+        cu(rt::ctx()?.cuGraphicsMapResources(count as c_uint, resources as *mut CUgraphicsResource, stream))
+    })
+}
+
+/// Unmap graphics resources.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsUnmapResources(count: c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t {
+    run("cudaGraphicsUnmapResources", || {
+        cu(rt::ctx()?.cuGraphicsUnmapResources(count as c_uint, resources as *mut CUgraphicsResource, stream))
+    })
+}
+
+/// Get an device pointer through which to access a mapped graphics resource.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(devPtr: *mut *mut c_void, size: *mut usize, resource: cudaGraphicsResource_t) -> cudaError_t {
+    run("cudaGraphicsResourceGetMappedPointer", || {
+        cu(rt::ctx()?.cuGraphicsResourceGetMappedPointer(devPtr as *mut CUdeviceptr, size, self::resource(resource)))
+    })
+}
+
+/// Get an array through which to access a subresource of a mapped graphics resource.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsSubResourceGetMappedArray(
+    array: *mut cudaArray_t,
+    resource: cudaGraphicsResource_t,
+    arrayIndex: c_uint,
+    mipLevel: c_uint,
+) -> cudaError_t {
+    run("cudaGraphicsSubResourceGetMappedArray", || {
+        cu(rt::ctx()?.cuGraphicsSubResourceGetMappedArray(array as *mut CUarray, self::resource(resource), arrayIndex, mipLevel))
+    })
+}
+
+/// Get a mipmapped array through which to access a mapped graphics resource.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
+    mipmappedArray: *mut cudaMipmappedArray_t,
+    resource: cudaGraphicsResource_t,
+) -> cudaError_t {
+    run("cudaGraphicsResourceGetMappedMipmappedArray", || {
+        cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(mipmappedArray as *mut CUmipmappedArray, self::resource(resource)))
+    })
+}

@@ -1,0 +1,77 @@
+//! VDPAU interoperability (NVIDIA's `cuda_vdpau_interop.h`, declared by our
+//! `include/cuda_vdpau_interop.h`, generated from this file alone): VDPAU surfaces registered
+//! as driver graphics resources (`cudaVDPAU.h`). `VdpDevice`, `VdpVideoSurface` and
+//! `VdpOutputSurface` are `uint32_t` handles; `VdpGetProcAddress` is VDPAU's function type,
+//! passed on as a pointer.
+#![allow(non_snake_case)]
+
+use std::ffi::{c_int, c_uint, c_void};
+
+use crate::boundary::{cu, out, run};
+use crate::driver::types::*;
+use crate::rt;
+use crate::types::*;
+
+/// VDPAU's `VdpDevice` (`<vdpau/vdpau.h>`).
+/// cbindgen:ignore
+pub type VdpDevice = u32;
+/// VDPAU's `VdpVideoSurface` (`<vdpau/vdpau.h>`).
+/// cbindgen:ignore
+pub type VdpVideoSurface = u32;
+/// VDPAU's `VdpOutputSurface` (`<vdpau/vdpau.h>`).
+/// cbindgen:ignore
+pub type VdpOutputSurface = u32;
+/// VDPAU's `VdpGetProcAddress`, a function type (`<vdpau/vdpau.h>`); only pointers to it are
+/// passed.
+/// cbindgen:ignore
+pub type VdpGetProcAddress = c_void;
+
+/// Gets the CUDA device associated with a VdpDevice.
+#[no_mangle]
+pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
+    run("cudaVDPAUGetDevice", || {
+        let device = out(device)?;
+        let mut d: CUdevice = 0;
+        cu(rt::fns()?.cuVDPAUGetDevice(&mut d, vdpDevice, vdpGetProcAddress))?;
+        *device = d;
+        Ok(())
+    })
+}
+
+/// Sets a CUDA device to use VDPAU interoperability. The device's primary context must not be
+/// active yet (`cudaErrorSetOnActiveProcess`); the driver's VDPAU context for `vdpDevice` is
+/// created on `device` with the flags set for the primary context (`cudaSetDeviceFlags`) and
+/// made current on the calling thread, whose runtime calls then use it (a primary context
+/// cannot be told the VDPAU device).
+#[no_mangle]
+pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(device: c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
+    run("cudaVDPAUSetVDPAUDevice", || {
+        let (dev, flags) = crate::api::interop::inactive_device(device)?;
+        let mut ctx: CUcontext = std::ptr::null_mut();
+        cu(rt::fns()?.cuVDPAUCtxCreate(&mut ctx, flags, dev, vdpDevice, vdpGetProcAddress))
+    })
+}
+
+/// Register a VdpVideoSurface object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsVDPAURegisterVideoSurface(
+    resource: *mut cudaGraphicsResource_t,
+    vdpSurface: VdpVideoSurface,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaGraphicsVDPAURegisterVideoSurface", || {
+        cu(rt::ctx()?.cuGraphicsVDPAURegisterVideoSurface(resource as *mut CUgraphicsResource, vdpSurface, flags))
+    })
+}
+
+/// Register a VdpOutputSurface object.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphicsVDPAURegisterOutputSurface(
+    resource: *mut cudaGraphicsResource_t,
+    vdpSurface: VdpOutputSurface,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaGraphicsVDPAURegisterOutputSurface", || {
+        cu(rt::ctx()?.cuGraphicsVDPAURegisterOutputSurface(resource as *mut CUgraphicsResource, vdpSurface, flags))
+    })
+}
