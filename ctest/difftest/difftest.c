@@ -388,10 +388,13 @@ static void sum_of(obj_t *o) {
                             fprintf(stderr, "!! %d: byte %zu is %u, the model says %u\n", call_index, i, buf[i], o->model[i]);
                             break;
                         }
-                /* From here on the model follows what the object holds, so that each
-                 * "(model ...)" marks a new difference. */
-                memcpy(o->model, buf, o->size);
             }
+        }
+        /* From here on the model follows what the object holds, so that each "(model ...)"
+         * marks a new difference (and a model that had lost track has it again). */
+        if (o->model) {
+            memcpy(o->model, buf, o->size);
+            o->known = 1;
         }
     }
     free(buf);
@@ -1673,6 +1676,8 @@ static ref_t pick_um_ref(size_t *count) {
     ref_t r;
     static const int w[CL_N] = {5, 8, 5, 5, 60, 8};
     obj_t *o = pick_obj(w);
+    /* Freed host memory is unmapped: not given to calls that may migrate pages. */
+    if (o && !o->alive && o->kind == K_PINNED) o = NULL;
     size_t off = 0;
     if (o && chance(20)) off = chance(50) ? below(o->size + 1) : min_z(o->size, 4096 * below(4));
     ref_set(&r, o, off);
