@@ -84,6 +84,9 @@ extern cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t, size_t, size_t, cu
 extern cudaError_t cudaMemcpyToArray_ptds(cudaArray_t, size_t, size_t, const void *, size_t, enum cudaMemcpyKind);
 extern cudaError_t cudaMemcpyFromArray_ptds(void *, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind);
 extern cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t, size_t, size_t, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind);
+extern cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t, size_t, size_t, const void *, size_t, enum cudaMemcpyKind, cudaStream_t);
+extern cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t);
+extern cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t, void *, size_t, unsigned int);
 extern cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t);
 #if CUDART_VERSION >= 13000
 extern cudaError_t cudaMemPrefetchAsync_ptsz(const void *, size_t, struct cudaMemLocation, unsigned int, cudaStream_t);
@@ -1971,6 +1974,19 @@ static void op_array_get_info(void) {
     end(ret, peek);
 }
 
+static void op_get_channel_desc(void) {
+    obj_t *a = pick_array_or_null();
+    char nm[48] = "NULL";
+    if (a) obj_name(nm, sizeof nm, a);
+    int nd = chance(5);
+    struct cudaChannelFormatDesc desc;
+    memset(&desc, 0x7f, sizeof desc);
+    out("%s, %s", nd ? "NULL" : "&desc", nm);
+    CALL("cudaGetChannelDesc", cudaGetChannelDesc(nd ? NULL : &desc, a ? a->arr : NULL));
+    if (ret == cudaSuccess && !nd) out("; desc {%d, %d, %d, %d, %d}", desc.x, desc.y, desc.z, desc.w, (int)desc.f);
+    end(ret, peek);
+}
+
 /* A 2D region of an array: byte x offset, row, byte width and rows, mostly inside. */
 static void pick_array_region(const obj_t *a, size_t *x, size_t *y, size_t *wb, size_t *h) {
     size_t row = a ? a->aw * a->esz : 64, rows = a ? a->ah * a->ad : 4, e = a ? a->esz : 1;
@@ -2086,9 +2102,9 @@ static void op_2d_array_to_array(void) {
     end(ret, peek);
 }
 
-/* The deprecated linear copies: cudaMemcpyToArray (which 0), FromArray (1), ArrayToArray (2).
- * `count` bytes fill the array's rows from (x bytes, row y) on. */
-static void op_linear_array(int which) {
+/* The deprecated linear copies: cudaMemcpyToArray (which 0), FromArray (1), ArrayToArray (2),
+ * the first two also Async. `count` bytes fill the array's rows from (x bytes, row y) on. */
+static void op_linear_array(int which, int async) {
     int kind = 0, sr, dr, t;
     obj_t *a = NULL, *b = NULL;
     ref_t r;
@@ -2123,7 +2139,25 @@ static void op_linear_array(int which) {
     arr_name(an, sizeof an, a);
     arr_name(bn, sizeof bn, b);
     int p = pt();
-    if (which == 0) {
+    sref_t st = {0, ""};
+    if (async) st = pick_stream();
+    if (which == 0 && async) {
+        out("%s, %zu, %zu, %s, %zu, %s, %s", an, x, y, r.name, n, kind_str(kind), st.name);
+        if (p) CALL("cudaMemcpyToArrayAsync_ptsz", cudaMemcpyToArrayAsync_ptsz(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind, st.s));
+        else CALL("cudaMemcpyToArrayAsync", cudaMemcpyToArrayAsync(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind, st.s));
+        if (n) {
+            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_array(a, x, y), mend_ref(&r, 0, 0), n, 1, 1);
+            sum_after(a);
+        }
+    } else if (which == 1 && async) {
+        out("%s, %s, %zu, %zu, %zu, %s, %s", r.name, an, x, y, n, kind_str(kind), st.name);
+        if (p) CALL("cudaMemcpyFromArrayAsync_ptsz", cudaMemcpyFromArrayAsync_ptsz(ref_ptr(&r), a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind, st.s));
+        else CALL("cudaMemcpyFromArrayAsync", cudaMemcpyFromArrayAsync(ref_ptr(&r), a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind, st.s));
+        if (n) {
+            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_ref(&r, 0, 0), mend_array(a, x, y), n, 1, 1);
+            sum_after(r.o);
+        }
+    } else if (which == 0) {
         out("%s, %zu, %zu, %s, %zu, %s", an, x, y, r.name, n, kind_str(kind));
         if (p) CALL("cudaMemcpyToArray_ptds", cudaMemcpyToArray_ptds(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind));
         else CALL("cudaMemcpyToArray", cudaMemcpyToArray(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind));
@@ -2197,6 +2231,21 @@ static void op_stream_destroy(void) {
     CALL("cudaStreamDestroy", cudaStreamDestroy(o ? o->st : special));
     /* Destroyed (or refused): never used again either way. */
     if (o) kill_obj(o, 0);
+    end(ret, peek);
+}
+
+static void op_stream_attach(void) {
+    sref_t st = pick_stream();
+    static const int w[CL_N] = {5, 8, 5, 5, 60, 8};
+    obj_t *o = pick_obj(w);
+    if (o && !o->alive && o->kind == K_PINNED) o = NULL;
+    ref_t r;
+    ref_set(&r, o, o && chance(15) ? pick_off(o) : 0);
+    size_t len = chance(60) ? 0 : o && chance(60) ? o->size - min_z(r.off, o->size) : (size_t)ONE_OF(1, 4096, 100);
+    unsigned fl = chance(85) ? (unsigned)ONE_OF(cudaMemAttachGlobal, cudaMemAttachHost, cudaMemAttachSingle) : (unsigned)ONE_OF(0, 3, 8);
+    out("%s, %s, %zu, %s", st.name, r.name, len, flag_str(fl, ATTACH_FLAGS, 3));
+    if (pt()) CALL("cudaStreamAttachMemAsync_ptsz", cudaStreamAttachMemAsync_ptsz(st.s, ref_ptr(&r), len, fl));
+    else CALL("cudaStreamAttachMemAsync", cudaStreamAttachMemAsync(st.s, ref_ptr(&r), len, fl));
     end(ret, peek);
 }
 
@@ -2348,8 +2397,9 @@ enum {
     OP_MEMSET3D_ASYNC, OP_ADVISE, OP_ADVISE_V2, OP_PREFETCH, OP_PREFETCH_V2, OP_RANGE_ATTR,
     OP_RANGE_ATTRS, OP_MALLOC_ARRAY, OP_MALLOC_3D_ARRAY, OP_FREE_ARRAY, OP_ARRAY_INFO,
     OP_TO_ARRAY, OP_TO_ARRAY_ASYNC, OP_FROM_ARRAY, OP_FROM_ARRAY_ASYNC, OP_ARRAY_TO_ARRAY,
-    OP_TO_ARRAY_LINEAR, OP_FROM_ARRAY_LINEAR, OP_ARRAY_TO_ARRAY_LINEAR, OP_STREAM_CREATE,
-    OP_STREAM_DESTROY, OP_STREAM_SYNC, OP_DEVICE_SYNC, OP_GET_LAST, OP_PEEK, OP_COUNT
+    OP_TO_ARRAY_LINEAR, OP_FROM_ARRAY_LINEAR, OP_ARRAY_TO_ARRAY_LINEAR, OP_TO_ARRAY_LINEAR_ASYNC,
+    OP_FROM_ARRAY_LINEAR_ASYNC, OP_CHANNEL_DESC, OP_STREAM_CREATE, OP_STREAM_DESTROY,
+    OP_STREAM_ATTACH, OP_STREAM_SYNC, OP_DEVICE_SYNC, OP_GET_LAST, OP_PEEK, OP_COUNT
 };
 
 static int op_weight(int op) {
@@ -2409,6 +2459,10 @@ static int op_weight(int op) {
     case OP_TO_ARRAY_LINEAR: return 1;
     case OP_FROM_ARRAY_LINEAR: return 1;
     case OP_ARRAY_TO_ARRAY_LINEAR: return 1;
+    case OP_TO_ARRAY_LINEAR_ASYNC: return 1;
+    case OP_FROM_ARRAY_LINEAR_ASYNC: return 1;
+    case OP_CHANNEL_DESC: return 1;
+    case OP_STREAM_ATTACH: return 1;
     case OP_STREAM_CREATE: return count_alive(K_STREAM) < CAP_STREAM ? 2 : 0;
     case OP_STREAM_DESTROY: return count_alive(K_STREAM) ? 1 : 0;
     case OP_STREAM_SYNC: return 3;
@@ -2466,9 +2520,13 @@ static void run_op(int op) {
     case OP_FROM_ARRAY: op_2d_array(0, 0); break;
     case OP_FROM_ARRAY_ASYNC: op_2d_array(0, 1); break;
     case OP_ARRAY_TO_ARRAY: op_2d_array_to_array(); break;
-    case OP_TO_ARRAY_LINEAR: op_linear_array(0); break;
-    case OP_FROM_ARRAY_LINEAR: op_linear_array(1); break;
-    case OP_ARRAY_TO_ARRAY_LINEAR: op_linear_array(2); break;
+    case OP_TO_ARRAY_LINEAR: op_linear_array(0, 0); break;
+    case OP_FROM_ARRAY_LINEAR: op_linear_array(1, 0); break;
+    case OP_ARRAY_TO_ARRAY_LINEAR: op_linear_array(2, 0); break;
+    case OP_TO_ARRAY_LINEAR_ASYNC: op_linear_array(0, 1); break;
+    case OP_FROM_ARRAY_LINEAR_ASYNC: op_linear_array(1, 1); break;
+    case OP_CHANNEL_DESC: op_get_channel_desc(); break;
+    case OP_STREAM_ATTACH: op_stream_attach(); break;
     case OP_STREAM_CREATE: op_stream_create(); break;
     case OP_STREAM_DESTROY: op_stream_destroy(); break;
     case OP_STREAM_SYNC: op_stream_sync(); break;
