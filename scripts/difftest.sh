@@ -287,7 +287,7 @@ gpu() {
                 local at fn
                 at=$(sed -n "${line}p" "$nv.out")
                 [[ -z $at ]] && at=$(sed -n "${line}p" "$ours.out")
-                fn=$(sed -nE 's/^[0-9]+ ([A-Za-z0-9_]+)\(.*/\1/p' <<<"$at")
+                fn=$(sed -nE 's/^[0-9]+ ([A-Za-z0-9_]+)\(.*/\1/p; s/^= sums.*/(checksums)/p; s/^-- fault.*/(fault)/p; s/^end after.*/(end)/p' <<<"$at")
                 fns+=("${fn:-(other line)}")
                 echo "seed $seed [$abi]: first divergence at line $line"
                 local from=$((line - context))
@@ -315,7 +315,8 @@ gpu() {
             for s in "${kept[@]}"; do files+=("$abi/runs/$s.nvidia.out" "$abi/runs/$s.nvidia.err" "$abi/runs/$s.ours.out" "$abi/runs/$s.ours.err"); done
             tar -C "$work/gpu" -czf "$out_dir/difftest-runs-$abi.tgz" "${files[@]}" 2>/dev/null
         fi
-        echo "difftest [$abi]: $((last - first + 1)) seeds x $calls calls: $diverged diverged, $nv_crashed crashed NVIDIA's runtime, $ours_crashed crashed ours (${secs}s)"
+        echo "($((2 * (last - first + 1))) runs in ${secs}s, $jobs at a time)"
+        echo "difftest [$abi]: $((last - first + 1)) seeds x $calls calls: $diverged diverged, $nv_crashed crashed NVIDIA's runtime, $ours_crashed crashed ours"
         ((diverged || ours_crashed)) && failed=1
     done
     return "$failed"

@@ -1418,6 +1418,22 @@ static void op_memcpy3d(int async, int peer) {
         gen_end3(&S, sr, sa, ext.width, ext.height, ext.depth);
         gen_end3(&D, dr, da, ext.width, ext.height, ext.depth);
         if ((sa && !S.a) || (da && !D.a)) continue;
+        if ((S.a || D.a) && chance(70)) {
+            /* Mostly an extent and positions inside the arrays. */
+            obj_t *A = S.a ? S.a : D.a, *B = D.a ? D.a : S.a;
+            ext.width = 1 + below(min_z(A->aw, B->aw));
+            ext.height = 1 + below(min_z(A->ah, B->ah));
+            ext.depth = 1 + below(min_z(A->ad, B->ad));
+            huge_w = 0;
+            end3_t *ends[2] = {&S, &D};
+            for (int k = 0; k < 2; k++)
+                if (ends[k]->a) {
+                    obj_t *a = ends[k]->a;
+                    ends[k]->pos.x = pick_pos(a->aw - ext.width);
+                    ends[k]->pos.y = pick_pos(a->ah - ext.height);
+                    ends[k]->pos.z = pick_pos(a->ad - ext.depth);
+                }
+        }
         if (sa && da && !chance(80) && S.a == D.a) continue;
         if (shape == 1) {
             /* an array and a pointer at one end */
