@@ -159,7 +159,7 @@ standin() {
         mkdir -p "$dir"
         bin=$dir/difftest
         [[ $abi == 12 ]] && defs=(-DCUDART_RS_ABI12)
-        if ! gcc "${cflags[@]}" "${defs[@]}" -Iinclude "$src" -o "$bin" "$dist/lib/libcudart.so.$abi" -ldl >"$dir/cc.log" 2>&1; then
+        if ! gcc "${cflags[@]}" -DDIFFTEST_ABI="$abi" "${defs[@]}" -Iinclude "$src" -o "$bin" "$dist/lib/libcudart.so.$abi" -ldl >"$dir/cc.log" 2>&1; then
             echo "difftest [$abi] stand-in: does not build against include/:"
             sed 's/^/    /' "$dir/cc.log" | head -n 30
             failed=1
@@ -228,7 +228,7 @@ gpu() {
         rm -rf "$dir"
         mkdir -p "$dir/runs"
         bin=$dir/difftest
-        if ! gcc "${cflags[@]}" "${incs[@]}" "$src" -o "$bin" -L"$nvlib" -l:libcudart.so.$abi -ldl >"$dir/cc.log" 2>&1; then
+        if ! gcc "${cflags[@]}" -DDIFFTEST_ABI="$abi" "${incs[@]}" "$src" -o "$bin" -L"$nvlib" -l:libcudart.so.$abi -ldl >"$dir/cc.log" 2>&1; then
             echo "difftest [$abi]: does not build against NVIDIA's header:"
             sed 's/^/    /' "$dir/cc.log" | head -n 30
             failed=1

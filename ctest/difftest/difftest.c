@@ -59,6 +59,11 @@
 
 #include <cuda_runtime_api.h>
 
+/* scripts/difftest.sh says which ABI it means to build: the header must be that one. */
+#if defined(DIFFTEST_ABI) && DIFFTEST_ABI != CUDART_VERSION / 1000
+#error "the CUDA header found is not of the ABI asked for (DIFFTEST_ABI)"
+#endif
+
 /* ------------------------------------------------------------------ per-thread variants */
 /* The per-thread-default-stream exports both runtimes have; NVIDIA's header declares them
  * only under --default-stream per-thread, so they are declared here. */
