@@ -10,25 +10,29 @@
  *
  * Arguments are printed by what they are, never as addresses: `dev#3+16` (16 bytes into the
  * fourth device allocation), `pinned#1`, `managed#0`, `pageable#2+7` (the program's own
- * malloc-style memory), `registered#2` (the same buffer while a cudaHostRegister covers that
- * byte), `freed-dev#1`, `NULL`, `array#0`, `stream#2`, `stream:null`, `stream:legacy`,
+ * memory: four mappings, each followed by an inaccessible page), `registered#2` (the same
+ * buffer while a cudaHostRegister covers that byte), `freed-dev#1`, `NULL`, `array#0`,
+ * `stream#2`, `stream:null`, `stream:legacy`,
  * `stream:per-thread`; sizes and pitches as numbers, kinds and flags by name. Then the
- * returned error's name and cudaPeekAtLastError's. A call that moves data is followed by a
- * checksum (FNV-1a) of its whole destination object read back; every 25 calls a line starting
- * with `=` gives the checksums of every live object. The program keeps a model of what each
- * object must hold (every object is filled with a known pattern when it is made, and every
- * successful copy and memset is applied to the model); a checksum that differs from the
- * model's is followed by `(model XXXXXXXX)`.
+ * returned error's name and cudaPeekAtLastError's. A call that moves data (or fails to) is
+ * followed by a checksum (FNV-1a) of its whole destination object read back; every 25 calls
+ * a line starting with `=` gives the checksums of every live object. The program keeps a
+ * model of what each object must hold (every object is filled with a known pattern when it is
+ * made, and every successful copy and memset is applied to the model); a checksum that
+ * differs from the model's is followed by `(model XXXXXXXX)`, and the model then takes what
+ * was read, so that each such mark is a new difference.
  *
  * The sequence depends only on the seed and on what earlier lines printed, so two runtimes
  * that behave alike print the same lines, and the first differing line is where they part.
  *
  * Inputs that would crash NVIDIA's runtime are never made: a pointer the call treats as host
- * memory is always real host memory with room for the whole access (pageable, pinned, managed
- * or NULL; never device memory or a freed pointer); a freed pointer is only passed where the
- * runtime or driver looks it up (frees, queries, the device end of an explicit copy kind), and
- * only until the next allocation could reuse its address; destroyed streams and freed arrays
- * are never passed again.
+ * memory is always real host memory with room for the whole access, under every reading of
+ * pitches and rows per slice a runtime might make (pageable, pinned, managed or NULL; never
+ * device memory or a freed pointer); a freed pointer is only passed where the runtime or
+ * driver looks it up (frees, queries, the device end of an explicit copy kind), and only
+ * until the next allocation could reuse its address; destroyed streams and freed arrays are
+ * never passed again. Device memory is overrun only by a 1D range (which the driver checks
+ * whole) or by rows no allocation can hold, never into a neighbour row by row.
  *
  * Reading back: device and managed memory through the driver API (cuMemcpyDtoH after
  * cuCtxSynchronize, from libcuda.so.1 or $CUDART_RS_DRIVER), so that reading changes nothing
