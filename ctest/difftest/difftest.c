@@ -41,7 +41,8 @@
  *
  * Faults (faults=on, or faults=auto and SEED % 4 == 3): at a random point the program makes
  * a context current (cudaFree(NULL), printed as a call), loads a tiny PTX module through the
- * driver API and launches a kernel that writes to an unmapped address or executes `trap`;
+ * driver API and launches a kernel that writes to an unmapped address or executes `trap`
+ * (ctest/fault.h, as ctest/sticky_fault.c does);
  * the next call is always one that waits for that kernel (so that which call reports the
  * fault does not depend on timing), and later, with some probability, cudaDeviceReset and
  * more calls follow. Where the driver cannot load the module (the stand-in driver), the fault
@@ -62,6 +63,8 @@
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
+
+#include "../fault.h"
 
 /* scripts/difftest.sh says which ABI it means to build: the header must be that one. */
 #if defined(DIFFTEST_ABI) && DIFFTEST_ABI != CUDART_VERSION / 1000
@@ -188,9 +191,6 @@ static struct {
     CUresult (*ctxSynchronize)(void);
     CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
-    CUresult (*moduleLoadData)(void **, const void *);
-    CUresult (*moduleGetFunction)(void **, void *, const char *);
-    CUresult (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
 } drv;
 
 static void load_driver(void) {
@@ -211,9 +211,6 @@ static void load_driver(void) {
     GET(ctxSynchronize, "cuCtxSynchronize", 2000);
     GET(memcpyDtoH, "cuMemcpyDtoH", 7000);
     GET(memcpyHtoD, "cuMemcpyHtoD", 7000);
-    GET(moduleLoadData, "cuModuleLoadData", 2000);
-    GET(moduleGetFunction, "cuModuleGetFunction", 2000);
-    GET(launchKernel, "cuLaunchKernel", 7000);
 #undef GET
     drv.ok = 1;
 }
@@ -2297,8 +2294,6 @@ static void op_peek(void) {
     end(ret, peek);
 }
 
-static void *module, *fn_store, *fn_trap;
-
 static void op_device_reset(void) {
     CALL("cudaDeviceReset", cudaDeviceReset());
     if (ret == cudaSuccess) {
@@ -2308,70 +2303,32 @@ static void op_device_reset(void) {
         stale_freed();
         nreg = 0;
         faulted = 0;
-        module = fn_store = fn_trap = NULL;
     }
     end(ret, peek);
 }
 
 /* ---- faults */
 
-static const char PTX[] =
-    ".version 6.0\n"
-    ".target sm_50\n"
-    ".address_size 64\n"
-    ".visible .entry difftest_store(.param .u64 difftest_store_p)\n"
-    "{\n"
-    "  .reg .u64 %rd<2>;\n"
-    "  .reg .u32 %r<2>;\n"
-    "  ld.param.u64 %rd1, [difftest_store_p];\n"
-    "  mov.u32 %r1, 1;\n"
-    "  st.global.u32 [%rd1], %r1;\n"
-    "  ret;\n"
-    "}\n"
-    ".visible .entry difftest_trap()\n"
-    "{\n"
-    "  trap;\n"
-    "  ret;\n"
-    "}\n";
-
-/* Makes a context current (a printed cudaFree(NULL)), then launches a kernel that faults.
- * Returns whether a kernel was launched. */
+/* Makes a context current (a printed cudaFree(NULL)), then launches a kernel that faults
+ * (ctest/fault.h). Returns whether a kernel was launched. */
 static int inject_fault(void) {
+    out("NULL");
     CALL("cudaFree", cudaFree(NULL));
     out("; fault follows");
     end(ret, peek);
     int trap = chance(50);
     printf("-- fault after %d: %s: ", call_index, trap ? "trap" : "store to an unmapped address");
-    if (!drv.ok) {
+    if (!ft_init()) {
         printf("no driver API, skipped\n");
         return 0;
     }
-    void *ctx = NULL;
-    if (drv.ctxGetCurrent(&ctx) != 0 || !ctx) {
-        printf("no current context, skipped\n");
+    int r = ft_launch(trap ? FT_TRAP : FT_ILLEGAL_ADDRESS);
+    if (r) {
+        printf("driver result %d, skipped\n", r);
         return 0;
     }
-    CUresult r;
-    if (!module) {
-        r = drv.moduleLoadData(&module, PTX);
-        if (r) {
-            module = NULL;
-            printf("cuModuleLoadData %d, skipped\n", r);
-            return 0;
-        }
-        if ((r = drv.moduleGetFunction(&fn_store, module, "difftest_store")) != 0 ||
-            (r = drv.moduleGetFunction(&fn_trap, module, "difftest_trap")) != 0) {
-            module = NULL;
-            printf("cuModuleGetFunction %d, skipped\n", r);
-            return 0;
-        }
-    }
-    unsigned long long addr = 0x10000 + 64 * below(16);
-    void *args[] = {&addr};
-    r = drv.launchKernel(trap ? fn_trap : fn_store, 1, 1, 1, 1, 1, 1, 0, NULL, trap ? NULL : args, NULL);
-    printf("cuLaunchKernel %d\n", r);
+    printf("launched\n");
     fflush(stdout);
-    if (r) return 0;
     faulted = 1;
     stale_freed();
     return 1;
