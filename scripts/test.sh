@@ -10,6 +10,8 @@
 #   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
 #   7. the same with --sanitize                   (AddressSanitizer, UBSan)
 #   8. ctest/stress.c, run repeatedly             (when there is one)
+#   9. scripts/difftest.sh --standin              (the differential tester builds against our
+#                                                  header and runs seeds to the end, both ABIs)
 # Every step runs even when an earlier one failed (unless it needs what failed). The last
 # line sums the C test counts; each other step that failed counts as one failure there:
 #   N passed, N failed, N skipped
@@ -74,6 +76,7 @@ if run_step "build" bash scripts/build.sh; then
     if [[ -f ctest/stress.c ]]; then
         ctest_step "stress" --standin --abi both --only stress --repeat 3 --timeout 120
     fi
+    run_step "difftest on the stand-in" bash scripts/difftest.sh --standin --abi both --seeds 1-20 --calls 200
 else
     echo "==== no dist/: the C tests cannot run"
     failed_steps+=("C tests (not run)")
