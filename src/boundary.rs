@@ -1,15 +1,10 @@
 //! The one boundary every export crosses: it catches panics, records the thread's last
 //! error with NVIDIA's rules, and traces the call.
 
-use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::driver::types::CUresult;
 use crate::error::{self, cudaError, cudaError_t};
-
-thread_local! {
-    static LAST_ERROR: Cell<cudaError> = const { Cell::new(cudaError::cudaSuccess) };
-}
 
 /// What an export's body returns: `Ok` or the runtime error to report.
 pub type Res<T = ()> = Result<T, cudaError>;
@@ -34,17 +29,19 @@ pub fn record(e: cudaError) {
     if e == cudaError::cudaErrorNotReady {
         return;
     }
-    LAST_ERROR.with(|c| c.set(e));
+    crate::thread::me().last_error.set(e);
 }
 
 /// `cudaGetLastError`: returns and clears the last error, whatever it was.
+#[inline]
 pub fn take_last() -> cudaError {
-    LAST_ERROR.with(|c| c.replace(cudaError::cudaSuccess))
+    crate::thread::me().last_error.replace(cudaError::cudaSuccess)
 }
 
 /// `cudaPeekAtLastError`.
+#[inline]
 pub fn peek_last() -> cudaError {
-    LAST_ERROR.with(|c| c.get())
+    crate::thread::me().last_error.get()
 }
 
 /// Runs an export's body. Every `extern "C"` function that returns `cudaError_t` is
@@ -82,12 +79,18 @@ pub fn run_uninitialised<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaEr
             tracing::trace!(target: "cudart", "{name} -> cudaSuccess");
             cudaError::cudaSuccess
         }
-        Err(e) => {
-            tracing::debug!(target: "cudart", "{name} -> {e:?}");
-            record(e);
-            e
-        }
+        Err(e) => failed(name, e),
     }
+}
+
+/// The end of a failed call, out of the callers' way (their success path then needs fewer
+/// registers).
+#[cold]
+#[inline(never)]
+fn failed(name: &'static str, e: cudaError) -> cudaError_t {
+    tracing::debug!(target: "cudart", "{name} -> {e:?}");
+    record(e);
+    e
 }
 
 /// Writes `v` through `p`, or fails with `cudaErrorInvalidValue` if `p` is null.

@@ -11,7 +11,15 @@ pub mod boundary;
 /// cbindgen:ignore
 pub mod driver;
 pub mod error;
+/// cbindgen:ignore
+pub(crate) mod linear;
+/// cbindgen:ignore
+pub(crate) mod lookup;
+/// cbindgen:ignore
+pub(crate) mod pageable;
 pub mod rt;
+/// cbindgen:ignore
+pub(crate) mod thread;
 pub mod trace;
 pub mod types;
 

@@ -1,10 +1,10 @@
 //! Runtime state: lazy driver initialisation, primary contexts, the per-thread current
 //! device and default-stream mode.
 //!
-//! Hot path: [`ctx`] is an atomic load (driver and init already done), one
-//! `cuCtxGetCurrent` and a thread-local read. No lock, no allocation, no environment.
+//! Hot path: [`ctx`] is an atomic load (driver and init already done), a read of the
+//! thread's block ([`crate::thread`]) and one `cuCtxGetCurrent`. No lock, no allocation, no
+//! environment.
 
-use std::cell::Cell;
 use std::ffi::c_int;
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
@@ -19,13 +19,6 @@ use crate::error::cudaError;
 /// Devices beyond this ordinal are not supported.
 pub(crate) const MAX_DEVICES: usize = 64;
 
-thread_local! {
-    /// The device `cudaSetDevice` chose for this thread (-1 until then: [`DEFAULT_DEVICE`]).
-    static DEVICE: Cell<c_int> = const { Cell::new(-1) };
-    /// True while a `_ptds`/`_ptsz` export runs: the null stream is the per-thread stream.
-    static PER_THREAD_STREAM: Cell<bool> = const { Cell::new(false) };
-}
-
 /// The device of a thread that has not chosen one: the first of the list
 /// `cudaSetValidDevices` gave, else 0.
 static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
@@ -33,9 +26,10 @@ static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
 /// This thread's device: the one it chose, else the default.
 #[inline]
 fn thread_device() -> c_int {
-    match DEVICE.with(Cell::get) {
-        d if d < 0 => DEFAULT_DEVICE.load(Ordering::Relaxed),
-        d => d,
+    // The thread's block holds the chosen device plus one, 0 for none.
+    match crate::thread::me().device.get() {
+        0 => DEFAULT_DEVICE.load(Ordering::Relaxed),
+        d => d - 1,
     }
 }
 
@@ -49,14 +43,31 @@ static INIT: OnceLock<Result<c_int, cudaError>> = OnceLock::new();
 static PRIMARY: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
     [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
 static RETAIN: Mutex<()> = Mutex::new(());
+/// The driver once it is loaded and initialised (null before, and for good when that failed):
+/// the one load the hot path makes.
+static READY: AtomicPtr<Driver> = AtomicPtr::new(null_mut());
 
 /// The driver, loaded and `cuInit`-ed. Errors are NVIDIA's: no driver or an old one gives
 /// `cudaErrorInsufficientDriver`, no device `cudaErrorNoDevice`.
-#[inline]
+#[inline(always)]
 pub fn driver() -> Res<&'static Driver> {
+    let p = READY.load(Ordering::Acquire);
+    if !p.is_null() {
+        // SAFETY: set once from the `&'static Driver` below.
+        return Ok(unsafe { &*p });
+    }
+    driver_slow()
+}
+
+#[cold]
+#[inline(never)]
+fn driver_slow() -> Res<&'static Driver> {
     let d = driver::get()?;
     match INIT.get_or_init(|| init(d)) {
-        Ok(_) => Ok(d),
+        Ok(_) => {
+            READY.store(d as *const Driver as *mut Driver, Ordering::Release);
+            Ok(d)
+        }
         Err(e) => Err(*e),
     }
 }
@@ -70,6 +81,7 @@ fn init(d: &Driver) -> Result<c_int, cudaError> {
         if n <= 0 {
             return Err(cudaError::cudaErrorNoDevice);
         }
+        crate::pageable::configure();
         Ok(n.min(MAX_DEVICES as c_int))
     }
 }
@@ -93,7 +105,7 @@ pub fn check_device(dev: c_int) -> Res<CUdevice> {
 /// The table to call for this thread's default-stream mode (legacy or per-thread).
 #[inline(always)]
 pub fn fns_of(d: &'static Driver) -> &'static Fns {
-    if PER_THREAD_STREAM.with(Cell::get) {
+    if crate::thread::me().per_thread_stream.get() {
         &d.ptds
     } else {
         &d.legacy
@@ -101,25 +113,35 @@ pub fn fns_of(d: &'static Driver) -> &'static Fns {
 }
 
 /// The driver table, initialised, without requiring a current context.
-#[inline]
+#[inline(always)]
 pub fn fns() -> Res<&'static Fns> {
     Ok(fns_of(driver()?))
 }
 
 /// The driver table with a context current on this thread: the caller's own driver context
 /// if it made one current, else the primary context of this thread's device.
-#[inline]
+///
+/// The driver is asked every time (`cuCtxGetCurrent`): the program may change the thread's
+/// context with the driver API between two runtime calls, and the runtime follows
+/// (`ctest/interop_driver.c`), so no cache of it could be trusted without asking.
+#[inline(always)]
 pub fn ctx() -> Res<&'static Fns> {
     let f = fns()?;
     let mut cur: CUcontext = null_mut();
     // SAFETY: valid out pointer.
     cu(unsafe { f.cuCtxGetCurrent(&mut cur) })?;
     if cur.is_null() {
-        let c = primary(thread_device())?;
-        // SAFETY: a retained primary context.
-        cu(unsafe { f.cuCtxSetCurrent(c) })?;
+        make_primary_current(f)?;
     }
     Ok(f)
+}
+
+#[cold]
+#[inline(never)]
+fn make_primary_current(f: &Fns) -> Res {
+    let c = primary(thread_device())?;
+    // SAFETY: a retained primary context.
+    cu(unsafe { f.cuCtxSetCurrent(c) })
 }
 
 /// The primary context of `dev`, retained once for the life of the process (or until
@@ -168,6 +190,7 @@ pub fn reset_primary(dev: c_int) -> Res {
         let mut cur: CUcontext = null_mut();
         d.legacy.cuCtxGetCurrent(&mut cur);
         if !p.is_null() {
+            crate::pageable::forget_context(&d.legacy, p);
             if cur == p {
                 d.legacy.cuCtxSetCurrent(null_mut());
             }
@@ -180,7 +203,7 @@ pub fn reset_primary(dev: c_int) -> Res {
 /// `cudaSetDevice`: chooses the thread's device and makes its primary context current.
 pub fn set_device(dev: c_int) -> Res {
     let c = primary(dev)?;
-    DEVICE.with(|d| d.set(dev));
+    crate::thread::me().device.set(dev + 1);
     let f = fns()?;
     // SAFETY: a retained primary context.
     cu(unsafe { f.cuCtxSetCurrent(c) })
@@ -209,15 +232,15 @@ pub fn per_thread_stream<R>(f: impl FnOnce() -> R) -> R {
     struct Reset(bool);
     impl Drop for Reset {
         fn drop(&mut self) {
-            PER_THREAD_STREAM.with(|c| c.set(self.0));
+            crate::thread::me().per_thread_stream.set(self.0);
         }
     }
-    let _reset = Reset(PER_THREAD_STREAM.with(|c| c.replace(true)));
+    let _reset = Reset(crate::thread::me().per_thread_stream.replace(true));
     f()
 }
 
 /// Whether the null stream currently means the per-thread stream.
 #[inline(always)]
 pub fn null_stream_is_per_thread() -> bool {
-    PER_THREAD_STREAM.with(Cell::get)
+    crate::thread::me().per_thread_stream.get()
 }

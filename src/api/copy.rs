@@ -171,10 +171,14 @@ pub(crate) fn memcpy2d_params(dst: End, src: End, width: usize, height: usize) -
     }
 }
 
-/// Runs a 2D copy: synchronously without a stream, else on `stream`. Nothing for an empty one.
+/// Runs a 2D copy: synchronously without a stream, else on `stream`. Nothing for an empty one;
+/// one whose rows follow each other is the linear copy it is ([`crate::linear`]).
 pub(crate) fn run2d(f: &Fns, c: &CUDA_MEMCPY2D, stream: Option<cudaStream_t>) -> Res {
     if c.WidthInBytes == 0 || c.Height == 0 {
         return Ok(());
+    }
+    if let Some(r) = crate::linear::copy2d(f, c, stream) {
+        return r;
     }
     // SAFETY: a complete description; the driver checks the addresses.
     cu(unsafe {
@@ -327,10 +331,14 @@ pub(crate) fn memcpy3d_params(f: &Fns, p: &cudaMemcpy3DParms) -> Res<CUDA_MEMCPY
     })
 }
 
-/// Runs a 3D copy: synchronously without a stream, else on `stream`. Nothing for an empty one.
+/// Runs a 3D copy: synchronously without a stream, else on `stream`. Nothing for an empty one;
+/// one of whole, gapless slices is the linear copy it is ([`crate::linear`]).
 pub(crate) fn run3d(f: &Fns, c: &CUDA_MEMCPY3D, stream: Option<cudaStream_t>) -> Res {
     if c.WidthInBytes == 0 || c.Height == 0 || c.Depth == 0 {
         return Ok(());
+    }
+    if let Some(r) = crate::linear::copy3d(f, c, stream) {
+        return r;
     }
     // SAFETY: a complete description; the driver checks the addresses.
     cu(unsafe {
@@ -411,14 +419,18 @@ fn memcpy3d_peer(p: *const cudaMemcpy3DPeerParms, stream: Option<cudaStream_t>) 
 }
 
 /// `cudaMemcpy`/`cudaMemcpyAsync`: a copy of zero bytes does nothing (whatever the kind and
-/// pointers); then the kind is checked; explicit kinds use the driver's typed copies,
-/// host-to-host and default the unified one.
+/// pointers); then the kind is checked; a large copy between pageable and device memory goes
+/// through the staging pipeline ([`crate::pageable`]); explicit kinds use the driver's typed
+/// copies, host-to-host and default the unified one.
 fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
     let f = rt::ctx()?;
     if count == 0 {
         return Ok(());
     }
     let (s, d) = direction(kind)?;
+    if let Some(r) = crate::pageable::memcpy(f, dst, src, count, s, d, stream) {
+        return r;
+    }
     let (dd, sd) = (dst as CUdeviceptr, src as CUdeviceptr);
     // SAFETY: plain driver copies; the driver checks the addresses.
     cu(unsafe {
@@ -506,9 +518,13 @@ fn memcpy_peer(dst: *mut c_void, dstDevice: c_int, src: *const c_void, srcDevice
 }
 
 /// Sets `height` rows of `width` bytes, `pitch` apart, to the low byte of `value`.
-/// One row ignores the pitch; more need a pitch of at least `width` (`cudaErrorInvalidValue`).
+/// One row ignores the pitch; more need a pitch of at least `width` (`cudaErrorInvalidValue`);
+/// rows that follow each other are one linear memset ([`crate::linear`]).
 fn memset_rows(f: &Fns, ptr: CUdeviceptr, pitch: usize, value: c_int, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
     let v = value as u8;
+    if let Some(r) = crate::linear::memset2d(f, ptr, pitch, v, width, height, stream) {
+        return r;
+    }
     // SAFETY: plain driver memsets; the driver checks the addresses.
     cu(unsafe {
         match (height, stream) {

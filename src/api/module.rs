@@ -10,7 +10,6 @@
 //! a launch is one driver call.
 #![allow(non_snake_case)]
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::ptr::null_mut;
@@ -23,7 +22,9 @@ use crate::boundary::{cu, out, record, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::error::cudaError;
+use crate::lookup::AddrMap;
 use crate::rt;
+use crate::thread::CallConfig;
 use crate::types::*;
 
 /// `__fatBinC_Wrapper_t` (`fatbinary_section.h`).
@@ -95,19 +96,6 @@ static MANAGED: Map<Var> = LazyLock::new(Default::default);
 /// Host variable address -> its fat binary. Host variables are no symbols of the symbol
 /// exports; see [`not_a_symbol`].
 static HOST_VARS: LazyLock<RwLock<HashMap<usize, &'static FatBin>>> = LazyLock::new(Default::default);
-
-/// The per-thread stack of launch configurations (`<<<...>>>`).
-#[derive(Copy, Clone)]
-struct CallConfig {
-    grid: dim3,
-    block: dim3,
-    shared: usize,
-    stream: cudaStream_t,
-}
-
-thread_local! {
-    static CONFIGS: RefCell<Vec<CallConfig>> = const { RefCell::new(Vec::new()) };
-}
 
 fn bin_of(handle: *mut *mut c_void) -> Option<&'static FatBin> {
     // SAFETY: handles are the leaked `FatBin`s `__cudaRegisterFatBinary` returned.
@@ -231,7 +219,21 @@ fn kernel_of(func: &Arc<Func>, f: &Fns) -> Res<CUkernel> {
         KERNELS.write().insert(k as usize, func.clone());
         k as usize
     });
+    launchable(func, k);
     Ok(k as CUkernel)
+}
+
+/// Host stub -> `CUkernel` of the registered kernels whose kernel is known: what a launch
+/// looks up, with no lock ([`AddrMap`]). A stub is added once its kernel is looked up, while it
+/// is still the registered one, and taken out when it is registered again or unregistered.
+static LAUNCHABLE: AddrMap = AddrMap::new();
+
+/// Adds `func`'s stub to [`LAUNCHABLE`] if it is still the registered kernel of that stub.
+fn launchable(func: &Arc<Func>, k: usize) {
+    let funcs = FUNCS.read();
+    if funcs.get(&func.stub).is_some_and(|f| Arc::ptr_eq(f, func)) && func.stub != 0 {
+        LAUNCHABLE.insert(func.stub, k);
+    }
 }
 
 fn find_func(func: *const c_void) -> Option<Arc<Func>> {
@@ -243,14 +245,26 @@ fn find_func(func: *const c_void) -> Option<Arc<Func>> {
 }
 
 /// The `CUkernel` for `func`: a registered host stub, or a `cudaKernel_t` we handed out.
-/// Once looked up, this is one read lock.
+/// Once looked up, a registered stub's is found in [`LAUNCHABLE`], without a lock.
 ///
 /// As in NVIDIA's runtime, a null pointer is `cudaErrorInvalidDeviceFunction`, and any other
 /// pointer that is not a registered host stub is taken as a `cudaKernel_t` (one from
 /// `cudaLibraryGetKernel`, say) for the driver to judge: one it does not know is
 /// `cudaErrorInvalidResourceHandle`.
+#[inline]
 pub(crate) fn resolve(func: *const c_void, f: &Fns) -> Res<CUkernel> {
-    if let Some(&k) = FUNCS.read().get(&(func as usize)).and_then(|fun| fun.kernel.get()) {
+    match LAUNCHABLE.get(func as usize) {
+        Some(k) => Ok(k as CUkernel),
+        None => resolve_slow(func, f),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn resolve_slow(func: *const c_void, f: &Fns) -> Res<CUkernel> {
+    let known = FUNCS.read().get(&(func as usize)).and_then(|fun| fun.kernel.get().map(|&k| (fun.clone(), k)));
+    if let Some((fun, k)) = known {
+        launchable(&fun, k);
         return Ok(k as CUkernel);
     }
     if func.is_null() {
@@ -437,7 +451,13 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_v
         return;
     }
     let mine = |b: &FatBin| std::ptr::eq(b, bin);
-    FUNCS.write().retain(|_, v| !mine(v.bin));
+    FUNCS.write().retain(|&stub, v| {
+        let keep = !mine(v.bin);
+        if !keep {
+            LAUNCHABLE.remove(stub);
+        }
+        keep
+    });
     KERNELS.write().retain(|_, v| !mine(v.bin));
     VARS.write().retain(|_, v| !mine(v.bin));
     MANAGED.write().retain(|_, v| !mine(v.bin));
@@ -463,7 +483,10 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
     let Some(bin) = bin_of(fatCubinHandle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceFun)) else { return };
     let fun = Arc::new(Func { bin, stub: hostFun as usize, name, kernel: OnceLock::new() });
-    FUNCS.write().insert(hostFun as usize, fun);
+    let mut funcs = FUNCS.write();
+    if funcs.insert(hostFun as usize, fun).is_some() {
+        LAUNCHABLE.remove(hostFun as usize);
+    }
 }
 
 fn register_var(handle: *mut *mut c_void, host: usize, deviceName: *const c_char, deviceAddress: *const c_char, size: usize, managed: bool) {
@@ -561,7 +584,7 @@ pub unsafe extern "C" fn __cudaInitModule(fatCubinHandle: *mut *mut c_void) -> c
 /// cbindgen:ignore
 #[no_mangle]
 pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: dim3, sharedMem: usize, stream: cudaStream_t) -> c_uint {
-    CONFIGS.with(|c| c.borrow_mut().push(CallConfig { grid: gridDim, block: blockDim, shared: sharedMem, stream }));
+    crate::thread::push_config(CallConfig { grid: gridDim, block: blockDim, shared: sharedMem, stream });
     0
 }
 
@@ -569,7 +592,7 @@ pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: di
 /// cbindgen:ignore
 #[no_mangle]
 pub unsafe extern "C" fn __cudaPopCallConfiguration(gridDim: *mut dim3, blockDim: *mut dim3, sharedMem: *mut usize, stream: *mut c_void) -> cudaError_t {
-    let Some(c) = CONFIGS.with(|c| c.borrow_mut().pop()) else {
+    let Some(c) = crate::thread::pop_config() else {
         return cudaError::cudaErrorMissingConfiguration;
     };
     // SAFETY: the stub's own locals.

@@ -1,0 +1,653 @@
+/*
+ * bench/bench.c: the side-by-side benchmark of the CUDA runtime (NVIDIA's or ours, whichever
+ * libcudart.so.13 the dynamic linker finds) and the raw driver API.
+ *
+ *   bench runtime [--quick]   every row through the runtime API
+ *   bench driver  [--quick]   the driver-API twin of each row that has one (libcuda.so.1,
+ *                             loaded with dlopen; the runtime only sets up buffers and streams)
+ *   bench report NV1 NV2 .. -- OURS1 .. -- DRV1 ..
+ *                             the markdown table of several runs' outputs (medians over runs,
+ *                             ours/NVIDIA, ours minus the driver, spread of the runs)
+ *
+ * A run prints one line per row, "name<TAB>unit<TAB>value": ns per call (median of batches),
+ * GB/s, or Mcalls/s. bench/run.sh builds it (nvcc -cudart shared, with bench/kern.cu) and
+ * alternates the three kinds of run. CUDART_RS_DRIVER names another driver library (the
+ * stand-in, for a smoke test without a GPU).
+ */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+/* make_cudaExtent and friends: NVIDIA keeps them in driver_functions.h. */
+#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+#include <driver_functions.h>
+#undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- kernels and symbol (bench/kern.cu) ---- */
+void bench_chevron(cudaStream_t s, int a, float *p, size_t n);
+const void *bench_kernel_k3(void);
+const void *bench_kernel_coop(void);
+const void *bench_symbol_addr(void);
+
+/* ---- driver entry points ---- */
+#define DRV_LIST(X)                                                                          \
+    X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemsetD8Async)              \
+    X(cuMemsetD2D8Async) X(cuMemcpyDtoDAsync) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)       \
+    X(cuMemcpy2DAsync) X(cuMemcpy3DAsync) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)     \
+    X(cuMemcpy) X(cuMemcpy2D) X(cuMemcpy3D) X(cuMemsetD8) X(cuMemAlloc) X(cuMemFree)          \
+    X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemAllocPitch) X(cuMemAllocManaged)                \
+    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuPointerGetAttributes) X(cuMemGetInfo)     \
+    X(cuStreamQuery) X(cuStreamSynchronize) X(cuEventRecord) X(cuEventQuery) X(cuLaunchKernel) \
+    X(cuLaunchCooperativeKernel)
+#define DECLARE(n) static __typeof__(n) *p_##n;
+DRV_LIST(DECLARE)
+
+static int driver_mode;
+static int quick;
+
+static void die(const char *what, int code) {
+    fprintf(stderr, "bench: %s failed (%d)\n", what, code);
+    exit(2);
+}
+#define CK(call)                                                                             \
+    do {                                                                                     \
+        int e_ = (int)(call);                                                                \
+        if (e_) die(#call, e_);                                                              \
+    } while (0)
+
+static void load_driver(void) {
+    const char *path = getenv("CUDART_RS_DRIVER");
+    void *h = dlopen(path ? path : "libcuda.so.1", RTLD_NOW);
+    if (!h) die("dlopen libcuda.so.1", 0);
+    __typeof__(cuGetProcAddress) *gpa = (__typeof__(cuGetProcAddress) *)dlsym(h, "cuGetProcAddress_v2");
+    if (!gpa) die("cuGetProcAddress_v2", 0);
+#define RESOLVE(n)                                                                           \
+    if (gpa(#n, (void **)&p_##n, 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM, NULL) || !p_##n)  \
+        die("cuGetProcAddress " #n, 0);
+    DRV_LIST(RESOLVE)
+}
+
+/* ---- timing ---- */
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double median(double *v, int n) {
+    qsort(v, n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define MAXB 64
+static int batches = 15;
+
+static void emit(const char *name, const char *unit, double v, int err) {
+    if (err)
+        printf("%s\t%s\tERR %d\n", name, unit, err);
+    else
+        printf("%s\t%s\t%.4g\n", name, unit, v);
+    fflush(stdout);
+}
+
+/* ns per call of `body` (an int expression: 0 or an accepted status), K calls a batch, the
+ * median of the batches; `after` runs between batches, untimed (a stream sync for work that
+ * only enqueues). Two batches first, unmeasured. */
+#define MEASURE(name, K, after, body)                                                        \
+    do {                                                                                     \
+        double v_[MAXB];                                                                     \
+        int err_ = 0;                                                                        \
+        for (int w_ = 0; w_ < 2; w_++) {                                                     \
+            for (int i_ = 0; i_ < (K); i_++) {                                               \
+                int e_ = (int)(body);                                                        \
+                if (e_ && e_ != 600 && !err_) err_ = e_;                                     \
+            }                                                                                \
+            after;                                                                           \
+        }                                                                                    \
+        for (int b_ = 0; b_ < batches && !err_; b_++) {                                      \
+            double t0_ = now_ns();                                                           \
+            for (int i_ = 0; i_ < (K); i_++) (void)(body);                                   \
+            v_[b_] = (now_ns() - t0_) / (K);                                                 \
+            after;                                                                           \
+        }                                                                                    \
+        emit(name, "ns", err_ ? 0 : median(v_, batches), err_);                              \
+    } while (0)
+
+/* A row with a driver twin; RT1 for a runtime-only row; DRV1 for a driver-only one. */
+#define ROW(name, K, rt_after, rt, drv_after, drv)                                           \
+    do {                                                                                     \
+        if (driver_mode)                                                                     \
+            MEASURE(name, K, drv_after, drv);                                                \
+        else                                                                                 \
+            MEASURE(name, K, rt_after, rt);                                                  \
+    } while (0)
+#define RT1(name, K, after, rt)                                                              \
+    do {                                                                                     \
+        if (!driver_mode) MEASURE(name, K, after, rt);                                       \
+    } while (0)
+#define DRV1(name, K, after, drv)                                                            \
+    do {                                                                                     \
+        if (driver_mode) MEASURE(name, K, after, drv);                                       \
+    } while (0)
+
+/* ---- state ---- */
+static cudaStream_t s;
+static cudaEvent_t ev;
+static void *d_small, *h_pinned, *h_pageable, *h_reg, *d_sym;
+static CUcontext ctx;
+static CUfunction f_k3, f_coop;
+static int k_a = 1;
+static float *k_p;
+static size_t k_n = 0;
+static void *k_args[3] = {&k_a, &k_p, &k_n};
+static dim3 dim3_1 = {1, 1, 1}, dim3_32 = {32, 1, 1};
+
+static void rt_sync(void) { CK(cudaStreamSynchronize(s)); }
+static void drv_sync(void) { CK(p_cuStreamSynchronize((CUstream)s)); }
+#define RS rt_sync()
+#define DS drv_sync()
+#define NOP (void)0
+
+/* Two-call bodies. */
+static int rt_event(void) { int e = cudaEventRecord(ev, s); return e ? e : (int)cudaEventQuery(ev); }
+static int drv_event(void) { int e = p_cuEventRecord((CUevent)ev, (CUstream)s); return e ? e : (int)p_cuEventQuery((CUevent)ev); }
+static int rt_malloc(size_t n) { void *p; int e = cudaMalloc(&p, n); return e ? e : (int)cudaFree(p); }
+static int drv_malloc(size_t n) { CUdeviceptr p; int e = p_cuMemAlloc(&p, n); return e ? e : (int)p_cuMemFree(p); }
+static int rt_malloc_host(size_t n) { void *p; int e = cudaMallocHost(&p, n); return e ? e : (int)cudaFreeHost(p); }
+static int drv_malloc_host(size_t n) { void *p; int e = p_cuMemAllocHost(&p, n); return e ? e : (int)p_cuMemFreeHost(p); }
+static int rt_malloc_pitch(void) { void *p; size_t pitch; int e = cudaMallocPitch(&p, &pitch, 1000, 100); return e ? e : (int)cudaFree(p); }
+static int drv_malloc_pitch(void) { CUdeviceptr p; size_t pitch; int e = p_cuMemAllocPitch(&p, &pitch, 1000, 100, 16); return e ? e : (int)p_cuMemFree(p); }
+static int rt_malloc_3d(void) {
+    struct cudaPitchedPtr p;
+    int e = cudaMalloc3D(&p, make_cudaExtent(1000, 100, 4));
+    return e ? e : (int)cudaFree(p.ptr);
+}
+static int drv_malloc_3d(void) { CUdeviceptr p; size_t pitch; int e = p_cuMemAllocPitch(&p, &pitch, 1000, 400, 16); return e ? e : (int)p_cuMemFree(p); }
+static int rt_managed(void) { void *p; int e = cudaMallocManaged(&p, 1 << 20, cudaMemAttachGlobal); return e ? e : (int)cudaFree(p); }
+static int drv_managed(void) { CUdeviceptr p; int e = p_cuMemAllocManaged(&p, 1 << 20, CU_MEM_ATTACH_GLOBAL); return e ? e : (int)p_cuMemFree(p); }
+static int rt_register(void) { int e = cudaHostRegister(h_reg, 1 << 20, cudaHostRegisterDefault); return e ? e : (int)cudaHostUnregister(h_reg); }
+static int drv_register(void) { int e = p_cuMemHostRegister(h_reg, 1 << 20, 0); return e ? e : (int)p_cuMemHostUnregister(h_reg); }
+static int drv_pointer_attrs(void *ptr) {
+    CUcontext c;
+    unsigned ty, managed;
+    CUdeviceptr dp;
+    void *hp;
+    int ord;
+    CUpointer_attribute a[6] = {CU_POINTER_ATTRIBUTE_CONTEXT, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                CU_POINTER_ATTRIBUTE_HOST_POINTER, CU_POINTER_ATTRIBUTE_IS_MANAGED, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void *d[6] = {&c, &ty, &dp, &hp, &managed, &ord};
+    return p_cuPointerGetAttributes(6, a, d, (CUdeviceptr)(uintptr_t)ptr);
+}
+static int rt_pointer_attrs(void *ptr) {
+    struct cudaPointerAttributes a;
+    return cudaPointerGetAttributes(&a, ptr);
+}
+static int rt_mem_info(void) { size_t f, t; return cudaMemGetInfo(&f, &t); }
+static int drv_mem_info(void) { size_t f, t; return p_cuMemGetInfo(&f, &t); }
+static int drv_ctx(void) { CUcontext c; return p_cuCtxGetCurrent(&c); }
+
+/* Small pitched copies and memsets: 64 bytes x 4 rows (x 2 slices), pitch 128 (rows apart). */
+#define PW 64
+#define PH 4
+#define PD 2
+#define PP 128
+static CUDA_MEMCPY2D c2d_small;
+static CUDA_MEMCPY3D c3d_small;
+static struct cudaMemcpy3DParms r3d_small;
+
+static int rt_memset3d(void) {
+    return cudaMemset3DAsync(make_cudaPitchedPtr(d_small, PP, PW, PH), 0, make_cudaExtent(PW, PH, PD), s);
+}
+
+static void setup_small_pitched(void) {
+    char *src = (char *)d_small + 4096, *dst = (char *)d_small;
+    memset(&c2d_small, 0, sizeof c2d_small);
+    c2d_small.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c2d_small.srcDevice = (CUdeviceptr)(uintptr_t)src;
+    c2d_small.srcPitch = PP;
+    c2d_small.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c2d_small.dstDevice = (CUdeviceptr)(uintptr_t)dst;
+    c2d_small.dstPitch = PP;
+    c2d_small.WidthInBytes = PW;
+    c2d_small.Height = PH;
+    memset(&c3d_small, 0, sizeof c3d_small);
+    c3d_small.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c3d_small.srcDevice = (CUdeviceptr)(uintptr_t)src;
+    c3d_small.srcPitch = PP;
+    c3d_small.srcHeight = PH;
+    c3d_small.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c3d_small.dstDevice = (CUdeviceptr)(uintptr_t)dst;
+    c3d_small.dstPitch = PP;
+    c3d_small.dstHeight = PH;
+    c3d_small.WidthInBytes = PW;
+    c3d_small.Height = PH;
+    c3d_small.Depth = PD;
+    memset(&r3d_small, 0, sizeof r3d_small);
+    r3d_small.srcPtr = make_cudaPitchedPtr(src, PP, PW, PH);
+    r3d_small.dstPtr = make_cudaPitchedPtr(dst, PP, PW, PH);
+    r3d_small.extent = make_cudaExtent(PW, PH, PD);
+    r3d_small.kind = cudaMemcpyDeviceToDevice;
+}
+
+static void latency_rows(void) {
+    char *d = (char *)d_small;
+    CUdeviceptr dd = (CUdeviceptr)(uintptr_t)d_small;
+    CUstream cs = (CUstream)s;
+    int K = quick ? 200 : 1000, KQ = quick ? 50 : 100, KS = quick ? 20 : 50;
+
+    RT1("cudaGetLastError", 20 * K, NOP, cudaGetLastError());
+    RT1("cudaPeekAtLastError", 20 * K, NOP, cudaPeekAtLastError());
+    DRV1("cuCtxGetCurrent (the runtime's context check)", 20 * K, NOP, drv_ctx());
+    ROW("cudaStreamQuery idle", K, NOP, cudaStreamQuery(s), NOP, p_cuStreamQuery(cs));
+    ROW("cudaEventRecord+cudaEventQuery", KQ, RS, rt_event(), DS, drv_event());
+    ROW("cudaStreamSynchronize idle", K, NOP, cudaStreamSynchronize(s), NOP, p_cuStreamSynchronize(cs));
+
+    /* Enqueue rows: a batch of calls, then an untimed stream sync. */
+    ROW("cudaMemsetAsync 4 B enqueue", KQ, RS, cudaMemsetAsync(d, 0, 4, s), DS, p_cuMemsetD8Async(dd, 0, 4, cs));
+    ROW("cudaMemset2DAsync 64x4 enqueue", KQ, RS, cudaMemset2DAsync(d, PP, 0, PW, PH, s), DS, p_cuMemsetD2D8Async(dd, PP, 0, PW, PH, cs));
+    ROW("cudaMemset3DAsync 64x4x2 enqueue", KQ, RS, rt_memset3d(), DS, p_cuMemsetD2D8Async(dd, PP, 0, PW, PH * PD, cs));
+    ROW("cudaMemcpyAsync D2D 4 B enqueue", KQ, RS, cudaMemcpyAsync(d, d + 64, 4, cudaMemcpyDeviceToDevice, s), DS,
+        p_cuMemcpyDtoDAsync(dd, dd + 64, 4, cs));
+    ROW("cudaMemcpyAsync H2D 4 B pinned enqueue", KQ, RS, cudaMemcpyAsync(d, h_pinned, 4, cudaMemcpyHostToDevice, s), DS,
+        p_cuMemcpyHtoDAsync(dd, h_pinned, 4, cs));
+    ROW("cudaMemcpyAsync D2H 4 B pinned", KQ, RS, cudaMemcpyAsync(h_pinned, d, 4, cudaMemcpyDeviceToHost, s), DS,
+        p_cuMemcpyDtoHAsync(h_pinned, dd, 4, cs));
+    ROW("cudaMemcpy2DAsync D2D 64x4 enqueue", KQ, RS, cudaMemcpy2DAsync(d, PP, d + 4096, PP, PW, PH, cudaMemcpyDeviceToDevice, s), DS,
+        p_cuMemcpy2DAsync(&c2d_small, cs));
+    ROW("cudaMemcpy3DAsync D2D 64x4x2 enqueue", KQ, RS, cudaMemcpy3DAsync(&r3d_small, s), DS, p_cuMemcpy3DAsync(&c3d_small, cs));
+
+    /* Small synchronous copies, every direction, explicit kind and cudaMemcpyDefault. */
+    CUdeviceptr hp = (CUdeviceptr)(uintptr_t)h_pinned, hg = (CUdeviceptr)(uintptr_t)h_pageable;
+    ROW("cudaMemcpy H2D 4 B pinned", KQ, NOP, cudaMemcpy(d, h_pinned, 4, cudaMemcpyHostToDevice), NOP, p_cuMemcpyHtoD(dd, h_pinned, 4));
+    ROW("cudaMemcpy H2D 4 B pinned (Default)", KQ, NOP, cudaMemcpy(d, h_pinned, 4, cudaMemcpyDefault), NOP, p_cuMemcpy(dd, hp, 4));
+    ROW("cudaMemcpy D2H 4 B pinned", KQ, NOP, cudaMemcpy(h_pinned, d, 4, cudaMemcpyDeviceToHost), NOP, p_cuMemcpyDtoH(h_pinned, dd, 4));
+    ROW("cudaMemcpy D2H 4 B pinned (Default)", KQ, NOP, cudaMemcpy(h_pinned, d, 4, cudaMemcpyDefault), NOP, p_cuMemcpy(hp, dd, 4));
+    ROW("cudaMemcpy H2D 4 B pageable", KQ, NOP, cudaMemcpy(d, h_pageable, 4, cudaMemcpyHostToDevice), NOP, p_cuMemcpyHtoD(dd, h_pageable, 4));
+    ROW("cudaMemcpy H2D 4 B pageable (Default)", KQ, NOP, cudaMemcpy(d, h_pageable, 4, cudaMemcpyDefault), NOP, p_cuMemcpy(dd, hg, 4));
+    ROW("cudaMemcpy D2H 4 B pageable", KQ, NOP, cudaMemcpy(h_pageable, d, 4, cudaMemcpyDeviceToHost), NOP, p_cuMemcpyDtoH(h_pageable, dd, 4));
+    ROW("cudaMemcpy D2H 4 B pageable (Default)", KQ, NOP, cudaMemcpy(h_pageable, d, 4, cudaMemcpyDefault), NOP, p_cuMemcpy(hg, dd, 4));
+    ROW("cudaMemcpy D2D 4 B", KQ, RS, cudaMemcpy(d, d + 64, 4, cudaMemcpyDeviceToDevice), DS, p_cuMemcpyDtoD(dd, dd + 64, 4));
+    ROW("cudaMemcpy D2D 4 B (Default)", KQ, RS, cudaMemcpy(d, d + 64, 4, cudaMemcpyDefault), DS, p_cuMemcpy(dd, dd + 64, 4));
+    ROW("cudaMemcpy H2H 4 B pinned", KQ, NOP, cudaMemcpy(h_pinned, (char *)h_pinned + 64, 4, cudaMemcpyHostToHost), NOP, p_cuMemcpy(hp, hp + 64, 4));
+    ROW("cudaMemcpy H2H 4 B pinned (Default)", KQ, NOP, cudaMemcpy(h_pinned, (char *)h_pinned + 64, 4, cudaMemcpyDefault), NOP,
+        p_cuMemcpy(hp, hp + 64, 4));
+
+    /* Allocations. */
+    ROW("cudaMalloc+cudaFree 1 MiB", KQ, NOP, rt_malloc(1 << 20), NOP, drv_malloc(1 << 20));
+    ROW("cudaMallocHost+cudaFreeHost 4 MiB", 5, NOP, rt_malloc_host(4 << 20), NOP, drv_malloc_host(4 << 20));
+    ROW("cudaMallocPitch+cudaFree 1000x100", KQ, NOP, rt_malloc_pitch(), NOP, drv_malloc_pitch());
+    ROW("cudaMalloc3D+cudaFree 1000x100x4", KQ, NOP, rt_malloc_3d(), NOP, drv_malloc_3d());
+    ROW("cudaMallocManaged+cudaFree 1 MiB", KS, NOP, rt_managed(), NOP, drv_managed());
+    ROW("cudaHostRegister+Unregister 1 MiB", KS, NOP, rt_register(), NOP, drv_register());
+    ROW("cudaPointerGetAttributes (device)", K, NOP, rt_pointer_attrs(d_small), NOP, drv_pointer_attrs(d_small));
+    ROW("cudaMemGetInfo", KQ, NOP, rt_mem_info(), NOP, drv_mem_info());
+
+    /* Launches: a batch of launches, then an untimed sync. */
+    ROW("<<<>>> launch, 3 args", KQ, RS, (bench_chevron(s, k_a, k_p, k_n), (int)cudaGetLastError()), DS,
+        p_cuLaunchKernel(f_k3, 1, 1, 1, 32, 1, 1, 0, cs, k_args, NULL));
+    ROW("cudaLaunchKernel, 3 args", KQ, RS, cudaLaunchKernel(bench_kernel_k3(), dim3_1, dim3_32, k_args, 0, s), DS,
+        p_cuLaunchKernel(f_k3, 1, 1, 1, 32, 1, 1, 0, cs, k_args, NULL));
+    ROW("cudaLaunchCooperativeKernel, 3 args", KQ, RS, cudaLaunchCooperativeKernel(bench_kernel_coop(), dim3_1, dim3_32, k_args, 0, s), DS,
+        p_cuLaunchCooperativeKernel(f_coop, 1, 1, 1, 32, 1, 1, 0, cs, k_args));
+    int v = 7;
+    CUdeviceptr sym = (CUdeviceptr)(uintptr_t)d_sym;
+    ROW("cudaMemcpyToSymbol 4 B", KQ, NOP, cudaMemcpyToSymbol(bench_symbol_addr(), &v, 4, 0, cudaMemcpyHostToDevice), NOP,
+        p_cuMemcpyHtoD(sym, &v, 4));
+    ROW("cudaMemcpyToSymbolAsync 4 B pinned enqueue", KQ, RS,
+        cudaMemcpyToSymbolAsync(bench_symbol_addr(), h_pinned, 4, 0, cudaMemcpyHostToDevice, s), DS, p_cuMemcpyHtoDAsync(sym, h_pinned, 4, cs));
+}
+
+/* ---- bandwidth ---- */
+static void *d_a, *d_b, *h_big_pinned, *h_big_pageable;
+static const size_t big = (size_t)1 << 30;
+
+static void all_sync(void) {
+    if (driver_mode)
+        CK(p_cuCtxSynchronize());
+    else
+        CK(cudaDeviceSynchronize());
+}
+
+/* GB/s of `body` moving `bytes`: `reps` calls then a device sync, timed; the median of
+ * `samples` such runs. */
+#define BW(name, bytes, body)                                                                \
+    do {                                                                                     \
+        size_t by_ = (bytes);                                                                \
+        int reps_ = by_ <= (64 << 10) ? 100 : by_ <= (4 << 20) ? 20 : 1;                     \
+        int samples_ = by_ >= big ? 3 : 5;                                                   \
+        double v_[MAXB];                                                                     \
+        int err_ = (int)(body);                                                              \
+        all_sync();                                                                          \
+        for (int s_ = 0; s_ < samples_ && !err_; s_++) {                                     \
+            double t0_ = now_ns();                                                           \
+            for (int r_ = 0; r_ < reps_; r_++) (void)(body);                                 \
+            all_sync();                                                                      \
+            v_[s_] = (double)by_ * reps_ / (now_ns() - t0_);                                 \
+        }                                                                                    \
+        emit(name, "GB/s", err_ ? 0 : median(v_, samples_), err_);                           \
+    } while (0)
+
+static const struct {
+    size_t bytes;
+    const char *label;
+    size_t w, h, d; /* 2D: w x h; 3D: w x (h/4) x 4 */
+} sizes[] = {
+    {4 << 10, "4 KiB", 64, 64, 4},
+    {1 << 20, "1 MiB", 1024, 1024, 4},
+    {64 << 20, "64 MiB", 8192, 8192, 4},
+    {(size_t)1 << 30, "1 GiB", 32768, 32768, 4},
+};
+
+static int rt_2d(size_t w, size_t h) { return cudaMemcpy2D(d_b, w, d_a, w, w, h, cudaMemcpyDeviceToDevice); }
+static int drv_2d(size_t w, size_t h) {
+    CUDA_MEMCPY2D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = (CUdeviceptr)(uintptr_t)d_a;
+    c.dstDevice = (CUdeviceptr)(uintptr_t)d_b;
+    c.srcPitch = c.dstPitch = c.WidthInBytes = w;
+    c.Height = h;
+    return p_cuMemcpy2D(&c);
+}
+static int rt_3d(size_t w, size_t h, size_t dep) {
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = make_cudaPitchedPtr(d_a, w, w, h);
+    p.dstPtr = make_cudaPitchedPtr(d_b, w, w, h);
+    p.extent = make_cudaExtent(w, h, dep);
+    p.kind = cudaMemcpyDeviceToDevice;
+    return cudaMemcpy3D(&p);
+}
+static int drv_3d(size_t w, size_t h, size_t dep) {
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = (CUdeviceptr)(uintptr_t)d_a;
+    c.dstDevice = (CUdeviceptr)(uintptr_t)d_b;
+    c.srcPitch = c.dstPitch = c.WidthInBytes = w;
+    c.srcHeight = c.dstHeight = c.Height = h;
+    c.Depth = dep;
+    return p_cuMemcpy3D(&c);
+}
+
+static void bandwidth_rows(size_t max) {
+    CUdeviceptr a = (CUdeviceptr)(uintptr_t)d_a, b = (CUdeviceptr)(uintptr_t)d_b;
+    char name[128];
+    for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && sizes[i].bytes <= max; i++) {
+        size_t n = sizes[i].bytes, w = sizes[i].w, h = sizes[i].h;
+        const char *l = sizes[i].label;
+#define BWROW(fmt, rt, drv)                                                                  \
+    do {                                                                                     \
+        snprintf(name, sizeof name, fmt, l);                                                 \
+        if (driver_mode)                                                                     \
+            BW(name, n, drv);                                                                \
+        else                                                                                 \
+            BW(name, n, rt);                                                                 \
+    } while (0)
+        BWROW("H2D pinned %s", cudaMemcpy(d_a, h_big_pinned, n, cudaMemcpyHostToDevice), p_cuMemcpyHtoD(a, h_big_pinned, n));
+        BWROW("D2H pinned %s", cudaMemcpy(h_big_pinned, d_a, n, cudaMemcpyDeviceToHost), p_cuMemcpyDtoH(h_big_pinned, a, n));
+        BWROW("H2D pageable %s", cudaMemcpy(d_a, h_big_pageable, n, cudaMemcpyHostToDevice), p_cuMemcpyHtoD(a, h_big_pageable, n));
+        BWROW("D2H pageable %s", cudaMemcpy(h_big_pageable, d_a, n, cudaMemcpyDeviceToHost), p_cuMemcpyDtoH(h_big_pageable, a, n));
+        BWROW("D2D %s", cudaMemcpy(d_b, d_a, n, cudaMemcpyDeviceToDevice), p_cuMemcpyDtoD(b, a, n));
+        BWROW("memset %s", cudaMemset(d_a, 1, n), p_cuMemsetD8(a, 1, n));
+        BWROW("2D D2D pitch = width %s", rt_2d(w, h), drv_2d(w, h));
+        BWROW("3D D2D whole slices %s", rt_3d(w, h / 4, 4), drv_3d(w, h / 4, 4));
+    }
+}
+
+/* ---- threads ---- */
+static pthread_barrier_t start_line;
+static double thread_secs;
+
+struct worker {
+    pthread_t t;
+    double rate; /* calls per second */
+    int err;
+};
+
+static void *worker_main(void *arg) {
+    struct worker *w = arg;
+    cudaStream_t ws;
+    void *buf;
+    CK(cudaSetDevice(0));
+    CK(cudaStreamCreateWithFlags(&ws, cudaStreamNonBlocking));
+    CK(cudaMalloc(&buf, 256));
+    if (driver_mode) CK(p_cuCtxSetCurrent(ctx));
+    CUdeviceptr db = (CUdeviceptr)(uintptr_t)buf;
+    pthread_barrier_wait(&start_line);
+    double busy = 0, calls = 0, end = now_ns() + thread_secs * 1e9;
+    while (now_ns() < end) {
+        double t0 = now_ns();
+        for (int i = 0; i < 64; i++) {
+            int e;
+            if (driver_mode) {
+                e = p_cuLaunchKernel(f_k3, 1, 1, 1, 32, 1, 1, 0, (CUstream)ws, k_args, NULL);
+                e = e ? e : (int)p_cuMemcpyDtoDAsync(db, db + 128, 4, (CUstream)ws);
+            } else {
+                bench_chevron(ws, k_a, k_p, k_n);
+                e = cudaMemcpyAsync(buf, (char *)buf + 128, 4, cudaMemcpyDeviceToDevice, ws);
+            }
+            if (e && !w->err) w->err = e;
+        }
+        busy += now_ns() - t0;
+        calls += 128;
+        if (driver_mode)
+            p_cuStreamSynchronize((CUstream)ws);
+        else
+            cudaStreamSynchronize(ws);
+    }
+    w->rate = calls / busy * 1e9;
+    cudaFree(buf);
+    cudaStreamDestroy(ws);
+    return NULL;
+}
+
+static void thread_rows(void) {
+    int counts[] = {1, 4, 16};
+    thread_secs = quick ? 0.1 : 0.3;
+    for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        int n = counts[c];
+        struct worker w[16];
+        memset(w, 0, sizeof w);
+        pthread_barrier_init(&start_line, NULL, n);
+        for (int i = 0; i < n; i++) pthread_create(&w[i].t, NULL, worker_main, &w[i]);
+        double total = 0;
+        int err = 0;
+        for (int i = 0; i < n; i++) {
+            pthread_join(w[i].t, NULL);
+            total += w[i].rate;
+            if (w[i].err) err = w[i].err;
+        }
+        pthread_barrier_destroy(&start_line);
+        char name[96];
+        snprintf(name, sizeof name, "%d thread%s: launch + cudaMemcpyAsync, own streams", n, n > 1 ? "s" : "");
+        emit(name, "Mcalls/s", total / 1e6, err);
+    }
+}
+
+/* ---- report ---- */
+#define MAXROWS 256
+#define MAXRUNS 8
+struct row {
+    char name[128], unit[16];
+    double v[3][MAXRUNS]; /* NVIDIA, ours, driver */
+    int n[3], err[3];
+};
+static struct row rows[MAXROWS];
+static int nrows;
+
+static struct row *find_row(const char *name, const char *unit) {
+    for (int i = 0; i < nrows; i++)
+        if (!strcmp(rows[i].name, name)) return &rows[i];
+    if (nrows == MAXROWS) return NULL;
+    struct row *r = &rows[nrows++];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    return r;
+}
+
+static void read_run(const char *path, int who) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return;
+    }
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        line[strcspn(line, "\n")] = 0;
+        char *name = strtok(line, "\t"), *unit = strtok(NULL, "\t"), *val = strtok(NULL, "\t");
+        if (!name || !unit || !val) continue;
+        struct row *r = find_row(name, unit);
+        if (!r) continue;
+        if (!strncmp(val, "ERR", 3)) {
+            r->err[who] = 1;
+            continue;
+        }
+        if (r->n[who] < MAXRUNS) r->v[who][r->n[who]++] = atof(val);
+    }
+    fclose(f);
+}
+
+static double med_of(struct row *r, int who) {
+    double t[MAXRUNS];
+    memcpy(t, r->v[who], sizeof(double) * r->n[who]);
+    return median(t, r->n[who]);
+}
+static double spread_of(struct row *r, int who) {
+    double m = med_of(r, who), lo = r->v[who][0], hi = lo;
+    for (int i = 1; i < r->n[who]; i++) {
+        if (r->v[who][i] < lo) lo = r->v[who][i];
+        if (r->v[who][i] > hi) hi = r->v[who][i];
+    }
+    return m > 0 ? 100 * (hi - lo) / m : 0;
+}
+
+static void fmt_val(char *buf, size_t n, double v, const char *unit) {
+    if (!strcmp(unit, "ns"))
+        snprintf(buf, n, v < 100 ? "%.1f ns" : "%.0f ns", v);
+    else
+        snprintf(buf, n, v < 10 ? "%.2f %s" : "%.1f %s", v, unit);
+}
+
+static int report(int argc, char **argv) {
+    int who = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            who++;
+            continue;
+        }
+        if (who < 3) read_run(argv[i], who);
+    }
+    printf("| Row | NVIDIA | ours | ours/NVIDIA | driver | ours − driver | spread NVIDIA / ours / driver |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    int slower = 0, over = 0;
+    for (int i = 0; i < nrows; i++) {
+        struct row *r = &rows[i];
+        int lat = !strcmp(r->unit, "ns");
+        char nv[48] = "—", us[48] = "—", ratio[32] = "—", dr[48] = "—", diff[48] = "—", spread[64] = "";
+        double mn = 0, mo = 0, md = 0;
+        if (r->err[0]) snprintf(nv, sizeof nv, "error");
+        if (r->err[1]) snprintf(us, sizeof us, "error");
+        if (r->err[2]) snprintf(dr, sizeof dr, "error");
+        if (r->n[0]) fmt_val(nv, sizeof nv, mn = med_of(r, 0), r->unit);
+        if (r->n[1]) fmt_val(us, sizeof us, mo = med_of(r, 1), r->unit);
+        if (r->n[2]) fmt_val(dr, sizeof dr, md = med_of(r, 2), r->unit);
+        const char *flag = "";
+        if (r->n[0] && r->n[1] && mn > 0) {
+            snprintf(ratio, sizeof ratio, "%.2f", mo / mn);
+            if (lat ? mo > mn * 1.02 : mo < mn * 0.98) {
+                flag = " ⚠";
+                slower++;
+            }
+        }
+        if (r->n[1] && r->n[2]) {
+            snprintf(diff, sizeof diff, lat ? "%+.1f ns" : "%+.2f %s", mo - md, r->unit);
+            if (lat && mo - md > 20) over++;
+        }
+        for (int w = 0; w < 3; w++) {
+            char t[16];
+            snprintf(t, sizeof t, r->n[w] > 1 ? "%.0f%%" : "—", spread_of(r, w));
+            strcat(spread, t);
+            if (w < 2) strcat(spread, " / ");
+        }
+        printf("| %s | %s | %s | %s%s | %s | %s | %s |\n", r->name, nv, us, ratio, flag, dr, diff, spread);
+    }
+    printf("\nRows where ours is slower than NVIDIA's (by more than 2%%, ⚠): %d; latency rows more than 20 ns above the driver: %d.\n",
+           slower, over);
+    return 0;
+}
+
+/* ---- main ---- */
+int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "report")) return report(argc - 2, argv + 2);
+    if (argc < 2 || (strcmp(argv[1], "runtime") && strcmp(argv[1], "driver"))) {
+        fprintf(stderr, "usage: bench runtime|driver [--quick] [--only latency|bandwidth|threads]\n"
+                        "       bench report RUN.. -- RUN.. -- RUN..   (NVIDIA's, ours, the driver's)\n");
+        return 2;
+    }
+    driver_mode = !strcmp(argv[1], "driver");
+    const char *only = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    }
+    if (quick) batches = 9;
+    double t0 = now_ns();
+    load_driver();
+
+    Dl_info info;
+    int rtv = 0;
+    cudaRuntimeGetVersion(&rtv);
+    printf("# mode %s, runtime %d from %s\n", argv[1], rtv, dladdr((void *)cudaGetLastError, &info) && info.dli_fname ? info.dli_fname : "?");
+
+    CK(cudaSetDevice(0));
+    CK(cudaFree(0));
+    CK(p_cuCtxGetCurrent(&ctx));
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    CK(cudaMalloc(&d_small, 1 << 20));
+    CK(cudaMalloc((void **)&k_p, 4096));
+    CK(cudaMallocHost(&h_pinned, 4096));
+    h_pageable = malloc(4096);
+    h_reg = aligned_alloc(4096, 1 << 20);
+    memset(h_pageable, 0, 4096);
+    memset(h_reg, 0, 1 << 20);
+    CK(cudaGetSymbolAddress(&d_sym, bench_symbol_addr()));
+    CK(cudaGetFuncBySymbol(&f_k3, bench_kernel_k3()));
+    CK(cudaGetFuncBySymbol(&f_coop, bench_kernel_coop()));
+    setup_small_pitched();
+
+    if (!only || !strcmp(only, "latency")) latency_rows();
+    if (!only || !strcmp(only, "bandwidth")) {
+        /* --quick stops at 64 MiB. */
+        size_t n = quick ? (64 << 20) : big;
+        CK(cudaMalloc(&d_a, n));
+        CK(cudaMalloc(&d_b, n));
+        CK(cudaMallocHost(&h_big_pinned, n));
+        h_big_pageable = malloc(n);
+        if (!h_big_pageable) die("malloc", 0);
+        memset(h_big_pageable, 3, n);
+        memset(h_big_pinned, 3, n);
+        CK(cudaMemset(d_a, 5, n));
+        bandwidth_rows(n);
+        CK(cudaFree(d_a));
+        CK(cudaFree(d_b));
+        CK(cudaFreeHost(h_big_pinned));
+        free(h_big_pageable);
+    }
+    if (!only || !strcmp(only, "threads")) thread_rows();
+    printf("# %s run took %.1f s\n", argv[1], (now_ns() - t0) / 1e9);
+    return 0;
+}
