@@ -29,8 +29,8 @@
 //! `CUDART_RS_PAGEABLE`, read once when the runtime initialises: `0` or `off` turns this off;
 //! else a comma-separated list of `threads=N` (copying threads, the caller included; default
 //! half the CPUs, at most 8), `staging=SIZE` (pinned bytes in all, default 32M) and
-//! `min=SIZE` (the smallest copy that takes this path, default 4M); sizes in bytes with an
-//! optional `k`, `M` or `G`.
+//! `min=SIZE` (the smallest copy that takes this path, default 4M, at least 256k); sizes in
+//! bytes with an optional `k`, `M` or `G`.
 
 use std::ffi::c_void;
 use std::ptr::null_mut;
@@ -89,7 +89,7 @@ impl Config {
             match parsed {
                 Some(("threads", n)) => c.threads = n.min(64),
                 Some(("staging", n)) => c.staging = n.min(1 << 30),
-                Some(("min", n)) => c.min = n.max(1),
+                Some(("min", n)) => c.min = n.max(MIN_CHUNK),
                 _ => tracing::warn!("{ENV}: ignoring {item:?} (expected threads=N, staging=SIZE or min=SIZE)"),
             }
         }
@@ -597,7 +597,13 @@ fn pipelined(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem
         }
     }
     let pool = guard.as_mut()?;
-    if pool.copier.pid != std::process::id() || !pool.ready(f, cur) {
+    if pool.copier.pid != std::process::id() {
+        return None;
+    }
+    if !pool.ready(f, cur) {
+        // Pinning or events failed: the driver's path from now on, rather than a failed
+        // attempt before every large copy.
+        BROKEN.store(true, Ordering::Relaxed);
         return None;
     }
     if way == Way::ToDevice {
@@ -610,6 +616,7 @@ fn pipelined(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem
     let chunk = chunk(n, pool.buffer_len());
     let copier = pool.copier;
     let copy = |d: *mut u8, s: *const u8, len: usize| copier.copy(d, s, len);
+    tracing::debug!("pageable copy of {n} bytes {way:?} through the staging pipeline (chunks of {chunk})");
     copier.begin();
     let device = if way == Way::ToDevice { dst } else { src } as CUdeviceptr;
     let mut e = DriverEngine { f, pool, device, stream };

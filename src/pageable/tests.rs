@@ -19,8 +19,10 @@ fn configuration() {
     let c = Config::parse(Some(" threads=4, staging=16M ,min=1m"), 16);
     assert_eq!(c, Config { threads: 4, staging: 16 << 20, min: 1 << 20 });
     // Unknown or malformed items are ignored.
-    let c = Config::parse(Some("speed=max,threads=x,min=65536"), 16);
-    assert_eq!(c, Config { threads: 8, staging: 32 << 20, min: 65536 });
+    let c = Config::parse(Some("speed=max,threads=x,min=300000"), 16);
+    assert_eq!(c, Config { threads: 8, staging: 32 << 20, min: 300000 });
+    // The smallest minimum is one chunk.
+    assert_eq!(Config::parse(Some("min=1"), 16).min, MIN_CHUNK);
     assert_eq!(size("3G"), Some(3 << 30));
     assert_eq!(size("12"), Some(12));
     assert_eq!(size("k"), None);

@@ -1,6 +1,7 @@
 //! Stream capture and graphs: not modelled. The stand-in runs work at call time, so it has
 //! nothing to capture and no graphs to launch; every entry point of the graph core and of the
-//! graph nodes answers `CUDA_ERROR_NOT_SUPPORTED`, so that a program sees plainly that graphs are unavailable
+//! graph nodes answers `CUDA_ERROR_NOT_SUPPORTED` (but a stream's capture status, which is
+//! always "not capturing": `capture.rs`), so that a program sees plainly that graphs are unavailable
 //! (tests of graphs need a real GPU).
 
 use crate::types::*;
@@ -10,7 +11,6 @@ const ENTRY_POINTS: &[&str] = &[
     "cuStreamBeginCapture",
     "cuStreamBeginCaptureToGraph",
     "cuStreamEndCapture",
-    "cuStreamIsCapturing",
     "cuStreamGetCaptureInfo",
     "cuStreamUpdateCaptureDependencies",
     "cuThreadExchangeStreamCaptureMode",

@@ -84,6 +84,7 @@ mod devctl;
 mod launch;
 mod library;
 mod texture;
+mod capture;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
@@ -276,6 +277,7 @@ table! {
     "cuFuncSetAttribute" => cuFuncSetAttribute,
     "cuFuncSetCacheConfig" => cuFuncSetCacheConfig,
     "cuOccupancyMaxActiveBlocksPerMultiprocessor" => cuOccupancyMaxActiveBlocksPerMultiprocessor,
+    "cuStreamIsCapturing" => capture::cuStreamIsCapturing,
     "cuCtxGetLimit" => devctl::cuCtxGetLimit,
     "cuCtxSetLimit" => devctl::cuCtxSetLimit,
     "cuCtxGetCacheConfig" => devctl::cuCtxGetCacheConfig,
