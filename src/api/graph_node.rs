@@ -230,14 +230,19 @@ fn host_params(p: *const cudaHostNodeParams) -> Res<CUDA_HOST_NODE_PARAMS> {
 }
 
 /// An allocation node's parameters (those of `cudaMemAllocNodeParams` and of its `V2`).
-fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> CUDA_MEM_ALLOC_NODE_PARAMS {
-    CUDA_MEM_ALLOC_NODE_PARAMS {
+/// Access descriptors counted but not given are `cudaErrorInvalidValue` (the driver, and
+/// NVIDIA's runtime with it, crash on them).
+fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> Res<CUDA_MEM_ALLOC_NODE_PARAMS> {
+    if accessDescCount != 0 && accessDescs.is_null() {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    Ok(CUDA_MEM_ALLOC_NODE_PARAMS {
         poolProps: cu_pool_props(poolProps),
         accessDescs: accessDescs as *const CUmemAccessDesc,
         accessDescCount,
         bytesize,
         dptr: 0,
-    }
+    })
 }
 
 /// The runtime's view of an allocation node's parameters.
@@ -297,7 +302,7 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
             };
         } else if t == cudaGraphNodeTypeMemAlloc {
             let m = &p.u.alloc;
-            d.u.alloc = alloc(&m.poolProps, m.accessDescs, m.accessDescCount, m.bytesize);
+            d.u.alloc = alloc(&m.poolProps, m.accessDescs, m.accessDescCount, m.bytesize)?;
         } else if t == cudaGraphNodeTypeConditional {
             let m = &p.u.conditional;
             d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
@@ -1047,7 +1052,7 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
     run("cudaGraphAddMemAllocNode", || {
         let f = rt::ctx()?;
         let p = out(nodeParams)?;
-        let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize);
+        let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize)?;
         cu(f.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &mut d))?;
         p.dptr = d.dptr as usize as *mut c_void;
         Ok(())
