@@ -173,7 +173,6 @@ int main(void) {
     SHOW_LAST("NULL funcPtr");
     SHOW("plain(NULL funcPtr)", cudaGetDriverEntryPoint("cuMemAlloc", NULL, 0, &st));
     SHOW_LAST("plain NULL funcPtr");
-    SHOW("ByVersion(NULL symbol, NULL funcPtr)", cudaGetDriverEntryPointByVersion(NULL, NULL, RT_VERSION, 0, NULL));
 
     /* A success after the failures: the last error is not cleared. */
     p = NULL;
