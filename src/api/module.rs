@@ -745,6 +745,12 @@ pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, s
     run("cudaGetFuncBySymbol", || {
         let p = out(functionPtr)?;
         let f = rt::ctx()?;
+        // Only a host stub nvcc registered names a function here: a kernel handle from a
+        // library is cudaErrorInvalidDeviceFunction, as NVIDIA's runtime answers (measured
+        // on the H100, ctest/library.c, both ABIs).
+        if !FUNCS.read().contains_key(&(symbolPtr as usize)) {
+            return Err(cudaError::cudaErrorInvalidDeviceFunction);
+        }
         *p = function_of(symbolPtr, f)?;
         Ok(())
     })
@@ -780,11 +786,26 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
         let attr = out(attr)?;
         let f = rt::ctx()?;
         let k = resolve(func, f)?;
+        #[cfg(not(feature = "abi12"))]
         let dev = rt::current_device()?;
+        // NVIDIA's 13 runtime reads the kernel's attributes for the current device; its 12
+        // runtime reads those of the kernel's function in the current context (after
+        // cudaKernelSetAttributeForDevice the two differ: measured on the H100,
+        // ctest/library.c).
+        #[cfg(feature = "abi12")]
+        let h = {
+            let mut h: CUfunction = null_mut();
+            // SAFETY: a kernel of a loaded library; a context is current.
+            cu(unsafe { f.cuKernelGetFunction(&mut h, k) })?;
+            h
+        };
         let get = |a: CUfunction_attribute| -> Res<c_int> {
             let mut v = 0;
-            // SAFETY: a kernel of a loaded library and the current device.
+            // SAFETY: a kernel (function) of a loaded library and the current device.
+            #[cfg(not(feature = "abi12"))]
             cu(unsafe { f.cuKernelGetAttribute(&mut v, a, k, dev) })?;
+            #[cfg(feature = "abi12")]
+            cu(unsafe { f.cuFuncGetAttribute(&mut v, a, h) })?;
             Ok(v)
         };
         let mut a = *attr;
