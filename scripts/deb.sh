@@ -15,7 +15,8 @@
 # The packages install beside NVIDIA's (cuda-cudart-13-0 and friends, in /usr/local/cuda-*)
 # and Debian's (libcudart12, nvidia-cuda-dev) without a shared path or package name.
 # Usage: scripts/deb.sh [--no-build] [--no-lintian]
-#   Maintainer field: $DEBFULLNAME <$DEBEMAIL>, else git's user.name and user.email.
+#   Maintainer field: $DEBFULLNAME <$DEBEMAIL>, else git's user.name and user.email, else the
+#   last commit's author.
 #   Version: Cargo.toml's, or $DEB_VERSION.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,8 +54,8 @@ done
 grep -qx 'profile=release' dist/BUILD-INFO || { echo "deb.sh: dist/ is not a release build" >&2; exit 1; }
 
 version=${DEB_VERSION:-$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)}
-name=${DEBFULLNAME:-$(git config user.name || true)}
-email=${DEBEMAIL:-$(git config user.email || true)}
+name=${DEBFULLNAME:-$(git config user.name || git log -1 --format=%an 2>/dev/null || true)}
+email=${DEBEMAIL:-$(git config user.email || git log -1 --format=%ae 2>/dev/null || true)}
 [[ -n $name && -n $email ]] || { echo "deb.sh: set DEBFULLNAME and DEBEMAIL (the Maintainer field)" >&2; exit 1; }
 maintainer="$name <$email>"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
