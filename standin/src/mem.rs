@@ -760,6 +760,9 @@ export! {
     }
 
     fn cuMemRangeGetAttribute(data: *mut c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) {
+        // A current context first, whatever the arguments (the H100's driver, as NVIDIA's
+        // runtime, which makes none current for this call, shows: `ctest/range_attr_context.c`).
+        with(|s| s.cur().map(|_| ()))?;
         nonnull(data)?;
         with(|s| {
             let mut buf = vec![0u8; dataSize.min(1 << 20)];
@@ -773,6 +776,7 @@ export! {
     }
 
     fn cuMemRangeGetAttributes(data: *mut *mut c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) {
+        with(|s| s.cur().map(|_| ()))?;
         nonnull(data)?;
         nonnull(dataSizes)?;
         nonnull(attributes)?;
