@@ -125,16 +125,6 @@ pub(crate) fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
     Some(xyzw.iter().sum::<c_int>() as usize / 8)
 }
 
-/// A caller's array handle; null is `cudaErrorInvalidResourceHandle`, as NVIDIA's runtime
-/// returns for queries of and copies to or from a null array (the sparse and memory
-/// requirement queries return `cudaErrorInvalidValue` and check for null themselves).
-fn array_handle(a: *const cudaArray) -> Res<CUarray> {
-    if a.is_null() {
-        return Err(cudaError::cudaErrorInvalidResourceHandle);
-    }
-    Ok(a as CUarray)
-}
-
 pub(crate) fn descriptor(a: CUarray) -> Res<CUDA_ARRAY3D_DESCRIPTOR> {
     let f = rt::ctx()?;
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
@@ -270,9 +260,27 @@ pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t
 /// Gets info about the specified cudaArray.
 #[no_mangle]
 pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, array: cudaArray_t) -> cudaError_t {
+    // As NVIDIA's runtime: the outputs given are cleared first, and the driver is asked for
+    // the descriptor without making a context current (the handle, a null one too, is its
+    // to judge).
     run("cudaArrayGetInfo", || {
-        let d = descriptor(array_handle(array)?)?;
         // SAFETY: the caller's out pointers; each may be null.
+        unsafe {
+            if let Some(desc) = desc.as_mut() {
+                *desc = cudaChannelFormatDesc { x: 0, y: 0, z: 0, w: 0, f: raw::cudaChannelFormatKind(0) };
+            }
+            if let Some(e) = extent.as_mut() {
+                *e = cudaExtent { width: 0, height: 0, depth: 0 };
+            }
+            if let Some(fl) = flags.as_mut() {
+                *fl = 0;
+            }
+        }
+        let f = rt::fns()?;
+        let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
+        // SAFETY: valid out pointer; the handle is the caller's.
+        cu(unsafe { f.cuArray3DGetDescriptor(&mut d, array as CUarray) })?;
+        // SAFETY: as above.
         unsafe {
             if let Some(desc) = desc.as_mut() {
                 *desc = from_cu_format(d.Format, d.NumChannels);
@@ -291,9 +299,11 @@ pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, exte
 /// Get the channel descriptor of an array.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t {
+    // As NVIDIA's runtime: the out pointer given, the context, then the driver judges the
+    // handle (a null one too).
     run("cudaGetChannelDesc", || {
         let desc = out(desc)?;
-        let d = descriptor(array_handle(array)?)?;
+        let d = descriptor(array as CUarray)?;
         *desc = from_cu_format(d.Format, d.NumChannels);
         Ok(())
     })
