@@ -499,6 +499,10 @@ static void init_obj(obj_t *o) {
         break;
     }
     }
+    /* A copy from pageable memory returns once the bytes are staged: the fill must have
+     * landed before a stream that does not wait for the legacy one reads the object (else the
+     * next call may read what the allocation held before; seen on the H100). */
+    if (drv.ok && o->kind != K_PAGEABLE && o->kind != K_PINNED) drv.ctxSynchronize();
 }
 
 /* ------------------------------------------------------------------------- pointers */
