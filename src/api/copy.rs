@@ -330,10 +330,9 @@ fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaM
     })
 }
 
-
 /// `cudaMemcpy2D`/`cudaMemcpy2DAsync`, as NVIDIA's runtime does them: an empty copy does
 /// nothing (whatever the kind and pitches); with several rows each pitch must cover the row
-/// (`cudaErrorInvalidPitchValue`, the destination's first, before the kind); the kind; then
+/// (`cudaErrorInvalidPitchValue`, before the kind); the kind; then
 /// the driver gets both pitches as they are (with one row it judges them itself: a pitch of
 /// 0 passes, one narrower than the row does not).
 #[allow(clippy::too_many_arguments)]
@@ -392,7 +391,6 @@ fn memcpy_peer(dst: *mut c_void, dstDevice: c_int, src: *const c_void, srcDevice
         }
     })
 }
-
 
 /// `cudaMemset`/`cudaMemsetAsync`: nothing for zero bytes, else the driver's 1D memset.
 fn memset1d(devPtr: *mut c_void, value: c_int, count: usize, stream: Option<cudaStream_t>) -> Res {
