@@ -30,8 +30,9 @@ extern "C" __global__ void lib_shared(int *out) {
     out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
 }
 
-/* The first fat binary of this executable's .nv_fatbin section, in 8-byte aligned memory
- * (empty if there is none). */
+/* The largest fat binary of this executable's .nv_fatbin section (this file's: the section
+ * may hold others first, of no kernels of ours), in 8-byte aligned memory (empty if there is
+ * none). */
 static std::vector<unsigned long long> own_fatbin(void) {
     std::vector<unsigned long long> out;
     FILE *f = fopen("/proc/self/exe", "rb");
@@ -48,16 +49,25 @@ static std::vector<unsigned long long> own_fatbin(void) {
     const char *names = (const char *)(b.data() + sh[eh->e_shstrndx].sh_offset);
     for (int i = 0; i < eh->e_shnum; i++) {
         if (strcmp(names + sh[i].sh_name, ".nv_fatbin") != 0) continue;
-        const unsigned char *p = b.data() + sh[i].sh_offset;
-        uint32_t magic;
-        uint16_t header;
-        uint64_t size;
-        memcpy(&magic, p, 4);
-        memcpy(&header, p + 6, 2);
-        memcpy(&size, p + 8, 8);
-        if (magic != 0xBA55ED50u || header + size > sh[i].sh_size) return out;
-        out.resize((header + size + 7) / 8);
-        memcpy(out.data(), p, header + size);
+        const unsigned char *sec = b.data() + sh[i].sh_offset;
+        size_t at = 0, best = 0, best_bytes = 0;
+        while (at + 16 <= sh[i].sh_size) {
+            uint32_t magic;
+            uint16_t header;
+            uint64_t size;
+            memcpy(&magic, sec + at, 4);
+            memcpy(&header, sec + at + 6, 2);
+            memcpy(&size, sec + at + 8, 8);
+            if (magic != 0xBA55ED50u || header + size > sh[i].sh_size - at) break;
+            if (header + size > best_bytes) {
+                best = at;
+                best_bytes = header + size;
+            }
+            at = (at + header + size + 7) / 8 * 8;
+        }
+        if (best_bytes == 0) return out;
+        out.resize((best_bytes + 7) / 8);
+        memcpy(out.data(), sec + best, best_bytes);
         return out;
     }
     return out;

@@ -204,7 +204,8 @@ static void stream_errors(void) {
     cudaEglStreamConnection cons2 = NULL;
     SHOW("a second consumer", cudaEGLStreamConsumerConnect(&cons2, stream));
     SHOW_LAST("a second consumer");
-    if (cons2) SHOW("ConsumerDisconnect(second)", cudaEGLStreamConsumerDisconnect(&cons2));
+    /* Not a disconnect of the second: NVIDIA's runtime crashes on it (the driver wrote a
+     * connection it failed to make). */
     SHOW("ProducerConnect(0 x 0)", cudaEGLStreamProducerConnect(&prod, stream, 0, 0));
     SHOW_LAST("ProducerConnect(0 x 0)");
     if (prod) SHOW("ProducerDisconnect", cudaEGLStreamProducerDisconnect(&prod));

@@ -211,11 +211,7 @@ static void mipmapped(cudaExternalMemory_t m) {
     SHOW("GetMappedMipmappedArray(3-channel desc)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
     SHOW_LAST("GetMappedMipmappedArray(3-channel desc)");
     if (x) OK(cudaFreeMipmappedArray(x));
-    x = NULL;
-    bad = mm_desc(f, 64, 32, 0);
-    SHOW("GetMappedMipmappedArray(0 levels)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(0 levels)");
-    if (x) OK(cudaFreeMipmappedArray(x));
+    /* Not 0 levels: NVIDIA's runtime aborts on it (the driver overruns its heap). */
     x = NULL;
     bad = mm_desc(f, 0, 0, 1);
     SHOW("GetMappedMipmappedArray(0 x 0)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));

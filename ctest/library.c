@@ -276,7 +276,8 @@ int main(void) {
                       (void *)(uintptr_t)cudaJitCacheOptionCG, (void *)(uintptr_t)cudaPreferPtx};
         cudaLibrary_t l = NULL;
         SHOW("load with JIT options", cudaLibraryLoadData(&l, lib_ptx, jo, jv, 10, NULL, NULL, 0));
-        printf("info log written: %d, error log empty: %d\n", info[0] != 0, err[0] == 0);
+        /* (Whether the info log is written depends on the driver's JIT cache: not printed.) */
+        printf("error log empty: %d\n", err[0] == 0);
         if (l) {
             cudaKernel_t a2 = NULL;
             OK(cudaLibraryGetKernel(&a2, l, "lib_add"));
@@ -295,7 +296,7 @@ int main(void) {
         enum cudaLibraryOption bad_lo[] = {(enum cudaLibraryOption)7};
         try_load("load, library option 7", lib_ptx, NULL, NULL, 0, bad_lo, lv, 1);
         try_load("load, 1 JIT option, null arrays", lib_ptx, NULL, NULL, 1, NULL, NULL, 0);
-        try_load("load, 1 library option, null arrays", lib_ptx, NULL, NULL, 0, NULL, NULL, 1);
+        /* Not "1 library option, null arrays": NVIDIA's runtime crashes on it (in the driver). */
         err[0] = 0;
         enum cudaJitOption ejo[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes};
         void *ejv[] = {err, (void *)(uintptr_t)sizeof err};

@@ -20,10 +20,12 @@ static cudaError_t try_tex(const char *label, const struct cudaResourceDesc *r, 
         return e;
     }
     CHECK(o != 0);
+    /* (The type read back may be another: pitch-2D memory of height 0 comes back as linear.) */
     struct cudaResourceDesc back;
     memset(&back, 0, sizeof back);
-    CHECK(cudaGetTextureObjectResourceDesc(&back, o) == cudaSuccess && back.resType == r->resType);
-    tu_show_all(label, o, want);
+    CHECK(cudaGetTextureObjectResourceDesc(&back, o) == cudaSuccess);
+    int has_view = v && (r->resType == cudaResourceTypeArray || r->resType == cudaResourceTypeMipmappedArray);
+    tu_show_all(label, o, want, has_view);
     t_last = o;
     SHOW("  destroy", cudaDestroyTextureObject(o));
     return e;
@@ -427,9 +429,10 @@ int main(void) {
             o = 0;
         }
 #endif
-        /* A texture object without a view has none to read back. */
+        /* A texture object without a view has none to read back (its fields are not printed:
+         * NVIDIA's runtime returns whatever its stack held). */
         OK(cudaCreateTextureObject(&o, &r2, &t, NULL));
-        tu_show_view("no view", o);
+        tu_view_result("no view", o);
         SHOW_LAST("no view");
         OK(cudaDestroyTextureObject(o));
 

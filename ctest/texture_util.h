@@ -68,7 +68,8 @@ static cudaError_t tu_show_surf_res(const char *label, cudaSurfaceObject_t s, co
     return e;
 }
 
-/* cudaGetTextureObjectTextureDesc, printed (floats exactly, with %a). */
+/* cudaGetTextureObjectTextureDesc, printed (floats exactly, with %a). Not the border colour:
+ * the driver does not give it back, and NVIDIA's runtime returns whatever its stack held. */
 static cudaError_t tu_show_tex_desc(const char *label, cudaTextureObject_t t) {
     struct cudaTextureDesc d;
     memset(&d, 0x7f, sizeof d);
@@ -77,16 +78,17 @@ static cudaError_t tu_show_tex_desc(const char *label, cudaTextureObject_t t) {
         printf("%s tex: %s\n", label, cudaGetErrorName(e));
         return e;
     }
-    printf("%s tex: address=(%d,%d,%d) filter=%d read=%d sRGB=%d border=(%a,%a,%a,%a) normalized=%d "
+    printf("%s tex: address=(%d,%d,%d) filter=%d read=%d sRGB=%d normalized=%d "
            "aniso=%u mipfilter=%d bias=%a clamp=(%a,%a) notrilinear=%d seamless=%d\n",
            label, (int)d.addressMode[0], (int)d.addressMode[1], (int)d.addressMode[2], (int)d.filterMode,
-           (int)d.readMode, d.sRGB, d.borderColor[0], d.borderColor[1], d.borderColor[2], d.borderColor[3],
-           d.normalizedCoords, d.maxAnisotropy, (int)d.mipmapFilterMode, d.mipmapLevelBias,
+           (int)d.readMode, d.sRGB, d.normalizedCoords, d.maxAnisotropy, (int)d.mipmapFilterMode, d.mipmapLevelBias,
            d.minMipmapLevelClamp, d.maxMipmapLevelClamp, d.disableTrilinearOptimization, d.seamlessCubemap);
     return e;
 }
 
-/* cudaGetTextureObjectResourceViewDesc, printed. */
+/* cudaGetTextureObjectResourceViewDesc, printed. Only for an object made with a view of an
+ * array or mipmapped array: of any other the driver gives nothing back (success), and NVIDIA's
+ * runtime returns whatever its stack held (tu_view_result). */
 static cudaError_t tu_show_view(const char *label, cudaTextureObject_t t) {
     struct cudaResourceViewDesc v;
     memset(&v, 0x7f, sizeof v);
@@ -101,11 +103,23 @@ static cudaError_t tu_show_view(const char *label, cudaTextureObject_t t) {
     return e;
 }
 
-/* All three descriptors of a texture object. */
-static void tu_show_all(const char *label, cudaTextureObject_t t, const void *want) {
+/* cudaGetTextureObjectResourceViewDesc of an object without a view: the result only. */
+static cudaError_t tu_view_result(const char *label, cudaTextureObject_t t) {
+    struct cudaResourceViewDesc v;
+    memset(&v, 0x7f, sizeof v);
+    cudaError_t e = cudaGetTextureObjectResourceViewDesc(&v, t);
+    printf("%s view: %s\n", label, cudaGetErrorName(e));
+    return e;
+}
+
+/* All three descriptors of a texture object; its view's fields only if it has one. */
+static void tu_show_all(const char *label, cudaTextureObject_t t, const void *want, int has_view) {
     tu_show_tex_res(label, t, want);
     tu_show_tex_desc(label, t);
-    tu_show_view(label, t);
+    if (has_view)
+        tu_show_view(label, t);
+    else
+        tu_view_result(label, t);
 }
 
 static struct cudaResourceDesc tu_array_res(cudaArray_t a) {

@@ -8454,8 +8454,9 @@ cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels,
 /**
  * Sets information about a kernel
  *
- * As `cudaFuncSetAttribute`, only the settable attributes are taken; the device is the
- * runtime's ordinal, and the kernel may be any the runtime takes as a function.
+ * As `cudaFuncSetAttribute`, only the settable attributes are taken. The kernel handle and
+ * the device go to the driver as they are, as NVIDIA's runtime passes them (a host stub or a
+ * null kernel is the driver's invalid handle, an unknown device its invalid device).
  */
 cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
                                             enum cudaFuncAttribute attr,

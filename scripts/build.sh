@@ -3,10 +3,17 @@
 #   dist/lib/libcudart.so.13.0.0, libcudart.so.13 -> .13.0.0, libcudart.so -> .13
 #   dist/lib/libcudart.so.12.9.0, libcudart.so.12 -> .12.9.0
 #   dist/lib/stand-in/libcuda.so.1       the host-memory stand-in driver
+#   dist/lib/.debug/, dist/lib/stand-in/.debug/   release: the libraries' debug info, split off
+#                                        (NAME.debug; each library is stripped and names its
+#                                        file in .gnu_debuglink, where gdb looks for it)
 #   dist/include/                        copy of include/ (cuda_runtime_api.h, cuda_gl_interop.h,
 #                                        cuda_egl_interop.h, cuda_vdpau_interop.h)
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
 # Usage: scripts/build.sh [--debug]   (release by default)
+# A release build is stripped as distributions strip (dh_strip): the DWARF goes, compressed,
+# into a separate file of its own, and .symtab with it; the library keeps its build id
+# (.note.gnu.build-id) and a .gnu_debuglink naming that file. scripts/install.sh installs the
+# debug files where gdb finds them (next to the library in .debug/, or under a build-id tree).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$root"
@@ -33,6 +40,19 @@ soname() { objdump -p "$1" | awk '$1 == "SONAME" { print $2 }'; }
 [[ $(soname "$lib13") == libcudart.so.13 ]] || { echo "build: $lib13 has SONAME '$(soname "$lib13")'" >&2; exit 1; }
 [[ $(soname "$lib12") == libcudart.so.12 ]] || { echo "build: $lib12 has SONAME '$(soname "$lib12")'" >&2; exit 1; }
 
+# split_debug LIB: LIB's debug info and symbol table into .debug/LIB.debug beside it, LIB
+# stripped (--strip-unneeded keeps every dynamic symbol and its version) with a debuglink.
+split_debug() {
+    local lib=$1 dir name
+    dir=$(dirname "$lib") name=$(basename "$lib")
+    readelf -n "$lib" | grep -q 'Build ID' || { echo "build: $lib has no build id" >&2; exit 1; }
+    mkdir -p "$dir/.debug"
+    objcopy --only-keep-debug --compress-debug-sections "$lib" "$dir/.debug/$name.debug"
+    chmod 0644 "$dir/.debug/$name.debug"
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded "$lib"
+    (cd "$dir" && objcopy --add-gnu-debuglink=".debug/$name.debug" "$name")
+}
+
 rm -rf target/dist-staging
 mkdir -p target/dist-staging/lib/stand-in target/dist-staging/include
 cp "$lib13" target/dist-staging/lib/libcudart.so.13.0.0
@@ -42,6 +62,12 @@ cp "$lib12" target/dist-staging/lib/libcudart.so.12.9.0
 ln -s libcudart.so.12.9.0 target/dist-staging/lib/libcudart.so.12
 cp "$standin" target/dist-staging/lib/stand-in/libcuda.so.1
 cp include/*.h target/dist-staging/include/
+if [[ $profile == release ]]; then
+    for f in target/dist-staging/lib/libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.12.9.0 \
+        target/dist-staging/lib/stand-in/libcuda.so.1; do
+        split_debug "$f"
+    done
+fi
 cp "$out13/exports.txt" target/dist-staging/exports-13.txt
 cp "$out12/exports.txt" target/dist-staging/exports-12.txt
 {
@@ -60,5 +86,9 @@ echo "build ($profile):"
 echo "  dist/lib/libcudart.so.13 -> libcudart.so.13.0.0   ($(wc -l <dist/exports-13.txt) exports, dist/exports-13.txt)"
 echo "  dist/lib/libcudart.so.12 -> libcudart.so.12.9.0   ($(wc -l <dist/exports-12.txt) exports, dist/exports-12.txt)"
 echo "  dist/lib/libcudart.so -> libcudart.so.13"
+if [[ $profile == release ]]; then
+    echo "  stripped: libcudart.so.13.0.0 $(stat -c %s dist/lib/libcudart.so.13.0.0) bytes, libcudart.so.12.9.0 $(stat -c %s dist/lib/libcudart.so.12.9.0) bytes;" \
+        "debug info in dist/lib/.debug/"
+fi
 echo "  dist/lib/stand-in/libcuda.so.1   (use: CUDART_RS_DRIVER=$root/dist/lib/stand-in/libcuda.so.1)"
 echo "  dist/include/: $(cd dist/include && echo *.h)"

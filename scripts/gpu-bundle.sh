@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Run here, before a run on the GPU machine: builds (scripts/build.sh) and fills the ignored
 # folder .gpu/ with what that machine needs and lacks (it has no cargo and no internet):
-#   .gpu/dist/              dist/, with debug info stripped from the libraries
+#   .gpu/dist/              dist/, with debug info stripped from the libraries (no .debug/)
+#   .gpu/deb/               the Debian packages, when scripts/deb.sh made them (dist/deb/),
+#                           and in .gpu/deb/tools/ Debian's pkgconf packages, for a machine
+#                           without pkg-config: bash scripts/deb-test.sh --system there
 #   .gpu/cu12/include/      NVIDIA's CUDA 12 headers (crt/ included)
 #   .gpu/nvidia12/          NVIDIA's libcudart.so.12 (12.9.79)
 #   .gpu/nvidia13/          NVIDIA's libcudart.so.13 (13.0.96), used when the machine's
@@ -23,6 +26,7 @@ rm -rf target/gpu-staging
 mkdir -p target/gpu-staging/cu12/include target/gpu-staging/nvidia12 target/gpu-staging/nvidia13
 mkdir -p target/gpu-staging/dist
 cp -a dist/lib dist/include dist/exports-13.txt dist/exports-12.txt dist/BUILD-INFO target/gpu-staging/dist/
+rm -rf target/gpu-staging/dist/lib/.debug target/gpu-staging/dist/lib/stand-in/.debug
 for f in target/gpu-staging/dist/lib/libcudart.so.13.0.0 target/gpu-staging/dist/lib/libcudart.so.12.9.0 target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
     strip --strip-debug "$f"
 done
@@ -34,6 +38,15 @@ cp -a "$nv/cu12/nvidia/cuda_runtime/include/." target/gpu-staging/cu12/include/
 cp -a "$nv/cu12/nvidia/cuda_nvcc/include/crt" target/gpu-staging/cu12/include/
 cp "$nv/cu12/nvidia/cuda_runtime/lib/libcudart.so.12" target/gpu-staging/nvidia12/
 cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
+if compgen -G 'dist/deb/*.deb' >/dev/null; then
+    mkdir -p target/gpu-staging/deb/tools
+    cp dist/deb/*.deb target/gpu-staging/deb/
+    # pkgconf for scripts/deb-test.sh --system, used there only when the machine has no
+    # pkg-config of its own.
+    if ! (cd target/gpu-staging/deb/tools && apt-get download -q pkgconf pkgconf-bin libpkgconf3 >/dev/null 2>&1); then
+        echo "gpu-bundle: could not fetch Debian's pkgconf packages: .gpu/deb/tools is empty" >&2
+    fi
+fi
 {
     echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "nvidia13=nvidia-cuda-runtime 13.0.96"

@@ -7,6 +7,11 @@
 #   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
 #      scripts/abi/selftest.sh                    (each of those checks fails when broken)
 #      scripts/nodriver-check.sh                  (no driver: ours == NVIDIA's runtime here)
+#      scripts/readme-coverage.py --check         (README's coverage part == the symbol report)
+#      scripts/install-check.sh                   (install into a temporary DESTDIR; a program
+#                                                  built with pkg-config alone runs on it)
+#      scripts/deb.sh --no-build                  (Debian packages and lintian; when debhelper
+#                                                  and lintian are installed, as CI does)
 #   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
 #   7. the same with --sanitize                   (AddressSanitizer, UBSan)
 #   8. ctest/stress.c, run repeatedly             (when there is one)
@@ -71,6 +76,13 @@ if run_step "build" bash scripts/build.sh; then
         run_step "ABI checks fail when broken" bash scripts/abi/selftest.sh
     fi
     run_step "no driver: NVIDIA's runtime and ours" bash scripts/nodriver-check.sh
+    run_step "README coverage up to date" python3 scripts/readme-coverage.py --check
+    run_step "install, pkg-config program" bash scripts/install-check.sh
+    if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null; then
+        run_step "Debian packages and lintian" bash scripts/deb.sh --no-build
+    else
+        step "Debian packages: skipped (no dpkg-buildpackage, debhelper or lintian: apt-get install dpkg-dev debhelper lintian)"
+    fi
     ctest_step "C tests" --standin --abi both
     ctest_step "C tests, sanitized" --standin --abi both --sanitize
     if [[ -f ctest/stress.c ]]; then

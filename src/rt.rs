@@ -7,7 +7,7 @@
 
 use std::ffi::c_int;
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 use parking_lot::Mutex;
@@ -42,6 +42,15 @@ pub fn set_default_device(first: Option<c_int>) {
 static INIT: OnceLock<Result<c_int, cudaError>> = OnceLock::new();
 static PRIMARY: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
     [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
+/// Every device's primary context handle once retained, kept after `cudaDeviceReset` (the
+/// driver's handle of a device's primary context never changes): a thread that had it
+/// current keeps it current through a reset, as with NVIDIA's runtime, and the next call
+/// that needs a context retains it again ([`ctx`]).
+static KNOWN: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
+    [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
+/// Whether any primary context was ever reset (until then no current context can be a
+/// reset primary one, and [`ctx`] does not look).
+static RESET: AtomicBool = AtomicBool::new(false);
 static RETAIN: Mutex<()> = Mutex::new(());
 /// The driver once it is loaded and initialised (null before, and for good when that failed):
 /// the one load the hot path makes.
@@ -119,7 +128,9 @@ pub fn fns() -> Res<&'static Fns> {
 }
 
 /// The driver table with a context current on this thread: the caller's own driver context
-/// if it made one current, else the primary context of this thread's device.
+/// if it made one current, else the primary context of this thread's device. A primary
+/// context reset while current (`cudaDeviceReset`) is retained again, as NVIDIA's runtime
+/// does (its errors are [`primary`]'s).
 ///
 /// The driver is asked every time (`cuCtxGetCurrent`): the program may change the thread's
 /// context with the driver API between two runtime calls, and the runtime follows
@@ -130,18 +141,36 @@ pub fn ctx() -> Res<&'static Fns> {
     let mut cur: CUcontext = null_mut();
     // SAFETY: valid out pointer.
     cu(unsafe { f.cuCtxGetCurrent(&mut cur) })?;
-    if cur.is_null() {
-        make_primary_current(f)?;
+    if cur.is_null() || RESET.load(Ordering::Relaxed) {
+        make_primary_current(f, cur)?;
     }
     Ok(f)
 }
 
+/// [`ctx`]'s rare part: no context current, or one that may be a reset primary context.
 #[cold]
 #[inline(never)]
-fn make_primary_current(f: &Fns) -> Res {
-    let c = primary(thread_device())?;
+fn make_primary_current(f: &Fns, cur: CUcontext) -> Res {
+    let dev = if cur.is_null() {
+        thread_device()
+    } else {
+        match reset_primary_device(cur) {
+            Some(d) => d,
+            None => return Ok(()),
+        }
+    };
+    let c = primary(dev)?;
     // SAFETY: a retained primary context.
     cu(unsafe { f.cuCtxSetCurrent(c) })
+}
+
+/// The device whose primary context `c` was, if that context has been reset and not retained
+/// again since.
+fn reset_primary_device(c: CUcontext) -> Option<c_int> {
+    let n = (*INIT.get()?.as_ref().ok()?).max(0) as usize;
+    (0..n.min(MAX_DEVICES))
+        .find(|&d| KNOWN[d].load(Ordering::Acquire) == c && PRIMARY[d].load(Ordering::Acquire).is_null())
+        .map(|d| d as c_int)
 }
 
 /// The primary context of `dev`, retained once for the life of the process (or until
@@ -162,6 +191,7 @@ pub fn primary(dev: c_int) -> Res<CUcontext> {
     let mut c: CUcontext = null_mut();
     // SAFETY: valid out pointer, checked ordinal.
     cu(unsafe { d.legacy.cuDevicePrimaryCtxRetain(&mut c, dev) }).map_err(retain_error)?;
+    KNOWN[dev as usize].store(c, Ordering::Release);
     slot.store(c, Ordering::Release);
     Ok(c)
 }
@@ -178,22 +208,20 @@ fn retain_error(e: cudaError) -> cudaError {
     }
 }
 
-/// Releases and resets the primary context of `dev` (`cudaDeviceReset`). The next call that
-/// needs it retains a fresh one.
+/// Releases and resets the primary context of `dev` (`cudaDeviceReset`). As with NVIDIA's
+/// runtime the context stays current where it was (so calls that go to the driver without
+/// making a context current get the driver's answer for a reset context), and the next call
+/// that needs a context retains it again ([`ctx`]).
 pub fn reset_primary(dev: c_int) -> Res {
     let dev = check_device(dev)?;
     let d = driver()?;
     let _g = RETAIN.lock();
     let p = PRIMARY[dev as usize].swap(null_mut(), Ordering::AcqRel);
+    RESET.store(true, Ordering::Relaxed);
     // SAFETY: plain driver calls; `p` was retained by us.
     unsafe {
-        let mut cur: CUcontext = null_mut();
-        d.legacy.cuCtxGetCurrent(&mut cur);
         if !p.is_null() {
             crate::pageable::forget_context(&d.legacy, p);
-            if cur == p {
-                d.legacy.cuCtxSetCurrent(null_mut());
-            }
             d.legacy.cuDevicePrimaryCtxRelease(dev);
         }
         cu(d.legacy.cuDevicePrimaryCtxReset(dev))
@@ -209,13 +237,19 @@ pub fn set_device(dev: c_int) -> Res {
     cu(unsafe { f.cuCtxSetCurrent(c) })
 }
 
-/// The device of the current context, or the thread's chosen device if none is current.
+/// The device of the current context (a reset primary one's too), or the thread's chosen
+/// device if none is current.
 pub fn current_device() -> Res<c_int> {
     let f = fns()?;
     let mut cur: CUcontext = null_mut();
     // SAFETY: valid out pointers.
     unsafe {
         cu(f.cuCtxGetCurrent(&mut cur))?;
+        if !cur.is_null() && RESET.load(Ordering::Relaxed) {
+            if let Some(d) = reset_primary_device(cur) {
+                return Ok(d);
+            }
+        }
         if !cur.is_null() {
             let mut dev = 0;
             cu(f.cuCtxGetDevice(&mut dev))?;

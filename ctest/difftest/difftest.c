@@ -32,7 +32,11 @@
  * driver looks it up (frees, queries, the device end of an explicit copy kind), and only
  * until the next allocation could reuse its address; destroyed streams and freed arrays are
  * never passed again. Device memory is overrun only by a 1D range (which the driver checks
- * whole) or by rows no allocation can hold, never into a neighbour row by row.
+ * whole) or by rows no allocation can hold, never into a neighbour row by row, and a unified
+ * (cudaMemcpyDefault) device address is never outside its allocation (the driver takes it
+ * for host memory). Nor are the other inputs ctest/README.md lists as killing NVIDIA's
+ * runtime made: cudaStreamAttachMemAsync of managed memory with no flags, and one-row 2D
+ * array copies with a pitch of 0 and a device-side kind.
  *
  * Reading back: device and managed memory through the driver API (cuMemcpyDtoH after
  * cuCtxSynchronize, from libcuda.so.1 or $CUDART_RS_DRIVER), so that reading changes nothing
@@ -230,9 +234,10 @@ typedef struct {
     unsigned flags;
     unsigned char *model; /* what the object must hold, or NULL */
     int known;            /* the model is exact */
-    /* arrays: extent in elements (h, d at least 1), element size */
+    /* arrays: extent in elements (h, d at least 1), element size; made with no height (1D) */
     cudaArray_t arr;
     size_t aw, ah, ad, esz;
+    int oned;
     /* streams */
     cudaStream_t st;
 } obj_t;
@@ -494,6 +499,10 @@ static void init_obj(obj_t *o) {
         break;
     }
     }
+    /* A copy from pageable memory returns once the bytes are staged: the fill must have
+     * landed before a stream that does not wait for the legacy one reads the object (else the
+     * next call may read what the allocation held before; seen on the H100). */
+    if (drv.ok && o->kind != K_PAGEABLE && o->kind != K_PINNED) drv.ctxSynchronize();
 }
 
 /* ------------------------------------------------------------------------- pointers */
@@ -620,7 +629,8 @@ static acc_t acc1(size_t n) {
 /* Whether a pointer in `role` may be given an access without a risk of a crash or of
  * touching memory outside the program's objects:
  * - host memory (pageable, pinned, managed) only with room for the whole access;
- * - device memory never where the call treats it as host memory; past its end only by a
+ * - device memory never where the call treats it as host memory, nor as a unified address
+ *   outside its allocation (which the driver takes for host memory); past its end only by a
  *   1D range (which the driver checks whole), else only where every row but the first
  *   starts beyond the maximum pitch or every row is wider than any allocation (refused);
  * - a freed pointer only as freed device memory the call treats as device memory;
@@ -634,6 +644,10 @@ static int safe_ref(const ref_t *r, int role, acc_t a, int written) {
     switch (o->kind) {
     case K_DEV:
         if (role == R_HOST) return 0;
+        /* A unified address outside every allocation is host memory to the driver, which
+         * reads or writes it (NVIDIA's runtime dies of SIGSEGV: cudaMemcpy(managed#1,
+         * dev#0+1, 1, Default) with dev#0 of one byte). */
+        if (role == R_UNI && r->off >= o->size && a.w < ((size_t)1 << 40)) return 0;
         if (a.oned || a.span <= room || a.w >= ((size_t)1 << 40)) return 1;
         return a.rows > 1 && a.pitch >= ((size_t)1 << 32) && a.first <= room && a.w <= room - a.first;
     case K_PAGEABLE:
@@ -1536,7 +1550,20 @@ static void op_memcpy3d(int async, int peer) {
     }
     if (shape != 3 && ext.width && ext.height && ext.depth) {
         mend_t ms = mend3(&S, mad_sat(S.pos.x, esz, 0)), md = mend3(&D, mad_sat(D.pos.x, esz, 0));
-        if (ret == cudaSuccess && (peer || valid_kind(kind))) model_copy(md, ms, mad_sat(ext.width, esz, 0), ext.height, ext.depth);
+        /* With a 1D layered array at the other end, the driver takes a pointer end's slices
+         * (the array's layers) `height` rows apart, whatever its rows per slice say
+         * (measured on the H100: a layer per 55-byte row from {dev#3, 55, 55, 7}). */
+        if (!S.a && D.a && D.a->oned) ms.slice = mad_sat(S.pp.pitch, ext.height, 0);
+        if (!D.a && S.a && S.a->oned) md.slice = mad_sat(D.pp.pitch, ext.height, 0);
+        /* Where a pointer end with no pitch starts past its first row, or one with no rows
+         * per slice past its first slice, the model does not know where the driver starts:
+         * the destination is not modelled. */
+        int unknown = (!S.a && ((S.pp.pitch == 0 && (S.pos.y || S.pos.z)) || (S.pp.ysize == 0 && S.pos.z))) ||
+                      (!D.a && ((D.pp.pitch == 0 && (D.pos.y || D.pos.z)) || (D.pp.ysize == 0 && D.pos.z)));
+        if (ret == cudaSuccess && (peer || valid_kind(kind))) {
+            if (unknown) mark_unknown(md.o);
+            else model_copy(md, ms, mad_sat(ext.width, esz, 0), ext.height, ext.depth);
+        }
         sum_after(md.o);
     }
     end(ret, peek);
@@ -1689,6 +1716,10 @@ static void op_memset3d(int async) {
             mend_t m = mend_ref(&e.r, pp.pitch, mad_sat(pp.pitch, pp.ysize, 0));
             if (ext.height == 1 && ext.depth == 1) m.pitch = 0;
             model_set(m, v, ext.width, ext.height, ext.depth);
+        } else if (ret == cudaErrorInvalidValue && ext.depth > 1 && pp.ysize != ext.height) {
+            /* Slices that do not follow each other are set one by one: those before the one
+             * the driver refuses are set. */
+            mark_unknown(e.r.o);
         }
         sum_after(e.r.o);
     }
@@ -1915,6 +1946,7 @@ static void new_array(cudaArray_t a, const fmt_t *f, size_t w, size_t h, size_t 
     o->aw = w;
     o->ah = h ? h : 1;
     o->ad = d ? d : 1;
+    o->oned = !h;
     o->flags = flags;
     o->size = o->aw * o->ah * o->ad * o->esz;
     char nm[48];
@@ -2054,6 +2086,10 @@ static void op_2d_array(int to, int async) {
         int role = to ? sr : dr;
         r = pick_ref(role);
         pitch = pick_pitch(r.o, wb);
+        /* NVIDIA's runtime positions a device or unified end of one row at (0 % pitch,
+         * 0 / pitch) and dies of SIGFPE for a pitch of 0:
+         * cudaMemcpy2DToArray(array#0, 0, 0, managed#1, 0, 5, 1, DeviceToDevice). */
+        if (!pitch && h == 1 && wb && (kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault)) pitch = wb;
         acc_t ac = acc2d(pitch, wb, h);
         sp = ac.span;
         fit(&r, sp);
@@ -2088,6 +2124,9 @@ static void op_2d_array(int to, int async) {
         else CALL("cudaMemcpy2DFromArray", cudaMemcpy2DFromArray(ref_ptr(&r), pitch, a ? a->arr : NULL, x, y, wb, h, (enum cudaMemcpyKind)kind));
         if (wb && h) {
             if (ret == cudaSuccess) model_copy(mend_ref(&r, h == 1 ? 0 : pitch, 0), mend_array(a, x, y), wb, h, 1);
+            /* One row to a pointer with a pitch of 2^32 or more: the H100's driver writes
+             * something else than the row (not understood), so the model does not claim it. */
+            if (ret == cudaSuccess && h == 1 && pitch >= ((size_t)1 << 32)) mark_unknown(r.o);
             sum_after(r.o);
         }
     }
@@ -2124,8 +2163,136 @@ static void op_2d_array_to_array(void) {
     end(ret, peek);
 }
 
+/* The driver copies NVIDIA's runtime makes of a deprecated linear copy of `count` bytes
+ * from (x bytes, row y) of an array of `row` bytes a row (src/api/array.rs does the same):
+ * from x > 0, the rest of that row if the count reaches its end; then the whole rows the rest
+ * holds; then what is left as one row, at the position reached. Each is `h` rows of `w`
+ * bytes at (x, y) of the array and `off` bytes from the pointer, whose rows are `row` bytes
+ * apart. The runtime checks no bounds: the driver refuses the first copy that leaves the
+ * array or the pointer's object, after those before it were made. Sizes wrap as theirs. */
+typedef struct {
+    size_t x, y, w, h, off;
+} lstep_t;
+
+static int linear_steps(size_t row, size_t x, size_t y, size_t count, lstep_t st[3]) {
+    int n = 0;
+    size_t copied = 0;
+    if (!row) return 0;
+    size_t rest = row - x;
+    if (x > 0 && count >= rest) {
+        lstep_t a = {x, y, rest, 1, 0};
+        st[n++] = a;
+        copied = rest;
+        y++;
+        x = 0;
+    }
+    if (count - copied >= row) {
+        size_t rows = (count - copied) / row;
+        lstep_t a = {x, y, row, rows, copied};
+        st[n++] = a;
+        copied += rows * row;
+        y += rows;
+        x = 0;
+    }
+    if (count - copied > 0) {
+        lstep_t a = {x, y, count - copied, 1, copied};
+        st[n++] = a;
+    }
+    return n;
+}
+
+/* Whether the driver makes a step: inside the array's first slice (rows `a->ah`, one for a
+ * 1D array) and inside the pointer's object (NULL and anything outside are refused). An
+ * empty step (the rest of a row that ends where the copy starts) copies nothing. */
+static int step_ok(const obj_t *a, const lstep_t *st, const obj_t *m, size_t moff) {
+    size_t row = a->aw * a->esz;
+    if (!st->w || !st->h) return 1;
+    if (!m || !m->alive) return 0;
+    if (st->x > row || st->w > row - st->x || st->y > a->ah || st->h > a->ah - st->y) return 0;
+    size_t start = moff + st->off, span = mad_sat(st->h - 1, row, st->w);
+    return start >= moff && start <= m->size && span <= m->size - start;
+}
+
+/* Applies to the model the steps the driver makes of a linear copy between the array `a`
+ * and `m` (`moff` bytes in), to the array when `to`. */
+static void model_linear(int to, obj_t *a, size_t x, size_t y, obj_t *m, size_t moff, size_t count) {
+    lstep_t st[3];
+    size_t row = a->aw * a->esz;
+    int n = linear_steps(row, x, y, count, st);
+    for (int k = 0; k < n; k++) {
+        if (!step_ok(a, &st[k], m, moff)) return;
+        if (!st[k].w || !st[k].h) continue;
+        mend_t me = {m, moff + st[k].off, row, 0};
+        if (to) model_copy(mend_array(a, st[k].x, st[k].y), me, st[k].w, st[k].h, 1);
+        else model_copy(me, mend_array(a, st[k].x, st[k].y), st[k].w, st[k].h, 1);
+    }
+}
+
+/* Whether a deprecated linear copy that returned `ret` made its driver copies: the kind
+ * names the pointer's side and the device at the array's (both device for ArrayToArray,
+ * `which` 2), and the result is success or the driver's refusal of one of them. */
+static int linear_copied(cudaError_t e, int kind, int which) {
+    if (e != cudaSuccess && e != cudaErrorInvalidValue) return 0;
+    if (kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault) return 1;
+    return which == 0 ? kind == cudaMemcpyHostToDevice : which == 1 ? kind == cudaMemcpyDeviceToHost : 0;
+}
+
+/* Whether the model knows which of a refused linear copy's driver copies were made: the
+ * pointer is memory of the side the kind names (host memory for HostToDevice and
+ * DeviceToHost; device memory for DeviceToDevice; device or managed memory for Default).
+ * Else a refusal may come from any of them (the memory type), and the pointer's or array's
+ * object is not modelled. */
+static int linear_known(const obj_t *m, int kind) {
+    if (!m) return 1;
+    int host = m->kind == K_PAGEABLE || m->kind == K_PINNED;
+    if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost) return host;
+    if (kind == cudaMemcpyDeviceToDevice) return m->kind == K_DEV;
+    return m->kind == K_DEV || m->kind == K_MANAGED;
+}
+
+/* The model after cudaMemcpyToArray (`to`) or FromArray of `n` bytes returned `e`. */
+static void apply_linear(int to, cudaError_t e, int kind, obj_t *a, size_t x, size_t y, const ref_t *r, size_t n) {
+    if (!a || !linear_copied(e, kind, to ? 0 : 1)) return;
+    if (e != cudaSuccess && !linear_known(r->o, kind)) {
+        mark_unknown(to ? a : r->o);
+        return;
+    }
+    model_linear(to, a, x, y, r->o, r->off, n);
+}
+
+/* cudaMemcpyArrayToArray: the source's bytes to a device buffer as cudaMemcpyFromArray
+ * copies them, then, if all of them were, to the destination as cudaMemcpyToArray does. */
+static void model_array_to_array(obj_t *b, size_t bx, size_t by, obj_t *a, size_t x, size_t y, size_t n) {
+    lstep_t st[3];
+    size_t row = a->aw * a->esz;
+    int k, ns = linear_steps(row, x, y, n, st);
+    if (n > a->size || !a->model || !a->known) {
+        mark_unknown(b);
+        return;
+    }
+    obj_t tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.kind = K_DEV;
+    tmp.alive = 1;
+    tmp.size = n;
+    tmp.known = 1;
+    tmp.model = malloc(n ? n : 1);
+    if (!tmp.model) {
+        mark_unknown(b);
+        return;
+    }
+    for (k = 0; k < ns && step_ok(a, &st[k], &tmp, 0); k++) {
+        if (!st[k].w || !st[k].h) continue;
+        mend_t me = {&tmp, st[k].off, row, 0};
+        model_copy(me, mend_array(a, st[k].x, st[k].y), st[k].w, st[k].h, 1);
+    }
+    if (k == ns) model_linear(1, b, bx, by, &tmp, 0, n);
+    free(tmp.model);
+}
+
 /* The deprecated linear copies: cudaMemcpyToArray (which 0), FromArray (1), ArrayToArray (2),
- * the first two also Async. `count` bytes fill the array's rows from (x bytes, row y) on. */
+ * the first two also Async. `count` bytes fill the array's rows from (x bytes, row y) on,
+ * in the driver copies [linear_steps] describes. */
 static void op_linear_array(int which, int async) {
     int kind = 0, sr, dr, t;
     obj_t *a = NULL, *b = NULL;
@@ -2168,7 +2335,7 @@ static void op_linear_array(int which, int async) {
         if (p) CALL("cudaMemcpyToArrayAsync_ptsz", cudaMemcpyToArrayAsync_ptsz(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind, st.s));
         else CALL("cudaMemcpyToArrayAsync", cudaMemcpyToArrayAsync(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind, st.s));
         if (n) {
-            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_array(a, x, y), mend_ref(&r, 0, 0), n, 1, 1);
+            apply_linear(1, ret, kind, a, x, y, &r, n);
             sum_after(a);
         }
     } else if (which == 1 && async) {
@@ -2176,7 +2343,7 @@ static void op_linear_array(int which, int async) {
         if (p) CALL("cudaMemcpyFromArrayAsync_ptsz", cudaMemcpyFromArrayAsync_ptsz(ref_ptr(&r), a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind, st.s));
         else CALL("cudaMemcpyFromArrayAsync", cudaMemcpyFromArrayAsync(ref_ptr(&r), a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind, st.s));
         if (n) {
-            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_ref(&r, 0, 0), mend_array(a, x, y), n, 1, 1);
+            apply_linear(0, ret, kind, a, x, y, &r, n);
             sum_after(r.o);
         }
     } else if (which == 0) {
@@ -2184,7 +2351,7 @@ static void op_linear_array(int which, int async) {
         if (p) CALL("cudaMemcpyToArray_ptds", cudaMemcpyToArray_ptds(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind));
         else CALL("cudaMemcpyToArray", cudaMemcpyToArray(a ? a->arr : NULL, x, y, ref_ptr(&r), n, (enum cudaMemcpyKind)kind));
         if (n) {
-            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_array(a, x, y), mend_ref(&r, 0, 0), n, 1, 1);
+            apply_linear(1, ret, kind, a, x, y, &r, n);
             sum_after(a);
         }
     } else if (which == 1) {
@@ -2192,7 +2359,7 @@ static void op_linear_array(int which, int async) {
         if (p) CALL("cudaMemcpyFromArray_ptds", cudaMemcpyFromArray_ptds(ref_ptr(&r), a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind));
         else CALL("cudaMemcpyFromArray", cudaMemcpyFromArray(ref_ptr(&r), a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind));
         if (n) {
-            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_ref(&r, 0, 0), mend_array(a, x, y), n, 1, 1);
+            apply_linear(0, ret, kind, a, x, y, &r, n);
             sum_after(r.o);
         }
     } else {
@@ -2201,7 +2368,10 @@ static void op_linear_array(int which, int async) {
         if (p) CALL("cudaMemcpyArrayToArray_ptds", cudaMemcpyArrayToArray_ptds(b ? b->arr : NULL, bx, by, a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind));
         else CALL("cudaMemcpyArrayToArray", cudaMemcpyArrayToArray(b ? b->arr : NULL, bx, by, a ? a->arr : NULL, x, y, n, (enum cudaMemcpyKind)kind));
         if (n) {
-            if (ret == cudaSuccess && valid_kind(kind)) model_copy(mend_array(b, bx, by), mend_array(a, x, y), n, 1, 1);
+            if (linear_copied(ret, kind, 2) && a && b) model_array_to_array(b, bx, by, a, x, y, n);
+            /* NVIDIA's runtime copies through a device buffer it allocates, and keeps when a
+             * copy fails: freed addresses may be live again. */
+            if (valid_kind(kind)) stale_freed();
             sum_after(b);
         }
     }
@@ -2265,6 +2435,9 @@ static void op_stream_attach(void) {
     ref_set(&r, o, o && chance(15) ? pick_off(o) : 0);
     size_t len = chance(60) ? 0 : o && chance(60) ? o->size - min_z(r.off, o->size) : (size_t)ONE_OF(1, 4096, 100);
     unsigned fl = chance(85) ? (unsigned)ONE_OF(cudaMemAttachGlobal, cudaMemAttachHost, cudaMemAttachSingle) : (unsigned)ONE_OF(0, 3, 8);
+    /* No flags at all on managed memory kill NVIDIA's runtime (SIGSEGV in the driver:
+     * cudaStreamAttachMemAsync(stream:null, managed#0, 0, 0)): another invalid value there. */
+    if (fl == 0 && o && o->alive && o->kind == K_MANAGED) fl = 3;
     out("%s, %s, %zu, %s", st.name, r.name, len, flag_str(fl, ATTACH_FLAGS, 3));
     if (pt()) CALL("cudaStreamAttachMemAsync_ptsz", cudaStreamAttachMemAsync_ptsz(st.s, ref_ptr(&r), len, fl));
     else CALL("cudaStreamAttachMemAsync", cudaStreamAttachMemAsync(st.s, ref_ptr(&r), len, fl));

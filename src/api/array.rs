@@ -6,9 +6,10 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::api::copy::{direction, memcpy2d_params, narrower, row_pitch, run2d, End};
+use crate::api::copy::{array_state, memcpy3d_init, run3d, set_ptr, ArrayState};
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
+use crate::driver::Fns;
 use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
@@ -124,23 +125,6 @@ pub(crate) fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
     Some(xyzw.iter().sum::<c_int>() as usize / 8)
 }
 
-/// Reads the caller's channel descriptor (null: `cudaErrorInvalidValue`).
-fn read_desc(desc: *const cudaChannelFormatDesc) -> Res<(CUarray_format, c_uint)> {
-    // SAFETY: the caller's pointer; null is rejected. The kind is read as an integer.
-    let d = unsafe { desc.as_ref() }.ok_or(cudaError::cudaErrorInvalidValue)?;
-    to_cu_format(d)
-}
-
-/// A caller's array handle; null is `cudaErrorInvalidResourceHandle`, as NVIDIA's runtime
-/// returns for queries of and copies to or from a null array (the sparse and memory
-/// requirement queries return `cudaErrorInvalidValue` and check for null themselves).
-fn array_handle(a: *const cudaArray) -> Res<CUarray> {
-    if a.is_null() {
-        return Err(cudaError::cudaErrorInvalidResourceHandle);
-    }
-    Ok(a as CUarray)
-}
-
 pub(crate) fn descriptor(a: CUarray) -> Res<CUDA_ARRAY3D_DESCRIPTOR> {
     let f = rt::ctx()?;
     let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
@@ -151,15 +135,55 @@ pub(crate) fn descriptor(a: CUarray) -> Res<CUDA_ARRAY3D_DESCRIPTOR> {
 
 // ---- allocation -------------------------------------------------------------------------
 
-fn create_array(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, w: usize, h: usize, d: usize, flags: c_uint) -> Res {
-    let array = out(array)?;
-    let (Format, NumChannels) = read_desc(desc)?;
+/// The shapes NVIDIA's runtime refuses before it looks at the channel descriptor
+/// (`cudaErrorInvalidValue`): no width; a height of 0 under several slices of an array that
+/// is not layered; a layered array of no layers; a cubemap that is not square or not of six
+/// faces (a multiple of six for a layered cubemap).
+fn check_shape(w: usize, h: usize, d: usize, flags: c_uint) -> Res {
+    let layered = flags & cudaArrayLayered != 0;
+    let cubemap = flags & cudaArrayCubemap != 0;
+    let bad = w == 0
+        || (h == 0 && d != 0 && !layered)
+        || (layered && d == 0)
+        || (cubemap && !layered && (w != h || d != 6))
+        || (cubemap && layered && (w != h || d % 6 != 0));
+    if bad {
+        Err(cudaError::cudaErrorInvalidValue)
+    } else {
+        Ok(())
+    }
+}
+
+/// The descriptor of a new array or mipmapped array, as NVIDIA's runtime makes it: the
+/// out pointer and the channel descriptor given (`cudaErrorInvalidValue`, before the
+/// context), the context, the out pointer cleared, the shape ([`check_shape`]), then the
+/// channel descriptor (`cudaErrorInvalidChannelDescriptor`). The extent goes to the driver
+/// as 32-bit values, as NVIDIA's runtime passes it.
+fn new_array_desc<T>(out_ptr: *mut *mut T, desc: *const cudaChannelFormatDesc, w: usize, h: usize, d: usize, flags: c_uint) -> Res<(&'static mut *mut T, &'static Fns, CUDA_ARRAY3D_DESCRIPTOR)> {
+    let o = out(out_ptr)?;
+    // SAFETY: the caller's pointer; null is rejected.
+    let desc = unsafe { desc.as_ref() }.ok_or(cudaError::cudaErrorInvalidValue)?;
     let f = rt::ctx()?;
-    let ad = CUDA_ARRAY3D_DESCRIPTOR { Width: w, Height: h, Depth: d, Format, NumChannels, Flags: flags };
+    *o = null_mut();
+    check_shape(w, h, d, flags)?;
+    let (Format, NumChannels) = to_cu_format(desc)?;
+    let ad = CUDA_ARRAY3D_DESCRIPTOR {
+        Width: w as u32 as usize,
+        Height: h as u32 as usize,
+        Depth: d as u32 as usize,
+        Format,
+        NumChannels,
+        Flags: flags,
+    };
+    Ok((o, f, ad))
+}
+
+fn create_array(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, w: usize, h: usize, d: usize, flags: c_uint) -> Res {
+    let (o, f, ad) = new_array_desc(array, desc, w, h, d, flags)?;
     let mut a: CUarray = null_mut();
     // SAFETY: valid descriptor and out pointer.
     cu(unsafe { f.cuArray3DCreate(&mut a, &ad) })?;
-    *array = a as cudaArray_t;
+    *o = a as cudaArray_t;
     Ok(())
 }
 
@@ -179,21 +203,11 @@ pub unsafe extern "C" fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: c_uint, flags: c_uint) -> cudaError_t {
     run("cudaMallocMipmappedArray", || {
-        let m = out(mipmappedArray)?;
-        let (Format, NumChannels) = read_desc(desc)?;
-        let f = rt::ctx()?;
-        let ad = CUDA_ARRAY3D_DESCRIPTOR {
-            Width: extent.width,
-            Height: extent.height,
-            Depth: extent.depth,
-            Format,
-            NumChannels,
-            Flags: flags,
-        };
+        let (o, f, ad) = new_array_desc(mipmappedArray, desc, extent.width, extent.height, extent.depth, flags)?;
         let mut h: CUmipmappedArray = null_mut();
         // SAFETY: valid descriptor and out pointer; the driver clamps the level count.
         cu(unsafe { f.cuMipmappedArrayCreate(&mut h, &ad, numLevels) })?;
-        *m = h as cudaMipmappedArray_t;
+        *o = h as cudaMipmappedArray_t;
         Ok(())
     })
 }
@@ -246,9 +260,27 @@ pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t
 /// Gets info about the specified cudaArray.
 #[no_mangle]
 pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, array: cudaArray_t) -> cudaError_t {
+    // As NVIDIA's runtime: the outputs given are cleared first, and the driver is asked for
+    // the descriptor without making a context current (the handle, a null one too, is its
+    // to judge).
     run("cudaArrayGetInfo", || {
-        let d = descriptor(array_handle(array)?)?;
         // SAFETY: the caller's out pointers; each may be null.
+        unsafe {
+            if let Some(desc) = desc.as_mut() {
+                *desc = cudaChannelFormatDesc { x: 0, y: 0, z: 0, w: 0, f: raw::cudaChannelFormatKind(0) };
+            }
+            if let Some(e) = extent.as_mut() {
+                *e = cudaExtent { width: 0, height: 0, depth: 0 };
+            }
+            if let Some(fl) = flags.as_mut() {
+                *fl = 0;
+            }
+        }
+        let f = rt::fns()?;
+        let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
+        // SAFETY: valid out pointer; the handle is the caller's.
+        cu(unsafe { f.cuArray3DGetDescriptor(&mut d, array as CUarray) })?;
+        // SAFETY: as above.
         unsafe {
             if let Some(desc) = desc.as_mut() {
                 *desc = from_cu_format(d.Format, d.NumChannels);
@@ -267,9 +299,11 @@ pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, exte
 /// Get the channel descriptor of an array.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t {
+    // As NVIDIA's runtime: the out pointer given, the context, then the driver judges the
+    // handle (a null one too).
     run("cudaGetChannelDesc", || {
         let desc = out(desc)?;
-        let d = descriptor(array_handle(array)?)?;
+        let d = descriptor(array as CUarray)?;
         *desc = from_cu_format(d.Format, d.NumChannels);
         Ok(())
     })
@@ -388,215 +422,217 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequireme
 }
 
 // ---- 2D copies to, from and between arrays ----------------------------------------------
+//
+// As NVIDIA's runtime does them (measured on the H100 with the differential tester,
+// `ctest/difftest`, and read from `libcudart.so.13`): the context first, then an empty copy
+// succeeds; with several rows a pitch narrower than the row is `cudaErrorInvalidPitchValue`;
+// the kind must name the pointer's side and the device at the array's
+// (`cudaErrorInvalidMemcpyDirection`); then the array's descriptor is read (the driver's
+// error for a bad handle) and the copy goes to the driver as one `cuMemcpy3D`, the pointer's
+// pitch as it is (one row's too: the driver judges it).
 
-/// Copies `height` rows of `width` bytes between two ends (their offsets set with
-/// [`End::at`]), on `stream` or synchronously.
-fn copy2d(dst: End, src: End, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
-    run2d(rt::ctx()?, &memcpy2d_params(dst, src, width, height), stream)
+/// The driver memory type NVIDIA's runtime gives the pointer end of a copy to (`to`) or
+/// from an array: host where the kind puts the pointer on the host and the array on the
+/// device, device for `cudaMemcpyDeviceToDevice`, unified for `cudaMemcpyDefault`; `None`
+/// for any other value.
+fn pointer_side(kind: raw::cudaMemcpyKind, to: bool) -> Option<CUmemorytype> {
+    use cudaMemcpyKind::*;
+    let host_kind = if to { cudaMemcpyHostToDevice } else { cudaMemcpyDeviceToHost };
+    if kind == host_kind {
+        Some(CU_MEMORYTYPE_HOST)
+    } else if kind == cudaMemcpyDeviceToDevice {
+        Some(CU_MEMORYTYPE_DEVICE)
+    } else if kind == cudaMemcpyDefault {
+        Some(CU_MEMORYTYPE_UNIFIED)
+    } else {
+        None
+    }
 }
 
-/// Checks what every 2D array copy checks before it reaches the driver. An empty copy
-/// (`Ok(None)`) succeeds before anything else is looked at, as with NVIDIA's runtime. A
-/// pitch narrower than the row is `cudaErrorInvalidPitchValue` when several rows are
-/// copied; for one row the pitch is not used, and only one given (not 0) but narrower than
-/// the row is refused, with `cudaErrorInvalidValue` ([`narrower`]). Then the kind: its
-/// sides must name the device wherever the copy has an array end (`cudaMemcpyDefault`
-/// names both), else `cudaErrorInvalidMemcpyDirection`. Gives the driver memory types of
-/// (source, destination).
-fn check2d(kind: raw::cudaMemcpyKind, pitch: Option<usize>, width: usize, height: usize, src_array: bool, dst_array: bool) -> Res<Option<(CUmemorytype, CUmemorytype)>> {
+/// A copy between a pointer (`mem` of memory type `t`, rows `pitch` apart) and an array at
+/// (`x` bytes, `y` rows): to the array when `to`, else from it.
+#[allow(clippy::too_many_arguments)]
+fn array_copy(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, pitch: usize, width: usize, height: usize) -> CUDA_MEMCPY3D {
+    let (mut host, mut dev) = (0usize, 0);
+    set_ptr(t, mem, &mut host, &mut dev);
+    let mut c = if to { memcpy3d_init(CU_MEMORYTYPE_ARRAY, t) } else { memcpy3d_init(t, CU_MEMORYTYPE_ARRAY) };
+    if to {
+        (c.dstArray, c.dstXInBytes, c.dstY) = (a, x, y);
+        (c.srcHost, c.srcDevice, c.srcPitch) = (host as *const c_void, dev, pitch);
+    } else {
+        (c.srcArray, c.srcXInBytes, c.srcY) = (a, x, y);
+        (c.dstHost, c.dstDevice, c.dstPitch) = (host as *mut c_void, dev, pitch);
+    }
+    c.WidthInBytes = width;
+    c.Height = height;
+    c
+}
+
+/// `cudaMemcpy2DToArray` (`to`) and `cudaMemcpy2DFromArray` and their `Async` forms.
+#[allow(clippy::too_many_arguments)]
+fn copy2d(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c_void, pitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+    let f = rt::ctx()?;
     if width == 0 || height == 0 {
-        return Ok(None);
-    }
-    match pitch {
-        Some(p) if height > 1 && p < width => return Err(cudaError::cudaErrorInvalidPitchValue),
-        Some(p) if height == 1 && narrower(p, width) => return Err(cudaError::cudaErrorInvalidValue),
-        _ => {}
-    }
-    let (s, d) = direction(kind)?;
-    let host = |t: CUmemorytype| t == CU_MEMORYTYPE_HOST;
-    if (src_array && host(s)) || (dst_array && host(d)) {
-        return Err(cudaError::cudaErrorInvalidMemcpyDirection);
-    }
-    Ok(Some((s, d)))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn to_array(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
-    let Some((s, _)) = check2d(kind, Some(spitch), width, height, false, true)? else {
         return Ok(());
-    };
-    let a = array_handle(dst)?;
-    copy2d(End::array(a).at(wOffset, hOffset, 0), End::ptr(s, src, row_pitch(spitch, width, height), 0), width, height, stream)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn from_array(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
-    let Some((_, d)) = check2d(kind, Some(dpitch), width, height, true, false)? else {
-        return Ok(());
-    };
-    let a = array_handle(src)?;
-    copy2d(End::ptr(d, dst, row_pitch(dpitch, width, height), 0), End::array(a).at(wOffset, hOffset, 0), width, height, stream)
+    }
+    if height > 1 && width > pitch {
+        return Err(cudaError::cudaErrorInvalidPitchValue);
+    }
+    let t = pointer_side(kind, to).ok_or(cudaError::cudaErrorInvalidMemcpyDirection)?;
+    let s = array_state(f, a as CUarray)?;
+    // A device or unified end is positioned at (0 % pitch, 0 / pitch) by NVIDIA's runtime,
+    // which dies of a division by zero for a pitch of 0: here it is simply (0, 0).
+    run3d(f, &array_copy(to, s.array, x, y, mem, t, pitch, width, height), stream)
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpy2DToArray_ptds
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpy2DToArray", || to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, None))
+    run("cudaMemcpy2DToArray", || copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpy2DToArrayAsync_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpy2DToArrayAsync", || to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, Some(stream)))
+    run("cudaMemcpy2DToArrayAsync", || copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpy2DFromArray_ptds
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpy2DFromArray", || from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind, None))
+    run("cudaMemcpy2DFromArray", || copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpy2DFromArrayAsync_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpy2DFromArrayAsync", || from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind, Some(stream)))
+    run("cudaMemcpy2DFromArrayAsync", || copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, Some(stream)))
 }
 
+/// Whether a kind may copy between two arrays (`cudaMemcpyDeviceToDevice` or
+/// `cudaMemcpyDefault`).
+fn device_to_device(kind: raw::cudaMemcpyKind) -> bool {
+    kind == cudaMemcpyKind::cudaMemcpyDeviceToDevice || kind == cudaMemcpyKind::cudaMemcpyDefault
+}
+
+// As NVIDIA's runtime: the context, an empty copy, the kind, the source array's descriptor
+// (so a null or bad source is the driver's invalid handle); the destination goes to the
+// driver as it is (a null one is its invalid value). Always synchronous.
 /// Copies data between host and device.
 // also: cudaMemcpy2DArrayToArray_ptds
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
     run("cudaMemcpy2DArrayToArray", || {
-        if check2d(kind, None, width, height, true, true)?.is_none() {
+        let f = rt::ctx()?;
+        if width == 0 || height == 0 {
             return Ok(());
         }
-        // NVIDIA's runtime: a null destination is an invalid value, a null source an invalid
-        // handle.
-        if dst.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
+        if !device_to_device(kind) {
+            return Err(cudaError::cudaErrorInvalidMemcpyDirection);
         }
-        let (d, s) = (array_handle(dst)?, array_handle(src)?);
-        copy2d(End::array(d).at(wOffsetDst, hOffsetDst, 0), End::array(s).at(wOffsetSrc, hOffsetSrc, 0), width, height, None)
+        let s = array_state(f, src as CUarray)?;
+        let mut c = memcpy3d_init(CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_ARRAY);
+        (c.dstArray, c.dstXInBytes, c.dstY) = (dst as CUarray, wOffsetDst, hOffsetDst);
+        (c.srcArray, c.srcXInBytes, c.srcY) = (s.array, wOffsetSrc, hOffsetSrc);
+        c.WidthInBytes = width;
+        c.Height = height;
+        run3d(f, &c, None)
     })
 }
 
 // ---- the deprecated linear copies to and from arrays ------------------------------------
+//
+// As NVIDIA's runtime does them: the context first; a copy of zero bytes succeeds; then the
+// kind: the pointer's side as for the 2D copies ([`pointer_side`]), the two kinds that name
+// the array's side as the host are `cudaErrorInvalidMemcpyDirection`, and any other value
+// copies nothing and succeeds; then the array's descriptor (the driver's error for a bad
+// handle). The bytes fill the array's rows from (`x` bytes, `y` rows) on, in up to three
+// driver copies, each a `cuMemcpy3D` whose pointer end has the array's row width as its
+// pitch: from x > 0, the rest of that row, if the count reaches the row's end; then the
+// whole rows the rest holds; then what is left, as one row at the position reached (x
+// itself if the first copy was not made). The runtime checks no bounds: the driver refuses
+// the copy that leaves the array, after those before it were made.
 
-/// (bytes in one row, rows) of an array; a 1D array has one row.
-fn row_bytes(a: CUarray) -> Res<(usize, usize)> {
-    let d = descriptor(a)?;
-    let row = element_bytes(d.Format, d.NumChannels)
-        .and_then(|e| e.checked_mul(d.Width))
-        .ok_or(cudaError::cudaErrorInvalidValue)?;
-    Ok((row, d.Height.max(1)))
-}
-
-/// Checks that `count` bytes from (`x` bytes, `y` rows) on stay inside an array of `rows`
-/// rows of `row` bytes: a linear copy either fits whole or copies nothing
-/// (`cudaErrorInvalidValue`).
-fn check_linear(row: usize, rows: usize, x: usize, y: usize, count: usize) -> Res {
-    let fits = x <= row
-        && y.checked_mul(row)
-            .and_then(|v| v.checked_add(x))
-            .and_then(|v| v.checked_add(count))
-            .is_some_and(|end| end <= row.saturating_mul(rows));
-    if fits {
-        Ok(())
-    } else {
-        Err(cudaError::cudaErrorInvalidValue)
-    }
-}
-
-/// The driver memory type of the linear end of `cudaMemcpyToArray` and friends: the source
-/// (`to`) or destination side of the kind. NVIDIA's runtime copies nothing, and succeeds, for a
-/// value that is no `cudaMemcpyKind` (`None`).
-fn linear_side(kind: raw::cudaMemcpyKind, to: bool) -> Option<CUmemorytype> {
-    direction(kind).ok().map(|(s, d)| if to { s } else { d })
-}
-
-/// Copies `count` bytes between linear memory and an array, filling the array's rows from
-/// (`x` bytes, `y` rows) on: the rest of the first row, then whole rows, then the start of one
-/// more row. `to` tells the direction.
+/// Copies `count` bytes between `mem` (memory type `t`) and the array `a` from (`x`, `y`)
+/// on, to the array when `to`.
 #[allow(clippy::too_many_arguments)]
-fn linear(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, count: usize, stream: Option<cudaStream_t>) -> Res {
-    let (row, rows) = row_bytes(a)?;
-    check_linear(row, rows, x, y, count)?;
-    let step = |off: usize, ax: usize, ay: usize, w: usize, h: usize| -> Res {
-        let m = End::ptr(t, (mem as *const u8).wrapping_add(off) as *const c_void, w.max(row), 0);
-        let arr = End::array(a).at(ax, ay, 0);
-        if to {
-            copy2d(arr, m, w, h, stream)
-        } else {
-            copy2d(m, arr, w, h, stream)
-        }
-    };
-    let first = count.min(row - x);
-    if first > 0 {
-        step(0, x, y, first, 1)?;
+fn linear(f: &Fns, to: bool, a: &ArrayState, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, count: usize, stream: Option<cudaStream_t>) -> Res {
+    let w = a.width_bytes;
+    if w == 0 {
+        return Err(cudaError::cudaErrorInvalidValue);
     }
-    let mut done = first;
-    // In range: checked above.
-    let mut ay = y + 1;
-    if count > done && row > 0 {
-        let rows = (count - done) / row;
-        if rows > 0 {
-            step(done, 0, ay, row, rows)?;
-            done += rows * row;
-            ay += rows;
-        }
-        if count > done {
-            step(done, 0, ay, count - done, 1)?;
-        }
+    let at = |off: usize| (mem as *const u8).wrapping_add(off) as *const c_void;
+    let (mut x, mut y, mut copied) = (x, y, 0usize);
+    let rest = w.wrapping_sub(x);
+    if x > 0 && count >= rest {
+        run3d(f, &array_copy(to, a.array, x, y, at(0), t, w, rest, 1), stream)?;
+        copied = rest;
+        y = y.wrapping_add(1);
+        x = 0;
+    }
+    let left = count.wrapping_sub(copied);
+    if left >= w {
+        let rows = left / w;
+        run3d(f, &array_copy(to, a.array, x, y, at(copied), t, w, w, rows), stream)?;
+        copied = copied.wrapping_add(rows.wrapping_mul(w));
+        y = y.wrapping_add(rows);
+        x = 0;
+    }
+    let left = count.wrapping_sub(copied);
+    if left > 0 {
+        run3d(f, &array_copy(to, a.array, x, y, at(copied), t, w, left, 1), stream)?;
     }
     Ok(())
+}
+
+/// `cudaMemcpyToArray` (`to`), `cudaMemcpyFromArray` and their `Async` forms.
+#[allow(clippy::too_many_arguments)]
+fn linear_copy(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+    let f = rt::ctx()?;
+    if count == 0 {
+        return Ok(());
+    }
+    let Some(t) = pointer_side(kind, to) else {
+        let array_on_host = if to { cudaMemcpyKind::cudaMemcpyDeviceToHost } else { cudaMemcpyKind::cudaMemcpyHostToDevice };
+        if kind == cudaMemcpyKind::cudaMemcpyHostToHost || kind == array_on_host {
+            return Err(cudaError::cudaErrorInvalidMemcpyDirection);
+        }
+        return Ok(());
+    };
+    let s = array_state(f, a as CUarray)?;
+    linear(f, to, &s, x, y, mem, t, count, stream)
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpyToArray_ptds
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyToArray", || {
-        let a = array_handle(dst)?;
-        let Some(t) = linear_side(kind, true) else { return Ok(()) };
-        linear(true, a, wOffset, hOffset, src, t, count, None)
-    })
+    run("cudaMemcpyToArray", || linear_copy(true, dst, wOffset, hOffset, src, count, kind, None))
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpyToArrayAsync_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpyToArrayAsync", || {
-        let a = array_handle(dst)?;
-        let Some(t) = linear_side(kind, true) else { return Ok(()) };
-        linear(true, a, wOffset, hOffset, src, t, count, Some(stream))
-    })
+    run("cudaMemcpyToArrayAsync", || linear_copy(true, dst, wOffset, hOffset, src, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpyFromArray_ptds
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyFromArray", || {
-        let a = array_handle(src)?;
-        let Some(t) = linear_side(kind, false) else { return Ok(()) };
-        linear(false, a, wOffset, hOffset, dst, t, count, None)
-    })
+    run("cudaMemcpyFromArray", || linear_copy(false, src, wOffset, hOffset, dst, count, kind, None))
 }
 
 /// Copies data between host and device.
 // also: cudaMemcpyFromArrayAsync_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpyFromArrayAsync", || {
-        let a = array_handle(src)?;
-        let Some(t) = linear_side(kind, false) else { return Ok(()) };
-        linear(false, a, wOffset, hOffset, dst, t, count, Some(stream))
-    })
+    run("cudaMemcpyFromArrayAsync", || linear_copy(false, src, wOffset, hOffset, dst, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
@@ -608,20 +644,20 @@ pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: us
         if count == 0 {
             return Ok(());
         }
-        if !(kind == cudaMemcpyKind::cudaMemcpyDeviceToDevice || kind == cudaMemcpyKind::cudaMemcpyDefault) {
+        if !device_to_device(kind) {
             return Err(cudaError::cudaErrorInvalidMemcpyDirection);
         }
         // As NVIDIA's runtime does, the bytes go through a device buffer of `count` bytes:
         // allocated as cudaMalloc does (so a capture in progress refuses it, as it refuses
         // cudaMalloc), filled from the source as cudaMemcpyFromArray does, copied to the
-        // destination as cudaMemcpyToArray does, and freed.
+        // destination as cudaMemcpyToArray does, and freed. (NVIDIA's runtime leaves the
+        // buffer allocated when a copy fails; this one frees it.)
         let mut tmp: CUdeviceptr = 0;
         cu(f.cuMemAlloc(&mut tmp, count))?;
         let buf = tmp as usize as *const c_void;
-        let copied = array_handle(src)
-            .and_then(|s| linear(false, s, wOffsetSrc, hOffsetSrc, buf, CU_MEMORYTYPE_DEVICE, count, None))
-            .and_then(|()| array_handle(dst))
-            .and_then(|d| linear(true, d, wOffsetDst, hOffsetDst, buf, CU_MEMORYTYPE_DEVICE, count, None));
+        let dd = raw::cudaMemcpyKind(cudaMemcpyKind::cudaMemcpyDeviceToDevice as c_int);
+        let copied = linear_copy(false, src, wOffsetSrc, hOffsetSrc, buf, count, dd, None)
+            .and_then(|()| linear_copy(true, dst, wOffsetDst, hOffsetDst, buf, count, dd, None));
         let freed = cu(f.cuMemFree(tmp));
         copied.and(freed)
     })

@@ -12,6 +12,7 @@ use crate::api::array::{from_cu_format, to_cu_format};
 use crate::api::interop::resource;
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
+use crate::driver::Fns;
 use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
@@ -143,10 +144,28 @@ pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(pCudaResource: *mut cudaGr
     })
 }
 
+/// Makes a stream connection with `make`; if that fails, the caller's connection is left as
+/// it was. The driver writes a connection it then fails to make (a second consumer of a
+/// stream: `CUDA_ERROR_UNKNOWN`), and disconnecting that one crashes it (NVIDIA's runtime
+/// passes both on and dies).
+unsafe fn connect(conn: *mut cudaEglStreamConnection, make: impl FnOnce(&Fns) -> CUresult) -> Res {
+    let f = rt::ctx()?;
+    // SAFETY: the caller's connection, if any.
+    let before = conn.as_ref().copied();
+    let r = make(f);
+    if r != 0 {
+        if let Some(b) = before {
+            // SAFETY: as above.
+            *conn = b;
+        }
+    }
+    cu(r)
+}
+
 /// Connect CUDA to EGLStream as a consumer.
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamConsumerConnect(conn: *mut cudaEglStreamConnection, eglStream: EGLStreamKHR) -> cudaError_t {
-    run("cudaEGLStreamConsumerConnect", || cu(rt::ctx()?.cuEGLStreamConsumerConnect(conn, eglStream)))
+    run("cudaEGLStreamConsumerConnect", || connect(conn, |f| f.cuEGLStreamConsumerConnect(conn, eglStream)))
 }
 
 /// Connect CUDA to EGLStream as a consumer with given flags.
@@ -157,7 +176,7 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerConnectWithFlags(
     flags: c_uint,
 ) -> cudaError_t {
     run("cudaEGLStreamConsumerConnectWithFlags", || {
-        cu(rt::ctx()?.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags))
+        connect(conn, |f| f.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags))
     })
 }
 
@@ -201,7 +220,7 @@ pub unsafe extern "C" fn cudaEGLStreamProducerConnect(
     height: EGLint,
 ) -> cudaError_t {
     run("cudaEGLStreamProducerConnect", || {
-        cu(rt::ctx()?.cuEGLStreamProducerConnect(conn, eglStream, width, height))
+        connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream, width, height))
     })
 }
 

@@ -24,7 +24,8 @@ fn read<'a, T>(p: *const T) -> Res<&'a T> {
 }
 
 /// The reserved words of a descriptor go to the driver as the caller wrote them (they must be
-/// zero): CUDA 13's descriptors have them, CUDA 12's do not.
+/// zero): CUDA 13's descriptors have them, CUDA 12's do not. (Not a buffer descriptor's: see
+/// `cudaExternalMemoryGetMappedBuffer`.)
 macro_rules! reserved {
     ($d:expr) => {{
         #[cfg(not(feature = "abi12"))]
@@ -89,7 +90,9 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedBuffer(
     run("cudaExternalMemoryGetMappedBuffer", || {
         let o = out(devPtr)?;
         let b = read(bufferDesc)?;
-        let d = CUDA_EXTERNAL_MEMORY_BUFFER_DESC { offset: b.offset, size: b.size, flags: b.flags, reserved: reserved!(b) };
+        // The reserved words are not passed on: NVIDIA's runtime maps a buffer whose
+        // descriptor has one set (measured on the H100), the driver would refuse it.
+        let d = CUDA_EXTERNAL_MEMORY_BUFFER_DESC { offset: b.offset, size: b.size, flags: b.flags, reserved: [0; 16] };
         let f = rt::ctx()?;
         let mut p: CUdeviceptr = 0;
         cu(f.cuExternalMemoryGetMappedBuffer(&mut p, extMem, &d))?;
@@ -109,6 +112,10 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
         let o = out(mipmap)?;
         let m = read(mipmapDesc)?;
         let (Format, NumChannels) = to_cu_format(&m.formatDesc)?;
+        // No levels: the driver overruns its heap (NVIDIA's runtime passes it on and aborts).
+        if m.numLevels == 0 {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let d = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
             offset: m.offset,
             arrayDesc: CUDA_ARRAY3D_DESCRIPTOR {

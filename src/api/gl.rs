@@ -2,12 +2,14 @@
 //! `include/cuda_gl_interop.h`, generated from this file and `src/types/gl.rs`). Buffers and
 //! textures are registered as driver graphics resources (`cuGraphicsGLRegister*`); the
 //! deprecated buffer-object functions forward to the driver's deprecated counterparts, which
-//! it still provides. The GL context must be current on the calling thread, as with NVIDIA's.
+//! it still provides, as NVIDIA's runtime calls them (maps and unmaps through the
+//! asynchronous forms, registration after `cuGLInit`). The GL context must be current on the calling thread, as with NVIDIA's.
 #![allow(non_snake_case)]
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::boundary::{cu, out, run};
+use crate::boundary::{cu, out, run, Res};
+use crate::error::cudaError;
 use crate::driver::types::*;
 use crate::rt;
 use crate::types::*;
@@ -21,7 +23,21 @@ pub unsafe extern "C" fn cudaGLGetDevices(
     deviceList: raw::cudaGLDeviceList,
 ) -> cudaError_t {
     run("cudaGLGetDevices", || {
-        cu(rt::fns()?.cuGLGetDevices(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList.0))
+        // As NVIDIA's runtime: the list is checked first; the driver is asked with room for
+        // every device, and the count is all it found, however few the caller has room for.
+        if !(1..=3).contains(&deviceList.0) {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        let mut devices: [CUdevice; 32] = [0; 32];
+        let mut n: c_uint = 0;
+        cu(rt::fns()?.cuGLGetDevices(&mut n, devices.as_mut_ptr(), devices.len() as c_uint, deviceList.0))?;
+        *out(pCudaDeviceCount)? = n;
+        if !pCudaDevices.is_null() {
+            let copied = n.min(cudaDeviceCount).min(devices.len() as c_uint) as usize;
+            // SAFETY: the caller's array has room for `cudaDeviceCount` devices.
+            std::ptr::copy_nonoverlapping(devices.as_ptr(), pCudaDevices, copied);
+        }
+        Ok(())
     })
 }
 
@@ -61,32 +77,43 @@ pub unsafe extern "C" fn cudaGLSetGLDevice(device: c_int) -> cudaError_t {
 /// Registers a buffer object for access by CUDA.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    run("cudaGLRegisterBufferObject", || cu(rt::ctx()?.cuGLRegisterBufferObject(bufObj)))
+    run("cudaGLRegisterBufferObject", || {
+        // The driver's GL interoperability is initialised first, as NVIDIA's runtime does.
+        let f = rt::ctx()?;
+        cu(f.cuGLInit())?;
+        cu(f.cuGLRegisterBufferObject(bufObj))
+    })
 }
 
 /// Maps a buffer object for access by CUDA.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLMapBufferObject(devPtr: *mut *mut c_void, bufObj: GLuint) -> cudaError_t {
-    run("cudaGLMapBufferObject", || {
-        let o = out(devPtr)?;
-        let f = rt::ctx()?;
-        let (mut p, mut size): (CUdeviceptr, usize) = (0, 0);
-        cu(f.cuGLMapBufferObject(&mut p, &mut size, bufObj))?;
-        *o = p as *mut c_void;
-        Ok(())
-    })
+    run("cudaGLMapBufferObject", || map_buffer_object(devPtr, bufObj, std::ptr::null_mut()))
+}
+
+/// Maps a buffer object on `stream`, as NVIDIA's runtime does for both forms: the caller's
+/// pointer goes to the driver as it is (null is no error: the mapping is made and its address
+/// dropped).
+unsafe fn map_buffer_object(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cudaStream_t) -> Res {
+    let f = rt::ctx()?;
+    let mut size: usize = 0;
+    cu(f.cuGLMapBufferObjectAsync(devPtr as *mut CUdeviceptr, &mut size, bufObj, stream))
 }
 
 /// Unmaps a buffer object for access by CUDA.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLUnmapBufferObject(bufObj: GLuint) -> cudaError_t {
-    run("cudaGLUnmapBufferObject", || cu(rt::ctx()?.cuGLUnmapBufferObject(bufObj)))
+    run("cudaGLUnmapBufferObject", || cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut())))
 }
 
 /// Unregisters a buffer object for access by CUDA.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    run("cudaGLUnregisterBufferObject", || cu(rt::ctx()?.cuGLUnregisterBufferObject(bufObj)))
+    run("cudaGLUnregisterBufferObject", || {
+        let f = rt::ctx()?;
+        cu(f.cuGLInit())?;
+        cu(f.cuGLUnregisterBufferObject(bufObj))
+    })
 }
 
 /// Set usage flags for mapping an OpenGL buffer.
@@ -98,14 +125,7 @@ pub unsafe extern "C" fn cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_
 /// Maps a buffer object for access by CUDA.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGLMapBufferObjectAsync", || {
-        let o = out(devPtr)?;
-        let f = rt::ctx()?;
-        let (mut p, mut size): (CUdeviceptr, usize) = (0, 0);
-        cu(f.cuGLMapBufferObjectAsync(&mut p, &mut size, bufObj, stream))?;
-        *o = p as *mut c_void;
-        Ok(())
-    })
+    run("cudaGLMapBufferObjectAsync", || map_buffer_object(devPtr, bufObj, stream))
 }
 
 /// Unmaps a buffer object for access by CUDA.

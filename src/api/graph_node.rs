@@ -133,7 +133,10 @@ fn copy3d(f: &Fns, p: *const cudaMemcpy3DParms) -> Res<CUDA_MEMCPY3D> {
     memcpy3d_params(f, given(p)?)
 }
 
-/// A copy of `count` bytes: one row, as a 3D copy (the same conversion and checks).
+/// A copy of `count` bytes: one row, as a 3D copy (the same conversion and checks), which
+/// the driver gets without pitches or heights (0), as NVIDIA's runtime gives it: a node made
+/// by a 1D or symbol form reads back as pitch 0 and height 0 (on the H100, 13.0.96 and
+/// 12.9.79: "copy 1D: src pitch 0 xsize 0 ysize 0, dst pitch 0 xsize 0 ysize 0").
 fn copy1d(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
     let row = |p: *mut c_void| cudaPitchedPtr { ptr: p, pitch: count, xsize: count, ysize: 1 };
     let zero = cudaPos { x: 0, y: 0, z: 0 };
@@ -147,7 +150,12 @@ fn copy1d(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize, kind: raw
         extent: cudaExtent { width: count, height: 1, depth: 1 },
         kind,
     };
-    memcpy3d_params(f, &p)
+    memcpy3d_params(f, &p).map(one_row)
+}
+
+/// A copy of one row without pitches or heights (see [`copy1d`]).
+fn one_row(c: CUDA_MEMCPY3D) -> CUDA_MEMCPY3D {
+    CUDA_MEMCPY3D { srcPitch: 0, srcHeight: 0, dstPitch: 0, dstHeight: 0, ..c }
 }
 
 /// A copy to `count` bytes at `offset` in a symbol: the symbol and range as
@@ -166,8 +174,10 @@ fn copy_from_symbol(f: &Fns, dst: *mut c_void, symbol: *const c_void, count: usi
 }
 
 /// The runtime's view of a copy node's `CUDA_MEMCPY3D`: array ends as arrays, pointer ends
-/// as pitched pointers; positions and the width in elements of the array taking part (bytes
-/// if none), as [`memcpy3d_params`] takes them; the kind from the ends' memory types.
+/// as pitched pointers with the driver's pitch and height and no width (`xsize` 0, as
+/// NVIDIA's runtime reads them back: "copy 3D: src pitch same as set xsize 0 ysize 4");
+/// positions and the width in elements of the array taking part (bytes if none), as
+/// [`memcpy3d_params`] takes them; the kind from the ends' memory types.
 fn copy3d_back(f: &Fns, c: &CUDA_MEMCPY3D) -> Res<cudaMemcpy3DParms> {
     use crate::api::copy::array_element_size;
     let elem = if c.srcMemoryType == CU_MEMORYTYPE_ARRAY {
@@ -176,14 +186,18 @@ fn copy3d_back(f: &Fns, c: &CUDA_MEMCPY3D) -> Res<cudaMemcpy3DParms> {
         array_element_size(f, c.dstArray)?
     } else {
         1
-    }
-    .max(1);
+    };
+    Ok(copy3d_view(c, elem.max(1)))
+}
+
+/// [`copy3d_back`] once the element size of the array taking part (1 if none) is known.
+fn copy3d_view(c: &CUDA_MEMCPY3D, elem: usize) -> cudaMemcpy3DParms {
     let end = |mem: CUmemorytype, host: usize, dev: CUdeviceptr, array: CUarray, pitch: usize, height: usize| {
         if mem == CU_MEMORYTYPE_ARRAY {
             return (array as cudaArray_t, cudaPitchedPtr { ptr: null_mut(), pitch: 0, xsize: 0, ysize: 0 });
         }
         let p = if mem == CU_MEMORYTYPE_HOST { host } else { dev as usize };
-        (null_mut(), cudaPitchedPtr { ptr: p as *mut c_void, pitch, xsize: c.WidthInBytes, ysize: height })
+        (null_mut(), cudaPitchedPtr { ptr: p as *mut c_void, pitch, xsize: 0, ysize: height })
     };
     let (srcArray, srcPtr) = end(c.srcMemoryType, c.srcHost as usize, c.srcDevice, c.srcArray, c.srcPitch, c.srcHeight);
     let (dstArray, dstPtr) = end(c.dstMemoryType, c.dstHost as usize, c.dstDevice, c.dstArray, c.dstPitch, c.dstHeight);
@@ -198,7 +212,7 @@ fn copy3d_back(f: &Fns, c: &CUDA_MEMCPY3D) -> Res<cudaMemcpy3DParms> {
             (false, false) => cudaMemcpyKind::cudaMemcpyDeviceToDevice,
         }
     };
-    Ok(cudaMemcpy3DParms {
+    cudaMemcpy3DParms {
         srcArray,
         srcPos: cudaPos { x: c.srcXInBytes / elem, y: c.srcY, z: c.srcZ },
         srcPtr,
@@ -207,7 +221,7 @@ fn copy3d_back(f: &Fns, c: &CUDA_MEMCPY3D) -> Res<cudaMemcpy3DParms> {
         dstPtr,
         extent: cudaExtent { width: c.WidthInBytes / elem, height: c.Height, depth: c.Depth },
         kind: raw::cudaMemcpyKind(kind as i32),
-    })
+    }
 }
 
 /// A memset node's parameters: the element size must be 1, 2 or 4 bytes
@@ -230,14 +244,19 @@ fn host_params(p: *const cudaHostNodeParams) -> Res<CUDA_HOST_NODE_PARAMS> {
 }
 
 /// An allocation node's parameters (those of `cudaMemAllocNodeParams` and of its `V2`).
-fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> CUDA_MEM_ALLOC_NODE_PARAMS {
-    CUDA_MEM_ALLOC_NODE_PARAMS {
+/// Access descriptors counted but not given are `cudaErrorInvalidValue` (the driver, and
+/// NVIDIA's runtime with it, crash on them).
+fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> Res<CUDA_MEM_ALLOC_NODE_PARAMS> {
+    if accessDescCount != 0 && accessDescs.is_null() {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    Ok(CUDA_MEM_ALLOC_NODE_PARAMS {
         poolProps: cu_pool_props(poolProps),
         accessDescs: accessDescs as *const CUmemAccessDesc,
         accessDescCount,
         bytesize,
         dptr: 0,
-    }
+    })
 }
 
 /// The runtime's view of an allocation node's parameters.
@@ -297,7 +316,7 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
             };
         } else if t == cudaGraphNodeTypeMemAlloc {
             let m = &p.u.alloc;
-            d.u.alloc = alloc(&m.poolProps, m.accessDescs, m.accessDescCount, m.bytesize);
+            d.u.alloc = alloc(&m.poolProps, m.accessDescs, m.accessDescCount, m.bytesize)?;
         } else if t == cudaGraphNodeTypeConditional {
             let m = &p.u.conditional;
             d.u.conditional = CUDA_CONDITIONAL_NODE_PARAMS {
@@ -1047,7 +1066,7 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
     run("cudaGraphAddMemAllocNode", || {
         let f = rt::ctx()?;
         let p = out(nodeParams)?;
-        let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize);
+        let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize)?;
         cu(f.cuGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &mut d))?;
         p.dptr = d.dptr as usize as *mut c_void;
         Ok(())
@@ -1164,6 +1183,64 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pointer_ends_read_back_with_pitch_and_height_but_no_width() {
+        let c = CUDA_MEMCPY3D {
+            srcMemoryType: CU_MEMORYTYPE_HOST,
+            srcHost: 0x1000 as *const c_void,
+            srcPitch: 256,
+            srcHeight: 4,
+            dstMemoryType: CU_MEMORYTYPE_DEVICE,
+            dstDevice: 0x2000,
+            dstPitch: 512,
+            dstHeight: 8,
+            WidthInBytes: 64,
+            Height: 4,
+            Depth: 1,
+            ..Default::default()
+        };
+        let p = copy3d_view(&c, 1);
+        assert_eq!((p.srcPtr.ptr, p.srcPtr.pitch, p.srcPtr.xsize, p.srcPtr.ysize), (0x1000 as *mut c_void, 256, 0, 4));
+        assert_eq!((p.dstPtr.ptr, p.dstPtr.pitch, p.dstPtr.xsize, p.dstPtr.ysize), (0x2000 as *mut c_void, 512, 0, 8));
+        assert_eq!((p.extent.width, p.extent.height, p.extent.depth), (64, 4, 1));
+        assert_eq!(p.kind.0, cudaMemcpyKind::cudaMemcpyHostToDevice as i32);
+    }
+
+    #[test]
+    fn one_row_copies_have_no_pitches_or_heights() {
+        let c = CUDA_MEMCPY3D {
+            srcMemoryType: CU_MEMORYTYPE_DEVICE,
+            srcDevice: 0x1000,
+            srcPitch: 128,
+            srcHeight: 1,
+            dstMemoryType: CU_MEMORYTYPE_HOST,
+            dstHost: 0x2000 as *mut c_void,
+            dstPitch: 128,
+            dstHeight: 1,
+            WidthInBytes: 128,
+            Height: 1,
+            Depth: 1,
+            ..Default::default()
+        };
+        let r = one_row(c);
+        assert_eq!((r.srcPitch, r.srcHeight, r.dstPitch, r.dstHeight), (0, 0, 0, 0));
+        assert_eq!((r.srcDevice, r.dstHost, r.WidthInBytes, r.Height, r.Depth), (0x1000, 0x2000 as *mut c_void, 128, 1, 1));
+        let p = copy3d_view(&r, 1);
+        assert_eq!((p.srcPtr.pitch, p.srcPtr.xsize, p.srcPtr.ysize), (0, 0, 0));
+    }
+
+    #[test]
+    fn access_descriptors_counted_but_not_given_are_refused() {
+        // SAFETY: a plain C struct, all-zero is valid.
+        let props: cudaMemPoolProps = unsafe { std::mem::zeroed() };
+        assert_eq!(alloc(&props, std::ptr::null(), 1, 4096).err(), Some(cudaError::cudaErrorInvalidValue));
+        let d = alloc(&props, std::ptr::null(), 0, 4096).unwrap();
+        assert_eq!((d.accessDescCount, d.bytesize), (0, 4096));
+        // SAFETY: a plain C struct, all-zero is valid.
+        let desc: cudaMemAccessDesc = unsafe { std::mem::zeroed() };
+        assert_eq!(alloc(&props, &desc, 1, 4096).unwrap().accessDescCount, 1);
+    }
+
+    #[test]
     fn memset_element_sizes_are_1_2_or_4() {
         for e in [1, 2, 4] {
             let p = memset(0x1000 as *mut c_void, 64, 7, e, 16, 2).unwrap();
@@ -1180,8 +1257,7 @@ mod tests {
         let mut p: cudaGraphNodeParams = unsafe { std::mem::zeroed() };
         let mut d = CUgraphNodeParams::default();
         p.r#type = raw::cudaGraphNodeType(cudaGraphNodeType::cudaGraphNodeTypeMemAlloc as i32);
-        // SAFETY: plain data.
-        unsafe { d.u.alloc.dptr = 0x1234 };
+        d.u.alloc.dptr = 0x1234;
         node_params_out(&mut p, &d);
         // SAFETY: the member `type` names.
         assert_eq!(unsafe { p.u.alloc.dptr }, 0x1234 as *mut c_void);

@@ -1,7 +1,8 @@
 //! Graphics interoperability common to every graphics API (the runtime header's Graphics
 //! Interoperability section): a `cudaGraphicsResource_t` is the driver's `CUgraphicsResource`,
 //! registered by the OpenGL, EGL and VDPAU exports (`gl.rs`, `egl.rs`, `vdpau.rs`), and these
-//! map, unmap, query and unregister it through the driver. Flag values are the driver's.
+//! map, unmap, query and unregister it through the driver. Flag values are the driver's
+//! (map flags other than read-only and write-discard become none: `map_flags`).
 #![allow(non_snake_case)]
 
 use std::ffi::{c_int, c_uint, c_void};
@@ -33,6 +34,17 @@ pub(crate) fn inactive_device(device: c_int) -> Res<(CUdevice, c_uint)> {
     Ok((dev, flags))
 }
 
+/// The driver's map flags for the runtime's: read-only and write-discard are the same values;
+/// anything else is none, as NVIDIA's runtime passes it (flags 3 and 0x100 go to the driver as
+/// 0, and succeed).
+fn map_flags(flags: c_uint) -> c_uint {
+    match flags {
+        1 => 1, // cudaGraphicsMapFlagsReadOnly: CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY
+        2 => 2, // cudaGraphicsMapFlagsWriteDiscard: CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD
+        _ => 0,
+    }
+}
+
 /// Unregisters a graphics resource for access by CUDA.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) -> cudaError_t {
@@ -43,7 +55,7 @@ pub unsafe extern "C" fn cudaGraphicsUnregisterResource(resource: cudaGraphicsRe
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: c_uint) -> cudaError_t {
     run("cudaGraphicsResourceSetMapFlags", || {
-        cu(rt::ctx()?.cuGraphicsResourceSetMapFlags(self::resource(resource), flags))
+        cu(rt::ctx()?.cuGraphicsResourceSetMapFlags(self::resource(resource), map_flags(flags)))
     })
 }
 
@@ -93,4 +105,12 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
     run("cudaGraphicsResourceGetMappedMipmappedArray", || {
         cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(mipmappedArray as *mut CUmipmappedArray, self::resource(resource)))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn map_flags_other_than_read_only_and_write_discard_are_none() {
+        assert_eq!([0, 1, 2, 3, 4, 0x100].map(super::map_flags), [0, 1, 2, 0, 0, 0]);
+    }
 }

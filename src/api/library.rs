@@ -10,11 +10,22 @@
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run};
+use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
+
+/// Library options the driver can be given: library options counted but not given
+/// (`numLibraryOptions` > 0 with a null array) make the driver crash (NVIDIA's runtime passes
+/// them on and dies), so they are `cudaErrorInvalidValue` here. (JIT options counted but not
+/// given the driver refuses itself.)
+fn library_options(options: *mut raw::cudaLibraryOption, values: *mut *mut c_void, n: c_uint) -> Res {
+    if n != 0 && (options.is_null() || values.is_null()) {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    Ok(())
+}
 
 /// Load a library with specified code and options
 #[no_mangle]
@@ -33,6 +44,7 @@ pub unsafe extern "C" fn cudaLibraryLoadData(
         if code.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
+        library_options(libraryOptions, libraryOptionValues, numLibraryOptions)?;
         let f = rt::ctx()?;
         let mut l: CUlibrary = null_mut();
         // SAFETY: valid out pointer; the image and the option arrays are the caller's (the
@@ -69,6 +81,7 @@ pub unsafe extern "C" fn cudaLibraryLoadFromFile(
         if fileName.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
+        library_options(libraryOptions, libraryOptionValues, numLibraryOptions)?;
         let f = rt::ctx()?;
         let mut l: CUlibrary = null_mut();
         // SAFETY: as cudaLibraryLoadData; the file name is the caller's string.
@@ -162,18 +175,17 @@ pub unsafe extern "C" fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t,
 
 /// Sets information about a kernel
 ///
-/// As `cudaFuncSetAttribute`, only the settable attributes are taken; the device is the
-/// runtime's ordinal, and the kernel may be any the runtime takes as a function.
+/// As `cudaFuncSetAttribute`, only the settable attributes are taken. The kernel handle and
+/// the device go to the driver as they are, as NVIDIA's runtime passes them (a host stub or a
+/// null kernel is the driver's invalid handle, an unknown device its invalid device).
 #[no_mangle]
 pub unsafe extern "C" fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: raw::cudaFuncAttribute, value: c_int, device: c_int) -> cudaError_t {
     run("cudaKernelSetAttributeForDevice", || {
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        let dev = rt::check_device(device)?;
         let f = rt::ctx()?;
-        let k = crate::api::module::resolve(kernel as *const c_void, f)?;
-        // SAFETY: a kernel the driver knows, a checked device.
-        cu(f.cuKernelSetAttribute(attr.0, value, k, dev))
+        // SAFETY: the handle and the device are the driver's to check.
+        cu(f.cuKernelSetAttribute(attr.0, value, kernel, device))
     })
 }

@@ -89,13 +89,14 @@ pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
     run("cudaMallocHost", || {
-        let p = out(ptr)?;
+        // As NVIDIA's runtime: the context first; the out pointer is the driver's to check
+        // unless the size is 0.
         let f = rt::ctx()?;
         if size == 0 {
-            *p = null_mut();
+            *out(ptr)? = null_mut();
             return Ok(());
         }
-        cu(f.cuMemAllocHost(p, size))
+        cu(f.cuMemAllocHost(ptr, size))
     })
 }
 
@@ -143,15 +144,13 @@ pub unsafe extern "C" fn cudaHostGetDevicePointer(
     flags: c_uint,
 ) -> cudaError_t {
     run("cudaHostGetDevicePointer", || {
-        let p = out(pDevice)?;
-        let f = rt::ctx()?;
-        if flags != 0 {
+        // As NVIDIA's runtime: a host pointer given (before the context), the context, then
+        // the driver judges the out pointer and the flags.
+        if pHost.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        let mut d: CUdeviceptr = 0;
-        cu(f.cuMemHostGetDevicePointer(&mut d, pHost, 0))?;
-        *p = d as usize as *mut c_void;
-        Ok(())
+        let f = rt::ctx()?;
+        cu(f.cuMemHostGetDevicePointer(pDevice.cast::<CUdeviceptr>(), pHost, flags))
     })
 }
 
@@ -178,51 +177,32 @@ pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> 
     })
 }
 
-/// Whether an advice value is one of `cudaMemoryAdvise`.
-#[inline]
-fn check_advice(advice: raw::cudaMemoryAdvise) -> Res<CUmem_advise> {
-    if (cudaMemoryAdvise::cudaMemAdviseSetReadMostly as c_int..=cudaMemoryAdvise::cudaMemAdviseUnsetAccessedBy as c_int)
-        .contains(&advice.0)
-    {
-        Ok(advice.0)
-    } else {
-        Err(cudaError::cudaErrorInvalidValue)
-    }
-}
-
 /// The driver location of a runtime location (same layout and values).
 #[inline(always)]
 pub(crate) fn cu_location(l: cudaMemLocation) -> CUmemLocation {
     CUmemLocation { type_: l.r#type.0, id: l.id }
 }
 
-/// The location a CUDA 12 device argument names: `cudaCpuDeviceId` is the host, anything
-/// else must be a device ordinal.
+/// The location a CUDA 12 device argument names, for a driver without the CUDA 8 entry
+/// points: `cudaCpuDeviceId` is the host, anything else a device ordinal (which the driver
+/// judges).
 #[cfg(feature = "abi12")]
-fn device_location(device: c_int) -> Res<CUmemLocation> {
+fn device_location(device: c_int) -> CUmemLocation {
     if device == cudaCpuDeviceId {
-        return Ok(CUmemLocation { type_: CU_MEM_LOCATION_TYPE_HOST, id: 0 });
+        return CUmemLocation { type_: CU_MEM_LOCATION_TYPE_HOST, id: 0 };
     }
-    let dev = rt::check_device(device)?;
-    Ok(CUmemLocation { type_: CU_MEM_LOCATION_TYPE_DEVICE, id: dev })
+    CUmemLocation { type_: CU_MEM_LOCATION_TYPE_DEVICE, id: device }
 }
 
-/// The CUDA 8 device argument of a location made by [`device_location`]
-/// (`CU_DEVICE_CPU` for the host).
-#[cfg(feature = "abi12")]
-fn ordinal_of(l: CUmemLocation) -> CUdevice {
-    if l.type_ == CU_MEM_LOCATION_TYPE_DEVICE {
-        l.id
-    } else {
-        cudaCpuDeviceId
-    }
-}
-
+// Advice and prefetches go to the driver as they are, after the context: NVIDIA's runtime
+// checks none of their arguments (the advice value, the device or location, the pointer and
+// size are the driver's errors, after a fault of the context), as its library shows and the
+// H100 confirms (`ctest/difftest`). The CUDA 12 forms that take a device ordinal call the
+// driver's CUDA 8 entry points with it.
 fn advise(devPtr: *const c_void, count: usize, advice: raw::cudaMemoryAdvise, loc: CUmemLocation) -> Res {
     let f = rt::ctx()?;
-    let advice = check_advice(advice)?;
     // SAFETY: plain driver call.
-    cu(unsafe { f.cuMemAdvise_v2(dptr(devPtr), count, advice, loc) })
+    cu(unsafe { f.cuMemAdvise_v2(dptr(devPtr), count, advice.0, loc) })
 }
 
 /// Advise about the usage of a given memory range.
@@ -248,20 +228,10 @@ pub unsafe extern "C" fn cudaMemAdvise(
 ) -> cudaError_t {
     run("cudaMemAdvise", || {
         let f = rt::ctx()?;
-        let a = check_advice(advice)?;
-        // The read-mostly advice and clearing the preferred location ignore the device.
-        let loc = if a == cudaMemoryAdvise::cudaMemAdviseSetReadMostly as c_int
-            || a == cudaMemoryAdvise::cudaMemAdviseUnsetReadMostly as c_int
-            || a == cudaMemoryAdvise::cudaMemAdviseUnsetPreferredLocation as c_int
-        {
-            CUmemLocation { type_: CU_MEM_LOCATION_TYPE_HOST, id: 0 }
-        } else {
-            device_location(device)?
-        };
-        let r = f.cuMemAdvise_v2(dptr(devPtr), count, a, loc);
+        let r = f.cuMemAdvise_v1(dptr(devPtr), count, advice.0, device);
         if r == crate::error::MISSING_ENTRY_POINT {
-            // A driver older than 12.2: the CUDA 8 form takes the ordinal.
-            return cu(f.cuMemAdvise_v1(dptr(devPtr), count, a, ordinal_of(loc)));
+            // A driver without the CUDA 8 form: the location form.
+            return cu(f.cuMemAdvise_v2(dptr(devPtr), count, advice.0, device_location(device)));
         }
         cu(r)
     })
@@ -312,11 +282,10 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
 ) -> cudaError_t {
     run("cudaMemPrefetchAsync", || {
         let f = rt::ctx()?;
-        let loc = device_location(dstDevice)?;
-        let r = f.cuMemPrefetchAsync_v2(dptr(devPtr), count, loc, 0, stream);
+        let r = f.cuMemPrefetchAsync_v1(dptr(devPtr), count, dstDevice, stream);
         if r == crate::error::MISSING_ENTRY_POINT {
-            // A driver older than 12.2: the CUDA 8 form takes the ordinal.
-            return cu(f.cuMemPrefetchAsync_v1(dptr(devPtr), count, ordinal_of(loc), stream));
+            // A driver without the CUDA 8 form: the location form.
+            return cu(f.cuMemPrefetchAsync_v2(dptr(devPtr), count, device_location(dstDevice), 0, stream));
         }
         cu(r)
     })
@@ -346,7 +315,8 @@ pub unsafe extern "C" fn cudaMemRangeGetAttribute(
     count: usize,
 ) -> cudaError_t {
     run("cudaMemRangeGetAttribute", || {
-        let f = rt::ctx()?;
+        // As NVIDIA's runtime: no context is made current; the driver checks everything.
+        let f = rt::fns()?;
         // The runtime's attribute values are the driver's.
         cu(f.cuMemRangeGetAttribute(data, dataSize, attribute.0, dptr(devPtr), count))
     })
@@ -363,7 +333,8 @@ pub unsafe extern "C" fn cudaMemRangeGetAttributes(
     count: usize,
 ) -> cudaError_t {
     run("cudaMemRangeGetAttributes", || {
-        let f = rt::ctx()?;
+        // As NVIDIA's runtime: no context is made current; the driver checks everything.
+        let f = rt::fns()?;
         // `raw::cudaMemRangeAttribute` is a transparent int with the driver's values.
         cu(f.cuMemRangeGetAttributes(
             data,
@@ -390,7 +361,8 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
 ) -> cudaError_t {
     run("cudaPointerGetAttributes", || {
         let a = out(attributes)?;
-        let f = rt::ctx()?;
+        // As NVIDIA's runtime: no context is made current (the driver answers without one).
+        let f = rt::fns()?;
         let mut context: CUcontext = null_mut();
         let mut mem_type: c_uint = 0;
         let mut dev_ptr: CUdeviceptr = 0;

@@ -27,25 +27,13 @@ use crate::rt;
 use crate::thread::CallConfig;
 use crate::types::*;
 
-/// `__fatBinC_Wrapper_t` (`fatbinary_section.h`).
-#[repr(C)]
-struct FatBinWrapper {
-    magic: c_int,
-    version: c_int,
-    data: *const u64,
-    filename_or_fatbins: *mut c_void,
-}
-
-const FATBINC_MAGIC: c_int = 0x466243b1;
-
 /// One registered fat binary. The handle the program gets is a pointer to this, so that
 /// `*handle` is the wrapper the program registered; the program only passes it back.
 #[repr(C)]
 struct FatBin {
-    #[allow(dead_code)]
+    /// What the program registered: nvcc's `__fatBinC_Wrapper_t` (else an image), which the
+    /// driver loads as it is.
     wrapper: usize,
-    /// The fat binary itself (what the wrapper points at).
-    image: usize,
     /// The outcome of loading the fat binary, once tried: the `CUlibrary`, or the error that
     /// every later use of the fat binary reports again (NVIDIA's runtimes load a fat binary
     /// once). A sticky error is the context's, not the code's: it is not kept.
@@ -55,7 +43,8 @@ struct FatBin {
     managed: Mutex<Vec<Arc<Var>>>,
     /// Host variables (`__cudaRegisterHostVar`): device name and host address, handed to the
     /// driver at load (`CU_JIT_GLOBAL_SYMBOL_*`) to resolve the device code's references to
-    /// them.
+    /// them. The names live as long as the fat binary record (for ever): the driver keeps
+    /// pointers to them past the load.
     host_vars: Mutex<Vec<(CString, usize)>>,
     /// The host table of unified functions and data (`__cudaRegisterUnifiedTable`), handed to
     /// the driver at load.
@@ -132,16 +121,21 @@ fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     r
 }
 
-/// Loads `bin` as NVIDIA's runtimes do: one `cuLibraryLoadData` of the fat binary, with the
+/// Loads `bin` as NVIDIA's runtimes do: one `cuLibraryLoadData` of what the program
+/// registered (nvcc's wrapper of the fat binary, which the driver takes as it is), with the
 /// addresses of its host variables as the JIT options `CU_JIT_GLOBAL_SYMBOL_NAMES`,
 /// `_ADDRESSES` and `_COUNT` and its unified table as the library option
 /// `CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`; then its managed variables get their
-/// pointers. (NVIDIA's runtimes also pass `CU_LIBRARY_BINARY_IS_PRESERVED`, a memory hint;
-/// this runtime keeps a library loaded after its fat binary is unregistered, when the
-/// program's copy of the code may be gone, so it lets the driver keep its own copy.)
+/// pointers. The arrays of names and addresses are the call's, but the names themselves
+/// must outlive it: the driver relocates the code when it loads it into a context, which
+/// may be long after the call (NVIDIA's runtimes pass the names the program registered and
+/// free the arrays when the call returns). (NVIDIA's runtimes also pass `CU_LIBRARY_BINARY_IS_PRESERVED`, a
+/// memory hint; this runtime keeps a library loaded after its fat binary is unregistered,
+/// when the program's copy of the code may be gone, so it lets the driver keep its own copy.)
 fn load(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     let mut lib: CUlibrary = null_mut();
-    let host_vars = bin.host_vars.lock().clone();
+    // The record's own names, never dropped (the record lives for ever), not copies.
+    let host_vars = bin.host_vars.lock();
     let mut names: Vec<*const c_char> = host_vars.iter().map(|(n, _)| n.as_ptr()).collect();
     let mut addrs: Vec<*mut c_void> = host_vars.iter().map(|&(_, a)| a as *mut c_void).collect();
     let mut jit_opts = [CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT];
@@ -164,7 +158,7 @@ fn load(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     cu(unsafe {
         f.cuLibraryLoadData(
             &mut lib,
-            bin.image as *const c_void,
+            bin.wrapper as *const c_void,
             if n_jit == 0 { null_mut() } else { jit_opts.as_mut_ptr() },
             if n_jit == 0 { null_mut() } else { jit_vals.as_mut_ptr() },
             n_jit,
@@ -411,18 +405,10 @@ const _: () = {
 /// cbindgen:ignore
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterFatBinary(fatCubin: *mut c_void) -> *mut *mut c_void {
-    let w = fatCubin as *const FatBinWrapper;
-    let mut image = fatCubin as usize;
-    // SAFETY: nvcc passes its `__fatBinC_Wrapper_t`; anything else is passed through as an
-    // image for the driver to judge.
-    if let Some(wr) = unsafe { w.as_ref() } {
-        if wr.magic == FATBINC_MAGIC && !wr.data.is_null() {
-            image = wr.data as usize;
-        }
-    }
+    // nvcc passes its `__fatBinC_Wrapper_t`, the driver takes it as it is (as it takes a
+    // fat binary or any other image); it is not looked at here.
     let bin = Box::leak(Box::new(FatBin {
         wrapper: fatCubin as usize,
-        image,
         lib: OnceLock::new(),
         load: Mutex::new(()),
         managed: Mutex::new(Vec::new()),
@@ -782,6 +768,12 @@ pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, s
     run("cudaGetFuncBySymbol", || {
         let p = out(functionPtr)?;
         let f = rt::ctx()?;
+        // Only a host stub nvcc registered names a function here: a kernel handle from a
+        // library is cudaErrorInvalidDeviceFunction, as NVIDIA's runtime answers (measured
+        // on the H100, ctest/library.c, both ABIs).
+        if !FUNCS.read().contains_key(&(symbolPtr as usize)) {
+            return Err(cudaError::cudaErrorInvalidDeviceFunction);
+        }
         *p = function_of(symbolPtr, f)?;
         Ok(())
     })
@@ -817,11 +809,26 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
         let attr = out(attr)?;
         let f = rt::ctx()?;
         let k = resolve(func, f)?;
+        #[cfg(not(feature = "abi12"))]
         let dev = rt::current_device()?;
+        // NVIDIA's 13 runtime reads the kernel's attributes for the current device; its 12
+        // runtime reads those of the kernel's function in the current context (after
+        // cudaKernelSetAttributeForDevice the two differ: measured on the H100,
+        // ctest/library.c).
+        #[cfg(feature = "abi12")]
+        let h = {
+            let mut h: CUfunction = null_mut();
+            // SAFETY: a kernel of a loaded library; a context is current.
+            cu(unsafe { f.cuKernelGetFunction(&mut h, k) })?;
+            h
+        };
         let get = |a: CUfunction_attribute| -> Res<c_int> {
             let mut v = 0;
-            // SAFETY: a kernel of a loaded library and the current device.
+            // SAFETY: a kernel (function) of a loaded library and the current device.
+            #[cfg(not(feature = "abi12"))]
             cu(unsafe { f.cuKernelGetAttribute(&mut v, a, k, dev) })?;
+            #[cfg(feature = "abi12")]
+            cu(unsafe { f.cuFuncGetAttribute(&mut v, a, h) })?;
             Ok(v)
         };
         let mut a = *attr;

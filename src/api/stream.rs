@@ -11,22 +11,17 @@ use crate::error::{self, cudaError, MISSING_ENTRY_POINT};
 use crate::rt;
 use crate::types::*;
 
+/// Stream creation as NVIDIA's runtime does it: the context, then the driver judges the out
+/// pointer and the flags (so a faulted context reports its fault first).
 fn create(pStream: *mut cudaStream_t, flags: c_uint, priority: Option<c_int>) -> Res {
-    let s = out(pStream)?;
-    if flags & !cudaStreamNonBlocking != 0 {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
     let f = rt::ctx()?;
-    let mut h = null_mut();
-    // SAFETY: valid out pointer.
+    // SAFETY: the caller's out pointer, checked by the driver.
     cu(unsafe {
         match priority {
-            None => f.cuStreamCreate(&mut h, flags),
-            Some(p) => f.cuStreamCreateWithPriority(&mut h, flags, p),
+            None => f.cuStreamCreate(pStream, flags),
+            Some(p) => f.cuStreamCreateWithPriority(pStream, flags, p),
         }
-    })?;
-    *s = h;
-    Ok(())
+    })
 }
 
 /// Create an asynchronous stream.
@@ -54,12 +49,9 @@ pub unsafe extern "C" fn cudaStreamCreateWithPriority(
 /// Destroys and cleans up an asynchronous stream.
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamDestroy", || {
-        if stream.is_null() || stream == cudaStreamLegacy || stream == cudaStreamPerThread {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
-        }
-        cu(rt::ctx()?.cuStreamDestroy(stream))
-    })
+    // As NVIDIA's runtime: the driver judges the handle, the special ones included (it refuses
+    // them with an invalid handle, or reports a fault of the context first).
+    run("cudaStreamDestroy", || cu(rt::ctx()?.cuStreamDestroy(stream)))
 }
 
 /// Waits for stream tasks to complete.

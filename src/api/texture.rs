@@ -23,8 +23,8 @@ use crate::types::*;
 /// How a driver format reads: what read modes and filters a texture of it allows.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Reads {
-    /// Normalized formats (UNORM/SNORM, block-compressed but BC6H): always as normalized
-    /// floats.
+    /// Normalized formats (UNORM/SNORM 8 and 16 bits, block-compressed but BC6H): always as
+    /// normalized floats.
     Normalized,
     /// 8- and 16-bit integers: as integers (point filtering only) or as normalized floats.
     SmallInt,
@@ -32,14 +32,17 @@ enum Reads {
     Int32,
     /// NV12: no texture.
     Nv12,
-    /// Floats, halves, BC6H: as they are.
+    /// Floats, halves, BC6H, UNORM 10-10-10-2: as they are.
     Float,
 }
 
 fn reads(fmt: CUarray_format) -> Reads {
     match fmt {
-        // UNORM/SNORM INT8/INT16 X1/X2/X4, UNORM 10-10-10-2.
-        0xc0..=0xcb | 0x50 => Reads::Normalized,
+        // UNORM/SNORM INT8/INT16 X1/X2/X4.
+        0xc0..=0xcb => Reads::Normalized,
+        // UNORM 10-10-10-2 reads as element type only, as NVIDIA's runtime has it (measured on
+        // the H100: normalized float is cudaErrorInvalidNormSetting, element type succeeds).
+        0x50 => Reads::Float,
         // BC6H (0x9b, 0x9c) holds half floats.
         0x9b | 0x9c => Reads::Float,
         0x91..=0x9e => Reads::Normalized,
@@ -284,10 +287,11 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     pResViewDesc: *const cudaResourceViewDesc,
 ) -> cudaError_t {
     run("cudaCreateTextureObject", || {
-        // SAFETY: the caller's descriptors; null ones are refused.
-        let (Some(r), Some(t)) = (pResDesc.as_ref(), pTexDesc.as_ref()) else {
-            return Err(cudaError::cudaErrorInvalidValue);
-        };
+        // SAFETY: the caller's descriptors; null ones are refused, a null texture descriptor
+        // as NVIDIA's runtime refuses it (cudaErrorInvalidResourceHandle, before the resource
+        // is looked at).
+        let r = pResDesc.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
+        let t = pTexDesc.as_ref().ok_or(cudaError::cudaErrorInvalidResourceHandle)?;
         let f = rt::ctx()?;
         let (rd, fmt) = to_cu_resource(r, f)?;
         let td = to_cu_texture(t, fmt)?;
@@ -324,7 +328,9 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaRes
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t {
     run("cudaGetTextureObjectTextureDesc", || {
-        let o = out(pTexDesc)?;
+        // A null out pointer is NVIDIA's cudaErrorInvalidResourceHandle, before the object is
+        // looked at.
+        let o = pTexDesc.as_mut().ok_or(cudaError::cudaErrorInvalidResourceHandle)?;
         let f = rt::ctx()?;
         let (_, fmt) = texture_resource(f, texObject)?;
         let mut d = CUDA_TEXTURE_DESC::default();
@@ -339,14 +345,16 @@ pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaText
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut cudaResourceViewDesc, texObject: cudaTextureObject_t) -> cudaError_t {
     run("cudaGetTextureObjectResourceViewDesc", || {
-        let o = out(pResViewDesc)?;
         let f = rt::ctx()?;
         texture_resource(f, texObject)?;
         let mut d = CUDA_RESOURCE_VIEW_DESC::default();
-        // SAFETY: valid out pointer; the object is the driver's to check (one created without
-        // a view is its cudaErrorInvalidValue).
+        // SAFETY: valid out pointer; the object is the driver's to check (for one created
+        // without a view it succeeds and gives nothing back: all zero here).
         cu(f.cuTexObjectGetResourceViewDesc(&mut d, texObject))?;
-        *o = from_cu_view(&d);
+        // As NVIDIA's runtime, a null out pointer is no error: the view is read and dropped.
+        if let Some(o) = pResViewDesc.as_mut() {
+            *o = from_cu_view(&d);
+        }
         Ok(())
     })
 }
@@ -357,13 +365,17 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut
 #[no_mangle]
 pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t {
     run("cudaCreateSurfaceObject", || {
+        // A null out pointer is refused before anything else, as NVIDIA's runtime does (the
+        // driver is not asked).
+        if pSurfObject.is_null() {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         // SAFETY: the caller's descriptor; null is refused.
         let r = pResDesc.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
         let f = rt::ctx()?;
         // Only arrays can be surfaces: the driver refuses any other resource.
         let (rd, _) = to_cu_resource(r, f)?;
-        // SAFETY: a descriptor that lives across the call; the out pointer is the driver's to
-        // check.
+        // SAFETY: a descriptor that lives across the call, a non-null out pointer.
         cu(f.cuSurfObjectCreate(pSurfObject, &rd))
     })
 }
@@ -456,6 +468,9 @@ mod tests {
         assert_eq!(flags(NORMALIZED_FLOAT, LINEAR_FILTER, 0x91), 0);
         assert_eq!(e(NORMALIZED_FLOAT, 0, 0x9b), Some(cudaErrorInvalidNormSetting));
         assert_eq!(e(NORMALIZED_FLOAT, 0, 0xb0), Some(cudaErrorInvalidValue));
+        // UNORM 10-10-10-2: element type only.
+        assert_eq!(flags(ELEMENT_TYPE, 0, 0x50), 0);
+        assert_eq!(e(NORMALIZED_FLOAT, LINEAR_FILTER, 0x50), Some(cudaErrorInvalidNormSetting));
     }
 
     #[test]

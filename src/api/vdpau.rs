@@ -7,7 +7,7 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::boundary::{cu, out, run};
+use crate::boundary::{cu, run};
 use crate::driver::types::*;
 use crate::rt;
 use crate::types::*;
@@ -30,11 +30,9 @@ pub type VdpGetProcAddress = c_void;
 #[no_mangle]
 pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
     run("cudaVDPAUGetDevice", || {
-        let device = out(device)?;
-        let mut d: CUdevice = 0;
-        cu(rt::fns()?.cuVDPAUGetDevice(&mut d, vdpDevice, vdpGetProcAddress))?;
-        *device = d;
-        Ok(())
+        // The caller's pointer goes to the driver as it is, as NVIDIA's runtime passes it (a
+        // null one is the driver's to judge; runtime ordinals are the driver's).
+        cu(rt::fns()?.cuVDPAUGetDevice(device as *mut CUdevice, vdpDevice, vdpGetProcAddress))
     })
 }
 

@@ -355,6 +355,7 @@ driver_api! {
     cuGraphicsGLRegisterBuffer = "cuGraphicsGLRegisterBuffer" @ 3000 (pCudaResource: *mut CUgraphicsResource, buffer: c_uint, flags: c_uint);
     cuGraphicsGLRegisterImage = "cuGraphicsGLRegisterImage" @ 3000 (pCudaResource: *mut CUgraphicsResource, image: c_uint, target: c_uint, flags: c_uint);
     cuGLGetDevices = "cuGLGetDevices" @ 6050 (pCudaDeviceCount: *mut c_uint, pCudaDevices: *mut CUdevice, cudaDeviceCount: c_uint, deviceList: c_int);
+    cuGLInit = "cuGLInit" @ 2000 ();
     cuGLRegisterBufferObject = "cuGLRegisterBufferObject" @ 2000 (buffer: c_uint);
     cuGLMapBufferObject = "cuGLMapBufferObject" @ 7000 (dptr: *mut CUdeviceptr, size: *mut usize, buffer: c_uint);
     cuGLMapBufferObjectAsync = "cuGLMapBufferObjectAsync" @ 7000 (dptr: *mut CUdeviceptr, size: *mut usize, buffer: c_uint, hStream: CUstream);

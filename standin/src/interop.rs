@@ -24,6 +24,7 @@ const ENTRY_POINTS: &[&str] = &[
     "cuGraphicsGLRegisterBuffer",
     "cuGraphicsGLRegisterImage",
     "cuGLGetDevices",
+    "cuGLInit",
     "cuGLRegisterBufferObject",
     "cuGLMapBufferObject",
     "cuGLMapBufferObjectAsync",

@@ -629,6 +629,11 @@ impl State {
         if !(1..=6).contains(&advice) {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
+        // No range is an invalid value before the location is looked at (measured on the
+        // H100: cudaMemAdvise(managed, 0, UnsetAccessedBy, -3) is cudaErrorInvalidValue).
+        if p == 0 || count == 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
         // The location matters only to SET_PREFERRED_LOCATION and (UN)SET_ACCESSED_BY.
         let loc = if matches!(advice, 3 | 5 | 6) { loc? } else { Loc::None };
         let (a, first, last) = self.managed_pages(p, count)?;
@@ -743,6 +748,11 @@ export! {
     fn cuMemPrefetchAsync(devPtr: CUdeviceptr, count: usize, dstDevice: CUdevice, hStream: CUstream) {
         with(|s| {
             s.cur()?;
+            // No range is an invalid value before the device is looked at (measured on the
+            // H100: cudaMemPrefetchAsync(NULL, 4109, 99, 0) is cudaErrorInvalidValue).
+            if devPtr == 0 || count == 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
             let loc = loc_v1(s, dstDevice)?;
             s.prefetch(devPtr as usize, count, loc, hStream as usize)
         })
@@ -751,7 +761,7 @@ export! {
     fn cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: c_uint, hStream: CUstream) {
         with(|s| {
             s.cur()?;
-            if flags != 0 {
+            if flags != 0 || devPtr == 0 || count == 0 {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
             let loc = loc_v2(s, location)?;
@@ -760,6 +770,9 @@ export! {
     }
 
     fn cuMemRangeGetAttribute(data: *mut c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) {
+        // A current context first, whatever the arguments (the H100's driver, as NVIDIA's
+        // runtime, which makes none current for this call, shows: `ctest/reset_current.c`).
+        with(|s| s.cur().map(|_| ()))?;
         nonnull(data)?;
         with(|s| {
             let mut buf = vec![0u8; dataSize.min(1 << 20)];
@@ -773,6 +786,7 @@ export! {
     }
 
     fn cuMemRangeGetAttributes(data: *mut *mut c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) {
+        with(|s| s.cur().map(|_| ()))?;
         nonnull(data)?;
         nonnull(dataSizes)?;
         nonnull(attributes)?;

@@ -373,13 +373,20 @@ impl State {
         }
     }
 
-    /// The device of this thread's current context: `CUDA_ERROR_INVALID_CONTEXT` if none.
+    /// The device of this thread's current context: `CUDA_ERROR_INVALID_CONTEXT` if none;
+    /// `CUDA_ERROR_CONTEXT_IS_DESTROYED` for a primary context reset (or released) while it
+    /// was current, as the H100's driver answers the calls NVIDIA's runtime makes after
+    /// `cudaDeviceReset` without retaining a context (`ctest/reset_current.c`).
     pub fn cur(&self) -> Res<c_int> {
         let top = stack_top();
         if top == 0 {
             return Err(CUDA_ERROR_INVALID_CONTEXT);
         }
-        self.live_ctx(top)
+        match self.ctx_dev(top) {
+            Some(d) if self.ctxs[d as usize].active => Ok(d),
+            Some(_) => Err(CUDA_ERROR_CONTEXT_IS_DESTROYED),
+            None => Err(CUDA_ERROR_INVALID_CONTEXT),
+        }
     }
 
     /// Memory for a new allocation: from the arena, or the heap if there is no arena or it

@@ -569,9 +569,10 @@ fn primary_context_lifecycle() {
         assert_eq!(cuDevicePrimaryCtxReset(0), CUDA_SUCCESS);
         assert_eq!(cuDevicePrimaryCtxGetState(0, &mut fl, &mut act), CUDA_SUCCESS);
         assert_eq!(act, 0);
-        // The reset context is gone: its memory too, and it can't be used until retained.
+        // The reset context is gone: its memory too, and it can't be used until retained
+        // (while current, it is a destroyed context to every call).
         let mut p = 0;
-        assert_eq!(cuMemAlloc(&mut p, 16), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuMemAlloc(&mut p, 16), CUDA_ERROR_CONTEXT_IS_DESTROYED);
         let mut c2 = null_mut();
         assert_eq!(cuDevicePrimaryCtxRetain(&mut c2, 0), CUDA_SUCCESS);
         assert_eq!(c2, c);

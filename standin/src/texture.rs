@@ -1,25 +1,31 @@
 //! Texture and surface objects: the descriptors they were created with, checked against the
-//! documented rules and an H100's limits, and handed back as given. Nothing samples them (the
-//! stand-in has no kernels). Objects are numbered from 1 and numbers are never reused; a
-//! context's objects go with it.
+//! documented rules and an H100's limits, and handed back as given, as the driver does, but
+//! for the border colour, which the driver does not give back (zero here), and the view of an
+//! object made without one (success, nothing written). Nothing samples them (the stand-in
+//! has no kernels). Objects are numbered from 1 and numbers are never reused; a context's
+//! objects go with it.
 //!
 //! Checked (`CUDA_ERROR_INVALID_VALUE` unless said otherwise): null pointers; a current
 //! context; the resource type; an array or mipmapped array handle the stand-in made
-//! (`CUDA_ERROR_INVALID_HANDLE`); a mipmapped array only with normalized coordinates; linear
-//! and pitch-2D memory aligned to the texture alignment (512 bytes), of a valid format, not
-//! empty, within the 1D linear width and the 2D linear width, height and pitch, the pitch a
-//! multiple of the texture pitch alignment (32 bytes) and as wide as a row; address and
-//! filter modes and flag bits cuda.h defines; seamless cubemap filtering only on a cubemap
-//! array; a resource view only on an array or mipmapped array, inside it (see `check_view`);
-//! resource flags zero; surfaces only on arrays made for surface load/store. The real driver's codes for these are not
-//! documented; these are guesses that tests on the GPU pin.
+//! (`CUDA_ERROR_INVALID_HANDLE`); linear and pitch-2D memory not null, aligned to the texture
+//! alignment (512 bytes), of a valid format, within the 1D linear width
+//! (`linear_max_width`) and the 2D linear width, height and pitch, the pitch a multiple of
+//! the texture pitch alignment (32 bytes); address and filter modes and flag bits cuda.h
+//! defines; seamless cubemap filtering only on a cubemap array; a resource view of an array
+//! or mipmapped array of a format and inside it (see `check_view`; a view of linear or
+//! pitch-2D memory is ignored, as the driver does); resource flags zero; surfaces only on
+//! arrays. The H100 takes what is not checked here (empty linear memory, pitch-2D memory of
+//! width or height 0 or a pitch narrower than a row, unnormalized coordinates on a mipmapped
+//! array, surfaces of arrays without the load/store flag; destroying an object that is not
+//! one succeeds); the codes of the rest are the H100's where tests on it showed them, else
+//! guesses that those tests pin.
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint};
 
 use parking_lot::Mutex;
 
-use crate::array::{element, CUBEMAP, LAYERED, SURFACE_LDST};
+use crate::array::{element, CUBEMAP, LAYERED};
 use crate::attrs::device_attribute;
 use crate::state::*;
 use crate::types::*;
@@ -93,8 +99,7 @@ fn check_resource(s: &State, r: &CUDA_RESOURCE_DESC, dev: c_int) -> Res<u32> {
                 let ok = block == 1
                     && l.devPtr != 0
                     && l.devPtr as usize % align == 0
-                    && l.sizeInBytes >= eb
-                    && l.sizeInBytes / eb <= attr(69, dev);
+                    && l.sizeInBytes / eb <= linear_max_width(eb);
                 if ok {
                     Ok(0)
                 } else {
@@ -103,17 +108,14 @@ fn check_resource(s: &State, r: &CUDA_RESOURCE_DESC, dev: c_int) -> Res<u32> {
             }
             CU_RESOURCE_TYPE_PITCH2D => {
                 let p = r.res.pitch2D;
-                let (eb, block) = element(p.format, p.numChannels).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+                let (_, block) = element(p.format, p.numChannels).ok_or(CUDA_ERROR_INVALID_VALUE)?;
                 let ok = block == 1
                     && p.devPtr != 0
                     && p.devPtr as usize % align == 0
-                    && p.width > 0
-                    && p.height > 0
                     && p.width <= attr(70, dev)
                     && p.height <= attr(71, dev)
                     && p.pitchInBytes <= attr(72, dev)
-                    && p.pitchInBytes % attr(51, dev) == 0
-                    && p.width.checked_mul(eb).is_some_and(|row| row <= p.pitchInBytes);
+                    && p.pitchInBytes % attr(51, dev) == 0;
                 if ok {
                     Ok(0)
                 } else {
@@ -131,14 +133,11 @@ const TRSF_ALL: c_uint = CU_TRSF_READ_AS_INTEGER
     | CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION
     | CU_TRSF_SEAMLESS_CUBEMAP;
 
-fn check_texture(t: &CUDA_TEXTURE_DESC, r: &CUDA_RESOURCE_DESC, array_flags: u32) -> Res {
+fn check_texture(t: &CUDA_TEXTURE_DESC, array_flags: u32) -> Res {
     let modes_ok = t.addressMode.iter().all(|m| (0..=3).contains(m))
         && (0..=1).contains(&t.filterMode)
         && (0..=1).contains(&t.mipmapFilterMode);
     if !modes_ok || t.flags & !TRSF_ALL != 0 {
-        return invalid();
-    }
-    if r.resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY && t.flags & CU_TRSF_NORMALIZED_COORDINATES == 0 {
         return invalid();
     }
     if t.flags & CU_TRSF_SEAMLESS_CUBEMAP != 0 && array_flags & CUBEMAP == 0 {
@@ -147,10 +146,11 @@ fn check_texture(t: &CUDA_TEXTURE_DESC, r: &CUDA_RESOURCE_DESC, array_flags: u32
     Ok(())
 }
 
-/// Checks a resource view against its array or mipmapped array, as cuda.h documents views:
-/// level and layer ranges inside the resource (zero where it has none), the resource's extent,
-/// or four times its width and height for a block-compressed view of 32-bit unsigned
-/// integers (2 channels for BC1 and BC4, 4 for the others).
+/// Checks a resource view against its array or mipmapped array, as cuda.h documents views: a
+/// format (not none), level and layer ranges in order and no further than one past the
+/// resource's (as the H100 takes them; an array's levels 0), the resource's extent, or four times its width and
+/// height for a block-compressed view of 32-bit unsigned integers (2 channels for BC1 and BC4,
+/// 4 for the others).
 fn check_view(s: &State, r: &CUDA_RESOURCE_DESC, v: &CUDA_RESOURCE_VIEW_DESC) -> Res {
     // SAFETY: the union member `resType` names.
     let (d, levels) = unsafe {
@@ -163,16 +163,19 @@ fn check_view(s: &State, r: &CUDA_RESOURCE_DESC, v: &CUDA_RESOURCE_VIEW_DESC) ->
             _ => return invalid(),
         }
     };
-    if v.firstMipmapLevel > v.lastMipmapLevel || v.lastMipmapLevel >= levels {
+    // (The last level of a mipmapped array and the last layer may be one past the resource's,
+    // as on the H100; an array's levels are 0.)
+    let last_level = if r.resType == CU_RESOURCE_TYPE_ARRAY { 0 } else { levels };
+    if v.firstMipmapLevel > v.lastMipmapLevel || v.lastMipmapLevel > last_level {
         return invalid();
     }
     let layered = d.flags & (LAYERED | CUBEMAP) != 0;
     let layers = if layered { d.depth as u32 } else { 1 };
-    if v.firstLayer > v.lastLayer || v.lastLayer >= layers {
+    if v.firstLayer > v.lastLayer || v.lastLayer > layers {
         return invalid();
     }
     let extent = match v.format {
-        0x00..=0x18 => (d.width, d.height),
+        0x01..=0x18 => (d.width, d.height),
         0x19..=0x22 => {
             let channels = if matches!(v.format, 0x19 | 0x1c | 0x1d) { 2 } else { 4 };
             if d.format != 0x03 || d.channels != channels {
@@ -186,6 +189,12 @@ fn check_view(s: &State, r: &CUDA_RESOURCE_DESC, v: &CUDA_RESOURCE_VIEW_DESC) ->
         return invalid();
     }
     Ok(())
+}
+
+/// The most elements of `eb` bytes a 1D linear texture holds: 2^30, and no more than 4 GiB
+/// (an H100's `cuDeviceGetTexture1DLinearMaxWidth`).
+fn linear_max_width(eb: usize) -> usize {
+    (1 << 30).min((1usize << 32) / eb)
 }
 
 fn new_id(o: &mut Objects) -> u64 {
@@ -203,12 +212,15 @@ export! {
         let dev = with(|s| {
             let dev = s.cur()?;
             let array_flags = check_resource(s, &res, dev)?;
-            check_texture(&tex, &res, array_flags)?;
-            if let Some(v) = &view {
-                check_view(s, &res, v)?;
+            check_texture(&tex, array_flags)?;
+            // A view of linear or pitch-2D memory is taken and ignored, as the driver does.
+            match &view {
+                Some(v) if matches!(res.resType, CU_RESOURCE_TYPE_ARRAY | CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) => check_view(s, &res, v)?,
+                _ => {}
             }
             Ok(dev)
         })?;
+        let view = view.filter(|_| matches!(res.resType, CU_RESOURCE_TYPE_ARRAY | CU_RESOURCE_TYPE_MIPMAPPED_ARRAY));
         let id = objects(|o| {
             let id = new_id(o);
             o.tex.insert(id, Tex { dev, res, tex, view });
@@ -219,8 +231,10 @@ export! {
     }
 
     fn cuTexObjectDestroy(texObject: CUtexObject) {
+        // An object that is not one (0, one destroyed) is no error, as on the H100.
         with(|s| s.cur().map(|_| ()))?;
-        objects(|o| o.tex.remove(&texObject)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_VALUE)
+        objects(|o| o.tex.remove(&texObject));
+        Ok(())
     }
 
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) {
@@ -233,14 +247,21 @@ export! {
     fn cuTexObjectGetTextureDesc(pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject) {
         nonnull(pTexDesc)?;
         with(|s| s.cur().map(|_| ()))?;
-        *pTexDesc = objects(|o| o.tex.get(&texObject).map(|t| t.tex)).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        let mut t = objects(|o| o.tex.get(&texObject).map(|t| t.tex)).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        // The driver does not give the border colour back.
+        t.borderColor = [0.0; 4];
+        *pTexDesc = t;
         Ok(())
     }
 
     fn cuTexObjectGetResourceViewDesc(pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject) {
         nonnull(pResViewDesc)?;
         with(|s| s.cur().map(|_| ()))?;
-        *pResViewDesc = objects(|o| o.tex.get(&texObject).and_then(|t| t.view)).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        // An object made without a view has none to give: success, nothing written (as the
+        // driver).
+        if let Some(v) = objects(|o| o.tex.get(&texObject).map(|t| t.view)).ok_or(CUDA_ERROR_INVALID_VALUE)? {
+            *pResViewDesc = v;
+        }
         Ok(())
     }
 
@@ -253,9 +274,8 @@ export! {
             if res.resType != CU_RESOURCE_TYPE_ARRAY {
                 return invalid();
             }
-            if check_resource(s, &res, dev)? & SURFACE_LDST == 0 {
-                return invalid();
-            }
+            // (An array without the surface load/store flag is taken, as on the H100.)
+            check_resource(s, &res, dev)?;
             Ok(dev)
         })?;
         let id = objects(|o| {
@@ -269,7 +289,8 @@ export! {
 
     fn cuSurfObjectDestroy(surfObject: CUsurfObject) {
         with(|s| s.cur().map(|_| ()))?;
-        objects(|o| o.surf.remove(&surfObject)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_VALUE)
+        objects(|o| o.surf.remove(&surfObject));
+        Ok(())
     }
 
     fn cuSurfObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject) {
@@ -284,8 +305,8 @@ export! {
         with(|s| {
             s.check_dev(dev)?;
             match element(format, numChannels) {
-                Some((_, 1)) => {
-                    *maxWidthInElements = attr(69, dev);
+                Some((eb, _)) => {
+                    *maxWidthInElements = linear_max_width(eb);
                     Ok(())
                 }
                 _ => invalid(),

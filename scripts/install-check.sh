@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Checks scripts/install.sh on the release build in dist/ (scripts/build.sh first), in a
+# temporary DESTDIR, on the stand-in driver:
+#   - the files and links it installs, and nothing else;
+#   - per ABI, ctest/copy_basic.c built with `pkg-config --cflags --libs cudart-rs-N` alone
+#     (no -I or -L of ours): it needs libcudart.so.N, finds the installed library through
+#     its RUNPATH (no LD_LIBRARY_PATH), and prints NVIDIA's recorded output
+#     (ctest/expected/N/copy_basic.out);
+#   - the installed debug info resolves: addr2line names the source line of an export; with
+#     gdb (when installed) a backtrace through the library's internal frames names source
+#     lines with the debug file beside the library, and again from a build-id tree
+#     (DEBUGDIR=/usr/lib/debug), and names none without a debug file;
+#   - --uninstall leaves no file behind.
+# Prints one line per check; the last is `N passed, N failed`. Exit status non-zero on a failure.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+passed=0 failed=0
+ok() { echo "ok: $*"; passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; ((failed == 0)); exit; }
+
+for tool in pkg-config gcc readelf addr2line; do
+    command -v "$tool" >/dev/null || { bad "$tool is missing"; finish; }
+done
+[[ -f dist/lib/stand-in/libcuda.so.1 ]] || { bad "no dist/: run scripts/build.sh"; finish; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/root
+driver=$root/dist/lib/stand-in/libcuda.so.1
+
+if ! bash scripts/install.sh DESTDIR="$dest" PREFIX=/usr/local >"$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log"
+    bad "scripts/install.sh DESTDIR=... PREFIX=/usr/local"
+    finish
+fi
+ok "scripts/install.sh DESTDIR=\$tmp PREFIX=/usr/local"
+
+# What is installed: exactly this (type, mode, path, link target).
+(cd "$dest" && find . \( -type f -o -type l \) -printf '%p %y %m %l\n' | LC_ALL=C sort) >"$tmp/files"
+cat >"$tmp/want" <<'EOF'
+./usr/local/include/cudart-rs/cuda_egl_interop.h f 644 
+./usr/local/include/cudart-rs/cuda_gl_interop.h f 644 
+./usr/local/include/cudart-rs/cuda_runtime_api.h f 644 
+./usr/local/include/cudart-rs/cuda_vdpau_interop.h f 644 
+./usr/local/lib/cudart-rs/.debug/libcudart.so.12.9.0.debug f 644 
+./usr/local/lib/cudart-rs/.debug/libcudart.so.13.0.0.debug f 644 
+./usr/local/lib/cudart-rs/12/libcudart.so l 777 ../libcudart.so.12
+./usr/local/lib/cudart-rs/13/libcudart.so l 777 ../libcudart.so.13
+./usr/local/lib/cudart-rs/libcudart.so.12 l 777 libcudart.so.12.9.0
+./usr/local/lib/cudart-rs/libcudart.so.12.9.0 f 644 
+./usr/local/lib/cudart-rs/libcudart.so.13 l 777 libcudart.so.13.0.0
+./usr/local/lib/cudart-rs/libcudart.so.13.0.0 f 644 
+./usr/local/lib/pkgconfig/cudart-rs-12.pc f 644 
+./usr/local/lib/pkgconfig/cudart-rs-13.pc f 644 
+EOF
+if diff -u "$tmp/want" "$tmp/files"; then ok "installed files and links"; else bad "installed files and links (diff above)"; fi
+for a in 13 12; do
+    if cmp -s "$dest/usr/local/include/cudart-rs/cuda_runtime_api.h" include/cuda_runtime_api.h &&
+        [[ -z $(readelf -S -W "$dest/usr/local/lib/cudart-rs/libcudart.so.$a" | grep -E ' \.(debug_[a-z]+|symtab) ') ]]; then
+        ok "libcudart.so.$a installed stripped (no .debug_* or .symtab), header as include/"
+    else
+        bad "libcudart.so.$a not stripped, or the header differs from include/"
+    fi
+done
+
+# A program built with pkg-config alone. --define-prefix: the .pc files' prefix is where they
+# lie (DESTDIR/usr/local), as it would be /usr/local once installed there.
+export PKG_CONFIG_PATH=$dest/usr/local/lib/pkgconfig PKG_CONFIG_LIBDIR=$dest/usr/local/lib/pkgconfig
+for a in 13 12; do
+    if ! flags=$(pkg-config --define-prefix --cflags --libs "cudart-rs-$a" 2>&1); then
+        bad "pkg-config cudart-rs-$a: $flags"
+        continue
+    fi
+    echo "   pkg-config --cflags --libs cudart-rs-$a: $flags"
+    bin=$tmp/copy_basic_$a
+    # shellcheck disable=SC2086  # pkg-config's output is meant to be split
+    if ! gcc -O1 -Wall ctest/copy_basic.c $flags -o "$bin" >"$tmp/cc.log" 2>&1; then
+        cat "$tmp/cc.log"
+        bad "[$a] gcc ctest/copy_basic.c \$(pkg-config --cflags --libs cudart-rs-$a)"
+        continue
+    fi
+    needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(libcudart[^]]*\)\].*/\1/p')
+    runpath=$(readelf -d "$bin" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\].*/\2/p')
+    if [[ $needed == "libcudart.so.$a" && $runpath == "$dest/usr/local/lib/cudart-rs" ]]; then
+        ok "[$a] built: NEEDED $needed, RUNPATH $runpath"
+    else
+        bad "[$a] built: NEEDED '$needed' (want libcudart.so.$a), RUNPATH '$runpath'"
+    fi
+    resolved=$(env -u LD_LIBRARY_PATH -u LD_PRELOAD ldd "$bin" | awk '$1 == "libcudart.so.'"$a"'" { print $3 }')
+    if [[ $resolved == "$dest/usr/local/lib/cudart-rs/libcudart.so.$a" ]]; then
+        ok "[$a] the loader finds the installed libcudart.so.$a"
+    else
+        bad "[$a] the loader finds libcudart.so.$a at '$resolved'"
+    fi
+    env -u LD_LIBRARY_PATH -u LD_PRELOAD CUDART_RS_DRIVER="$driver" timeout 60 "$bin" >"$tmp/out_$a" 2>&1
+    rc=$?
+    if ((rc == 0)) && diff -u "ctest/expected/$a/copy_basic.out" "$tmp/out_$a"; then
+        ok "[$a] runs on the stand-in and prints NVIDIA's output (ctest/expected/$a/copy_basic.out)"
+    else
+        bad "[$a] run: exit $rc, output as above"
+    fi
+done
+
+# Debug info: the source line of an export from the installed library and its debug file.
+lib13=$dest/usr/local/lib/cudart-rs/libcudart.so.13.0.0
+addr=$(readelf -W --dyn-syms "$lib13" | awk '$8 == "cudaMemcpy@@libcudart.so.13" { print $2 }')
+line=$(addr2line -e "$lib13" "0x$addr" 2>&1)
+if [[ $line == */src/api/copy.rs:[0-9]* ]]; then
+    ok "addr2line: cudaMemcpy at src/${line##*/src/} (from cudart-rs/.debug/)"
+else
+    bad "addr2line on cudaMemcpy: '$line'"
+fi
+
+# gdb: a backtrace from inside the driver through the runtime's frames.
+backtrace() { # backtrace BIN [gdb commands...]: the frames, one a line
+    local bin=$1
+    shift
+    env -u LD_LIBRARY_PATH CUDART_RS_DRIVER="$driver" timeout 120 gdb -nx -batch "$@" \
+        -ex 'set breakpoint pending on' -ex 'break cuMemcpy' -ex run -ex bt -ex kill "$bin" 2>&1 | grep '^#'
+}
+frames_ok() { grep -q 'cudart::boundary::run.* at src/boundary\.rs:[0-9]' <<<"$1"; }
+if command -v gdb >/dev/null; then
+    bt=$(backtrace "$tmp/copy_basic_13")
+    if frames_ok "$bt"; then
+        ok "gdb: backtrace through the runtime names its source lines ($(grep -o 'cudart::api::copy::cudaMemcpy.* at src/[^ ]*' <<<"$bt" | head -n 1 | sed 's/.* at //'))"
+    else
+        printf '%s\n' "$bt" | head -n 12
+        bad "gdb: no source lines in the runtime's frames with its debug file installed"
+    fi
+    mv "$dest/usr/local/lib/cudart-rs/.debug" "$tmp/debug-aside"
+    bt=$(backtrace "$tmp/copy_basic_13")
+    if ! frames_ok "$bt"; then
+        ok "gdb: without the debug file the same frames have no source lines (the library is stripped)"
+    else
+        bad "gdb: source lines without a debug file: the library is not stripped"
+    fi
+    # The build-id tree, as distributions install it.
+    if bash scripts/install.sh --abi 13 DESTDIR="$dest" PREFIX=/usr/local DEBUGDIR=/usr/lib/debug >/dev/null &&
+        id=$(readelf -n "$lib13" | sed -n 's/^ *Build ID: *//p') &&
+        [[ -f $dest/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug ]]; then
+        bt=$(backtrace "$tmp/copy_basic_13" -ex "set debug-file-directory $dest/usr/lib/debug")
+        if frames_ok "$bt"; then
+            ok "gdb: source lines from the build-id tree (DEBUGDIR=/usr/lib/debug: .build-id/${id:0:2}/${id:2}.debug)"
+        else
+            bad "gdb: no source lines from the build-id tree"
+        fi
+        rm -rf "$dest/usr/lib/debug"
+    else
+        bad "install.sh DEBUGDIR=/usr/lib/debug: no .build-id/xx/yyy.debug file"
+    fi
+    mv "$tmp/debug-aside" "$dest/usr/local/lib/cudart-rs/.debug"
+else
+    echo "   (gdb is not installed: the backtrace checks are skipped)"
+fi
+
+bash scripts/install.sh --uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null
+left=$(cd "$dest" && find . \( -type f -o -type l \) | sort)
+if [[ -z $left ]]; then ok "--uninstall removes every file"; else bad "--uninstall left: $left"; fi
+finish
