@@ -20,8 +20,16 @@ pub fn cu(r: CUresult) -> Res {
     if r == 0 {
         Ok(())
     } else {
-        Err(error::from_cu(r))
+        Err(cu_error(r))
     }
+}
+
+/// The runtime error of a failed driver call: out of line, so that the mapping never weighs
+/// on the success path of the function it is called from.
+#[cold]
+#[inline(never)]
+fn cu_error(r: CUresult) -> cudaError {
+    error::from_cu(r)
 }
 
 /// Records `e` as this thread's last error, as NVIDIA's runtime does for every failing
