@@ -1,5 +1,6 @@
-//! The one boundary every export crosses: it catches panics, records the thread's last
-//! error with NVIDIA's rules, and traces the call.
+//! The one boundary every export crosses: it catches panics and records the thread's last
+//! error with NVIDIA's rules. (Calls are traced around it, by the observation shim every
+//! exported symbol is bound to: `crate::observe`.)
 
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -86,12 +87,8 @@ pub fn run_uninitialised<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaEr
         }
     };
     match r {
-        Ok(()) => {
-            tracing::trace!(target: "cudart", "{name} -> cudaSuccess");
-            cudaError::cudaSuccess
-        }
+        Ok(()) => cudaError::cudaSuccess,
         Err(e) => {
-            tracing::debug!(target: "cudart", "{name} -> {e:?}");
             record(e);
             e
         }
