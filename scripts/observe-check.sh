@@ -71,7 +71,15 @@ main() {
             rc=1
             continue
         fi
-        local args=(--exe "$exe" --work "$work/$abi/runs" --label "[$abi]")
+        # ctest/stress.c: 16 threads, every mode on at once.
+        if ! gcc -std=gnu11 -O1 -g "${def[@]}" -I "$dist/include" -I ctest -o "$work/$abi/stress" ctest/stress.c \
+            -L "$work/$abi/lib" -lcudart -Wl,-rpath,"$work/$abi/lib" -pthread 2>>"$work/$abi/build.log"; then
+            cat "$work/$abi/build.log"
+            echo "FAIL [$abi] build of ctest/stress.c"
+            rc=1
+            continue
+        fi
+        local args=(--exe "$exe" --stress "$work/$abi/stress" --work "$work/$abi/runs" --label "[$abi]")
         if [[ $mode == gpu ]]; then
             args+=(--gpu)
         else

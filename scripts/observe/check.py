@@ -21,6 +21,7 @@ import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--exe", required=True)
+ap.add_argument("--stress", help="ctest/stress.c, built: run with every mode on")
 ap.add_argument("--work", required=True)
 ap.add_argument("--driver")
 ap.add_argument("--gpu", action="store_true")
@@ -47,12 +48,12 @@ OBS_VARS = ("CUDART_RS_TRACE", "CUDART_RS_TRACE_FILE", "CUDART_RS_SUMMARY", "CUD
             "CUDART_RS_TIMELINE", "CUDART_RS_CHECKED", "CUDART_RS_LOG", "OBSERVE_CHECKED", "OBSERVE_SIGNAL")
 
 
-def run(tag, **env):
+def run(tag, exe=None, **env):
     e = {k: v for k, v in os.environ.items() if k not in OBS_VARS}
     if opt.driver:
         e["CUDART_RS_DRIVER"] = opt.driver
     e.update({k: str(v) for k, v in env.items()})
-    p = subprocess.run([opt.exe], env=e, capture_output=True, text=True, timeout=60)
+    p = subprocess.run([exe or opt.exe], env=e, capture_output=True, text=True, timeout=60)
     with open(os.path.join(opt.work, tag + ".out"), "w") as f:
         f.write(p.stdout)
     with open(os.path.join(opt.work, tag + ".err"), "w") as f:
@@ -348,6 +349,26 @@ sg = run("signal", CUDART_RS_SUMMARY=1, CUDART_RS_LEAKS=1, OBSERVE_SIGNAL=1)
 check("SIGTERM: the summary and leak report are printed, the process dies of the signal",
       sg.returncode == -signal.SIGTERM and "==== cudart-rs summary" in sg.stderr and "LEAK SUMMARY" in sg.stderr,
       "exit %s, stderr %r" % (sg.returncode, sg.stderr[-300:]))
+
+# ---- 16 threads, every mode on ------------------------------------------------------------
+if opt.stress:
+    for f in ("st-trace.txt", "st-summary.txt", "st-leaks.txt", "st-timeline.json"):
+        if os.path.exists(path(f)):
+            os.remove(path(f))
+    st = run("stress", exe=opt.stress, CUDART_RS_TRACE="1", CUDART_RS_TRACE_FILE=path("st-trace.txt"), CUDART_RS_SUMMARY=path("st-summary.txt"),
+             CUDART_RS_LEAKS=path("st-leaks.txt"), CUDART_RS_TIMELINE=path("st-timeline.json") + ",gpu", CUDART_RS_CHECKED=1)
+    st_calls = [LINE.match(l) for l in read("st-trace.txt").splitlines() if LINE.match(l)] if os.path.exists(path("st-trace.txt")) else []
+    try:
+        st_tl = [e for e in json.load(open(path("st-timeline.json"))) if e.get("ph") == "X" and not str(e.get("cat", "")).startswith("gpu")]
+    except Exception:  # noqa: BLE001
+        st_tl = None
+    st_sum = sum(num(m.group(1)) for m in re.finditer(r"^\s+\d+\.\d\s+[\d,]+\s+([\d,]+)\s", read("st-summary.txt"), re.M)) if os.path.exists(path("st-summary.txt")) else -1
+    st_threads = {int(m.group(1)) for m in st_calls}
+    check("16 threads, every mode on (ctest/stress.c): passes, nothing leaked or refused, trace = timeline = summary",
+          st.returncode == 0 and "RESULT: ok" in st.stdout and st_calls and st_tl is not None and len(st_tl) == len(st_calls) == st_sum
+          and len(st_threads) >= 16 and "LEAK SUMMARY: 0 bytes leaked in 0 allocations; handles leaked: none; misuses: 0" in read("st-leaks.txt"),
+          "exit %d, %d traced on %d threads, %s timeline events, %d in the summary; its output ends %r" % (
+              st.returncode, len(st_calls), len(st_threads), None if st_tl is None else len(st_tl), st_sum, st.stdout[-200:]))
 
 print("observe %s: %d passed, %d failed" % (opt.label or "", passed, failed))
 sys.exit(1 if failed else 0)
