@@ -474,9 +474,9 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path) {
                 arg_exprs(&ps),
             )
             .unwrap();
-            // The shim: on x86-64 and AArch64 three instructions that touch no argument
-            // register (a compare of the flag, a branch to the observed call, a jump to the
-            // export's code); elsewhere a Rust function that does the same.
+            // The shim: on x86-64 three instructions that touch no argument register (a
+            // compare of the flag, a branch to the observed call, a jump to the export's
+            // code); elsewhere a Rust function that does the same.
             writeln!(
                 rs,
                 "        #[cfg(target_arch = \"x86_64\")]\n        core::arch::global_asm!(\n\
@@ -488,21 +488,11 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path) {
                  \x20           \"jmp {IMPL}{n}\",\n\
                  \x20           \".size {SHIM}{n}, .-{SHIM}{n}\", \".popsection\",\n\
                  \x20           on = sym crate::observe::ON, cold = sym cold_{n},\n        );\n\
-                 \x20       #[cfg(target_arch = \"aarch64\")]\n        core::arch::global_asm!(\n\
-                 \x20           \".pushsection .text.{SHIM}{n},\\\"ax\\\",@progbits\",\n\
-                 \x20           \".globl {SHIM}{n}\", \".type {SHIM}{n},%function\", \".p2align 2\",\n\
-                 \x20           \"{SHIM}{n}:\",\n\
-                 \x20           \"adrp x16, {{on}}\",\n\
-                 \x20           \"ldrb w16, [x16, :lo12:{{on}}]\",\n\
-                 \x20           \"cbnz w16, {{cold}}\",\n\
-                 \x20           \"b {IMPL}{n}\",\n\
-                 \x20           \".size {SHIM}{n}, .-{SHIM}{n}\", \".popsection\",\n\
-                 \x20           on = sym crate::observe::ON, cold = sym cold_{n},\n        );\n\
-                 \x20       #[cfg(not(any(target_arch = \"x86_64\", target_arch = \"aarch64\")))]\n\
+                 \x20       #[cfg(not(target_arch = \"x86_64\"))]\n\
                  \x20       pub(crate) unsafe extern \"C\" fn shim_{n}({p}) -> {r} {{\n\
                  \x20           if !crate::observe::on() {{\n                return {IMPL}{n}({args});\n            }}\n\
                  \x20           cold_{n}({args})\n        }}\n\
-                 \x20       #[cfg(not(any(target_arch = \"x86_64\", target_arch = \"aarch64\")))]\n\
+                 \x20       #[cfg(not(target_arch = \"x86_64\"))]\n\
                  \x20       core::arch::global_asm!(\".globl {SHIM}{n}\", \".set {SHIM}{n}, {{0}}\", sym shim_{n});\n",
             )
             .unwrap();
