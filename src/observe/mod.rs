@@ -486,6 +486,7 @@ impl Drop for Depth {
 /// kept from unwinding into the program: a panic there loses the observation, not the call.
 pub fn call<R: Ret>(ix: usize, args: &[A], f: impl FnOnce() -> R) -> R {
     let Some(_depth) = Depth::enter() else { return f() };
+    report::watch();
     let c = Call { ix, ex: &crate::EXPORT_INFO[ix], args, seq: SEQ.fetch_add(1, Ordering::Relaxed) + 1 };
     let t0 = Instant::now();
     let pre = catch_unwind(AssertUnwindSafe(|| {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use parking_lot::Mutex;
@@ -489,13 +489,18 @@ extern "C" fn at_exit_c() {
 
 /// The write end of the pipe the signal handler writes to, and the process that made it.
 static SIGNAL_PIPE: AtomicU64 = AtomicU64::new(u64::MAX);
+/// The read end, for the reporting thread.
+static SIGNAL_READ: AtomicU64 = AtomicU64::new(u64::MAX);
+/// Whether the reporting thread runs (it is started by the first observed call, not while
+/// the library is being loaded).
+static WATCHING: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(sig: libc::c_int) {
     let v = SIGNAL_PIPE.load(Ordering::Relaxed);
     let (pid, fd) = ((v >> 32) as i32, v as u32 as i32);
     // SAFETY: async-signal-safe calls only.
     unsafe {
-        if v != u64::MAX && libc::getpid() == pid {
+        if v != u64::MAX && WATCHING.load(Ordering::Acquire) && libc::getpid() == pid {
             let b = sig as u8;
             libc::write(fd, (&b as *const u8).cast(), 1);
             // The thread the signal stopped goes no further, as the signal meant: the
@@ -506,7 +511,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
                 libc::nanosleep(&t, std::ptr::null_mut());
             }
         }
-        // A forked child (or no reporter): die as the signal would have made us.
+        // A forked child, or nothing observed yet: die as the signal would have made us.
         libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
     }
@@ -514,7 +519,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
 
 /// Registers the reports to run at exit, and on SIGINT/SIGTERM when those would kill the
 /// process: a handler hands the signal to a thread that reports, then re-raises it with its
-/// default action.
+/// default action. (The thread is started by [`watch`].)
 pub fn install() {
     let c = config();
     if c.summary.is_none() && c.leaks.is_none() && c.timeline.is_none() && !c.checked {
@@ -530,29 +535,10 @@ pub fn install() {
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
         return;
     }
-    let (r, w) = (fds[0], fds[1]);
     // SAFETY: plain system call.
     let pid = unsafe { libc::getpid() };
-    SIGNAL_PIPE.store(((pid as u32 as u64) << 32) | w as u32 as u64, Ordering::Relaxed);
-    let spawned = std::thread::Builder::new().name("cudart-rs-signal".into()).spawn(move || loop {
-        let mut b = 0u8;
-        // SAFETY: reads one byte into a local.
-        let n = unsafe { libc::read(r, (&mut b as *mut u8).cast(), 1) };
-        if n == 1 {
-            let sig = b as libc::c_int;
-            at_exit();
-            // SAFETY: restores the default action and re-raises the signal.
-            unsafe {
-                libc::signal(sig, libc::SIG_DFL);
-                libc::kill(libc::getpid(), sig);
-            }
-        } else if n == 0 {
-            return;
-        }
-    });
-    if spawned.is_err() {
-        return;
-    }
+    SIGNAL_PIPE.store(((pid as u32 as u64) << 32) | fds[1] as u32 as u64, Ordering::Relaxed);
+    SIGNAL_READ.store(fds[0] as u32 as u64, Ordering::Relaxed);
     for sig in [libc::SIGINT, libc::SIGTERM] {
         // SAFETY: reading and setting signal dispositions with valid structs.
         unsafe {
@@ -567,6 +553,38 @@ pub fn install() {
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }
+}
+
+/// Starts the thread that reports when a signal ends the program (once; from an observed
+/// call).
+pub fn watch() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    let r = SIGNAL_READ.load(Ordering::Relaxed);
+    if r == u64::MAX {
+        return;
+    }
+    STARTED.call_once(|| {
+        let r = r as i32;
+        let spawned = std::thread::Builder::new().name("cudart-rs-signal".into()).spawn(move || loop {
+            let mut b = 0u8;
+            // SAFETY: reads one byte into a local.
+            let n = unsafe { libc::read(r, (&mut b as *mut u8).cast(), 1) };
+            if n == 1 {
+                let sig = b as libc::c_int;
+                at_exit();
+                // SAFETY: restores the default action and re-raises the signal.
+                unsafe {
+                    libc::signal(sig, libc::SIG_DFL);
+                    libc::kill(libc::getpid(), sig);
+                }
+            } else if n == 0 {
+                return;
+            }
+        });
+        if spawned.is_ok() {
+            WATCHING.store(true, Ordering::Release);
+        }
+    });
 }
 
 #[cfg(test)]
