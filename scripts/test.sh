@@ -17,6 +17,8 @@
 #   8. ctest/stress.c, run repeatedly             (when there is one)
 #   9. scripts/difftest.sh --standin              (the differential tester builds against our
 #                                                  header and runs seeds to the end, both ABIs)
+#  10. scripts/observe-check.sh --standin         (the observation modes: trace, summary, leak
+#                                                  report, timeline, checked mode; both ABIs)
 # Every step runs even when an earlier one failed (unless it needs what failed). The last
 # line sums the C test counts; each other step that failed counts as one failure there:
 #   N passed, N failed, N skipped
@@ -89,6 +91,7 @@ if run_step "build" bash scripts/build.sh; then
         ctest_step "stress" --standin --abi both --only stress --repeat 3 --timeout 120
     fi
     run_step "difftest on the stand-in" bash scripts/difftest.sh --standin --abi both --seeds 1-20 --calls 200
+    run_step "observation modes on the stand-in" bash scripts/observe-check.sh --standin --abi both
 else
     echo "==== no dist/: the C tests cannot run"
     failed_steps+=("C tests (not run)")

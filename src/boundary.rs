@@ -1,5 +1,6 @@
-//! The one boundary every export crosses: it catches panics, records the thread's last
-//! error with NVIDIA's rules, and traces the call.
+//! The one boundary every export crosses: it catches panics and records the thread's last
+//! error with NVIDIA's rules. (Calls are traced around it, by the observation shim every
+//! exported symbol is bound to: `crate::observe`.)
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -15,8 +16,16 @@ pub fn cu(r: CUresult) -> Res {
     if r == 0 {
         Ok(())
     } else {
-        Err(error::from_cu(r))
+        Err(cu_error(r))
     }
+}
+
+/// The runtime error of a failed driver call: out of line, so that the mapping never weighs
+/// on the success path of the function it is called from.
+#[cold]
+#[inline(never)]
+fn cu_error(r: CUresult) -> cudaError {
+    error::from_cu(r)
 }
 
 /// Records `e` as this thread's last error, as NVIDIA's runtime does for every failing
@@ -75,11 +84,8 @@ pub fn run_uninitialised<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaEr
         }
     };
     match r {
-        Ok(()) => {
-            tracing::trace!(target: "cudart", "{name} -> cudaSuccess");
-            cudaError::cudaSuccess
-        }
-        Err(e) => failed(name, e),
+        Ok(()) => cudaError::cudaSuccess,
+        Err(e) => failed(e),
     }
 }
 
@@ -87,8 +93,7 @@ pub fn run_uninitialised<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaEr
 /// registers).
 #[cold]
 #[inline(never)]
-fn failed(name: &'static str, e: cudaError) -> cudaError_t {
-    tracing::debug!(target: "cudart", "{name} -> {e:?}");
+fn failed(e: cudaError) -> cudaError_t {
     record(e);
     e
 }

@@ -1,0 +1,468 @@
+//! How the trace and the timeline show a call's arguments: sizes and counts in decimal,
+//! flags, enums and advice by name, pointers with what they point into (from the
+//! allocations this runtime made), handles with what they are, structs field by field.
+
+use std::ffi::c_void;
+use std::fmt::{Debug, Write as _};
+
+use super::args::{Show, A, H};
+use super::registry::{self, State};
+use super::{Call, Status};
+use crate::types::*;
+
+/// Longest text shown for one argument.
+const MAX_ARG: usize = 400;
+
+/// A text being built, with the registry at hand to say what pointers point into.
+pub struct Fmt<'a> {
+    pub s: String,
+    pub reg: &'a State,
+    /// The call being shown: what it freed is shown as it was when it was called.
+    pub seq: u64,
+}
+
+impl Fmt<'_> {
+    pub fn hex(&mut self, p: usize) {
+        if p == 0 {
+            self.s.push_str("NULL");
+        } else {
+            let _ = write!(self.s, "{p:#x}");
+        }
+    }
+
+    /// A data pointer and, in brackets, the allocation it points into.
+    pub fn ptr(&mut self, p: usize) {
+        self.hex(p);
+        if p != 0 {
+            if let Some(d) = self.reg.describe(p, self.seq) {
+                let _ = write!(self.s, " [{d}]");
+            }
+        }
+    }
+
+    /// A handle and what it is.
+    pub fn handle(&mut self, k: H, p: usize) {
+        if k == H::Stream {
+            match p {
+                0 => return self.s.push_str("0 (null stream)"),
+                1 => return self.s.push_str("cudaStreamLegacy"),
+                2 => return self.s.push_str("cudaStreamPerThread"),
+                _ => {}
+            }
+        }
+        self.hex(p);
+        if p != 0 {
+            if let Some(d) = self.reg.describe_handle(p, self.seq) {
+                let _ = write!(self.s, " [{d}]");
+            }
+        }
+    }
+
+    pub fn unreadable(&mut self, p: usize) {
+        self.hex(p);
+        if p != 0 {
+            self.s.push_str(" (unreadable)");
+        }
+    }
+
+    pub fn debug(&mut self, v: &dyn Debug) {
+        let start = self.s.len();
+        let _ = write!(self.s, "{v:?}");
+        clamp(&mut self.s, start);
+    }
+
+    fn kind(&mut self, k: raw::cudaMemcpyKind) {
+        name_or_value(&mut self.s, k.0 as i64, super::enums::cudaMemcpyKind);
+    }
+}
+
+fn clamp(s: &mut String, start: usize) {
+    if s.len() - start > MAX_ARG {
+        let mut end = start + MAX_ARG;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push_str("...");
+    }
+}
+
+fn name_or_value(s: &mut String, v: i64, f: fn(i64) -> Option<&'static str>) {
+    match f(v) {
+        Some(n) => s.push_str(n),
+        None => {
+            let _ = write!(s, "{v} (not a valid value)");
+        }
+    }
+}
+
+/// One shown argument: its name, whether it is shown through its pointer (`->`), the text.
+pub struct Shown {
+    pub name: &'static str,
+    pub through: bool,
+    pub text: String,
+}
+
+/// The arguments of `c`, shown. Out pointers are shown through when the call succeeded
+/// (`status` is `None` as the call starts).
+pub fn decode(c: &Call, status: Option<Status>) -> Vec<Shown> {
+    let reg = registry::lock();
+    let mut out = Vec::with_capacity(c.args.len());
+    for (i, a) in c.args.iter().enumerate() {
+        let (name, ty) = c.ex.params[i];
+        let mut f = Fmt { s: String::new(), reg: &reg, seq: c.seq };
+        let mut through = false;
+        match *a {
+            A::I(v) => {
+                if v == -1 && (name == "device" || name.ends_with("Device") || name == "dev") {
+                    f.s.push_str("cudaCpuDeviceId");
+                } else {
+                    let _ = write!(f.s, "{v}");
+                }
+            }
+            A::U(v) => match flags_of(c.ex.base, name) {
+                Some(t) => flags(&mut f.s, v, t),
+                None if name.to_ascii_lowercase().contains("flags") => {
+                    let _ = write!(f.s, "{v:#x}");
+                }
+                None => {
+                    let _ = write!(f.s, "{v}");
+                }
+            },
+            A::F(v) => {
+                let _ = write!(f.s, "{v}");
+            }
+            // nvcc passes the host stub and shadow as `const char *`.
+            A::S(p) if name == "hostFun" || name == "hostVar" => f.ptr(p),
+            A::S(p) => cstr(&mut f, p),
+            A::P(p) if name == "deviceFun" || name == "deviceAddress" => cstr(&mut f, p),
+            A::P(p) => f.ptr(p),
+            A::E(v, names) => name_or_value(&mut f.s, v, names),
+            A::H(k, p) => f.handle(k, p),
+            A::R(p, show) => {
+                let input = ty.starts_with("*const");
+                match show {
+                    Some(show) if p != 0 && (input || status.is_some_and(Status::ok)) && !opaque(name) => {
+                        through = true;
+                        // SAFETY: the thunk checks that `p` is readable as its type.
+                        unsafe { show(p, &mut f) }
+                    }
+                    _ => f.hex(p),
+                }
+            }
+            A::V(p, show) => match show {
+                // SAFETY: `p` is the shim's own copy of the struct.
+                Some(show) => unsafe { show(p, &mut f) },
+                None => f.s.push_str("{..}"),
+            },
+        }
+        out.push(Shown { name, through, text: f.s });
+    }
+    out
+}
+
+/// What `c` returned, shown.
+pub fn result<R: super::Ret>(c: &Call, r: &R) -> String {
+    let reg = registry::lock();
+    let mut f = Fmt { s: String::new(), reg: &reg, seq: c.seq };
+    r.show(&mut f);
+    f.s
+}
+
+/// Parameters whose pointee means nothing on its own (kernel arguments, option arrays).
+fn opaque(name: &str) -> bool {
+    matches!(name, "args" | "kernelParams" | "extra" | "jitOptionsValues" | "libraryOptionValues")
+}
+
+pub fn cstr(f: &mut Fmt, p: usize) {
+    if p == 0 {
+        return f.s.push_str("NULL");
+    }
+    // Read up to 128 bytes, stopping at the end of a readable page.
+    let mut bytes = Vec::new();
+    for i in 0..128usize {
+        let a = p + i;
+        if (i == 0 || a % 4096 == 0) && !super::probe::readable(a, 1) {
+            break;
+        }
+        // SAFETY: the page holding `a` is readable.
+        let b = unsafe { *(a as *const u8) };
+        if b == 0 {
+            let _ = write!(f.s, "{:?}", String::from_utf8_lossy(&bytes));
+            return;
+        }
+        bytes.push(b);
+    }
+    if bytes.is_empty() {
+        return f.unreadable(p);
+    }
+    let _ = write!(f.s, "{:?}...", String::from_utf8_lossy(&bytes));
+}
+
+/// Flag names of the `flags` parameters that have them.
+fn flags_of(base: &str, param: &str) -> Option<&'static [(&'static str, u64)]> {
+    const HOST_ALLOC: &[(&str, u64)] = &[
+        ("cudaHostAllocPortable", cudaHostAllocPortable as u64),
+        ("cudaHostAllocMapped", cudaHostAllocMapped as u64),
+        ("cudaHostAllocWriteCombined", cudaHostAllocWriteCombined as u64),
+    ];
+    const HOST_REGISTER: &[(&str, u64)] = &[
+        ("cudaHostRegisterPortable", cudaHostRegisterPortable as u64),
+        ("cudaHostRegisterMapped", cudaHostRegisterMapped as u64),
+        ("cudaHostRegisterIoMemory", cudaHostRegisterIoMemory as u64),
+        ("cudaHostRegisterReadOnly", cudaHostRegisterReadOnly as u64),
+    ];
+    const ATTACH: &[(&str, u64)] = &[
+        ("cudaMemAttachGlobal", cudaMemAttachGlobal as u64),
+        ("cudaMemAttachHost", cudaMemAttachHost as u64),
+        ("cudaMemAttachSingle", cudaMemAttachSingle as u64),
+    ];
+    const STREAM: &[(&str, u64)] = &[("cudaStreamNonBlocking", cudaStreamNonBlocking as u64)];
+    const EVENT: &[(&str, u64)] = &[
+        ("cudaEventBlockingSync", cudaEventBlockingSync as u64),
+        ("cudaEventDisableTiming", cudaEventDisableTiming as u64),
+        ("cudaEventInterprocess", cudaEventInterprocess as u64),
+    ];
+    const RECORD: &[(&str, u64)] = &[("cudaEventRecordExternal", cudaEventRecordExternal as u64)];
+    const WAIT: &[(&str, u64)] = &[("cudaEventWaitExternal", cudaEventWaitExternal as u64)];
+    const DEVICE: &[(&str, u64)] = &[
+        ("cudaDeviceScheduleSpin", cudaDeviceScheduleSpin as u64),
+        ("cudaDeviceScheduleYield", cudaDeviceScheduleYield as u64),
+        ("cudaDeviceScheduleBlockingSync", cudaDeviceScheduleBlockingSync as u64),
+        ("cudaDeviceMapHost", cudaDeviceMapHost as u64),
+        ("cudaDeviceLmemResizeToMax", cudaDeviceLmemResizeToMax as u64),
+        ("cudaDeviceSyncMemops", cudaDeviceSyncMemops as u64),
+    ];
+    const ARRAY: &[(&str, u64)] = &[
+        ("cudaArrayLayered", cudaArrayLayered as u64),
+        ("cudaArraySurfaceLoadStore", cudaArraySurfaceLoadStore as u64),
+        ("cudaArrayCubemap", cudaArrayCubemap as u64),
+        ("cudaArrayTextureGather", cudaArrayTextureGather as u64),
+        ("cudaArrayColorAttachment", cudaArrayColorAttachment as u64),
+        ("cudaArraySparse", cudaArraySparse as u64),
+        ("cudaArrayDeferredMapping", cudaArrayDeferredMapping as u64),
+    ];
+    const IPC: &[(&str, u64)] = &[("cudaIpcMemLazyEnablePeerAccess", cudaIpcMemLazyEnablePeerAccess as u64)];
+    const INSTANTIATE: &[(&str, u64)] = &[
+        ("cudaGraphInstantiateFlagAutoFreeOnLaunch", 1),
+        ("cudaGraphInstantiateFlagUpload", 2),
+        ("cudaGraphInstantiateFlagDeviceLaunch", 4),
+        ("cudaGraphInstantiateFlagUseNodePriority", 8),
+    ];
+    if param != "flags" {
+        return None;
+    }
+    Some(match base {
+        "cudaHostAlloc" => HOST_ALLOC,
+        "cudaHostRegister" => HOST_REGISTER,
+        "cudaMallocManaged" | "cudaStreamAttachMemAsync" => ATTACH,
+        "cudaStreamCreateWithFlags" | "cudaStreamCreateWithPriority" => STREAM,
+        "cudaEventCreateWithFlags" => EVENT,
+        "cudaEventRecordWithFlags" => RECORD,
+        "cudaStreamWaitEvent" => WAIT,
+        "cudaSetDeviceFlags" | "cudaGLSetGLDevice" => DEVICE,
+        "cudaMallocArray" | "cudaMalloc3DArray" | "cudaMallocMipmappedArray" => ARRAY,
+        "cudaIpcOpenMemHandle" => IPC,
+        "cudaGraphInstantiate" | "cudaGraphInstantiateWithFlags" => INSTANTIATE,
+        _ => return None,
+    })
+}
+
+/// `A|B|0x40` (`0` when none is set).
+fn flags(s: &mut String, v: u64, names: &[(&str, u64)]) {
+    if v == 0 {
+        s.push('0');
+        return;
+    }
+    let mut rest = v;
+    let mut first = true;
+    for &(n, bit) in names {
+        if bit != 0 && v & bit == bit {
+            if !first {
+                s.push('|');
+            }
+            s.push_str(n);
+            rest &= !bit;
+            first = false;
+        }
+    }
+    if rest != 0 {
+        if !first {
+            s.push('|');
+        }
+        let _ = write!(s, "{rest:#x}");
+    }
+}
+
+// ---- values shown in their own way -------------------------------------------------------
+
+macro_rules! show_int {
+    ($($t:ty),*) => {$(
+        impl Show for $t {
+            fn show(&self, f: &mut Fmt) {
+                let _ = write!(f.s, "{}", self);
+            }
+        }
+    )*};
+}
+show_int!(i8, u8, i16, u16, i32, u32, i64, u64, isize, usize, f32, f64);
+
+impl Show for *mut c_void {
+    fn show(&self, f: &mut Fmt) {
+        f.ptr(*self as usize)
+    }
+}
+impl Show for *const c_void {
+    fn show(&self, f: &mut Fmt) {
+        f.ptr(*self as usize)
+    }
+}
+
+macro_rules! show_handle {
+    ($($t:ty => $k:ident),* $(,)?) => {$(
+        impl Show for $t {
+            fn show(&self, f: &mut Fmt) {
+                f.handle(H::$k, *self as usize)
+            }
+        }
+    )*};
+}
+show_handle!(
+    cudaStream_t => Stream,
+    cudaEvent_t => Event,
+    cudaArray_t => Array,
+    cudaMipmappedArray_t => Mipmapped,
+    cudaGraph_t => Graph,
+    cudaGraphExec_t => GraphExec,
+    cudaGraphNode_t => GraphNode,
+    cudaMemPool_t => Pool,
+    cudaKernel_t => Kernel,
+    cudaLibrary_t => Library,
+    cudaFunction_t => Function,
+    cudaUserObject_t => UserObject,
+);
+
+impl Show for cudaExtent {
+    fn show(&self, f: &mut Fmt) {
+        let _ = write!(f.s, "{{width={}, height={}, depth={}}}", self.width, self.height, self.depth);
+    }
+}
+
+impl Show for cudaPos {
+    fn show(&self, f: &mut Fmt) {
+        let _ = write!(f.s, "{{x={}, y={}, z={}}}", self.x, self.y, self.z);
+    }
+}
+
+impl Show for dim3 {
+    fn show(&self, f: &mut Fmt) {
+        let _ = write!(f.s, "({},{},{})", self.x, self.y, self.z);
+    }
+}
+
+impl Show for uint3 {
+    fn show(&self, f: &mut Fmt) {
+        let _ = write!(f.s, "({},{},{})", self.x, self.y, self.z);
+    }
+}
+
+impl Show for cudaPitchedPtr {
+    fn show(&self, f: &mut Fmt) {
+        f.s.push_str("{ptr=");
+        f.ptr(self.ptr as usize);
+        let _ = write!(f.s, ", pitch={}, xsize={}, ysize={}}}", self.pitch, self.xsize, self.ysize);
+    }
+}
+
+impl Show for cudaChannelFormatDesc {
+    fn show(&self, f: &mut Fmt) {
+        let _ = write!(f.s, "{{x={}, y={}, z={}, w={}, f=", self.x, self.y, self.z, self.w);
+        name_or_value(&mut f.s, self.f.0 as i64, super::enums::cudaChannelFormatKind);
+        f.s.push('}');
+    }
+}
+
+impl Show for cudaMemLocation {
+    fn show(&self, f: &mut Fmt) {
+        f.s.push_str("{type=");
+        name_or_value(&mut f.s, self.r#type.0 as i64, super::enums::cudaMemLocationType);
+        let _ = write!(f.s, ", id={}}}", self.id);
+    }
+}
+
+/// One side of a 3D copy: an array at a position, or a pitched pointer at a position.
+fn side(f: &mut Fmt, array: cudaArray_t, pos: cudaPos, ptr: cudaPitchedPtr) {
+    if !array.is_null() {
+        f.s.push_str("Array=");
+        f.handle(H::Array, array as usize);
+    } else {
+        f.s.push_str("Ptr=");
+        ptr.show(f);
+    }
+    f.s.push_str(", ");
+    if pos.x != 0 || pos.y != 0 || pos.z != 0 {
+        f.s.push_str("pos=");
+        pos.show(f);
+        f.s.push_str(", ");
+    }
+}
+
+impl Show for cudaMemcpy3DParms {
+    fn show(&self, f: &mut Fmt) {
+        f.s.push_str("{src");
+        side(f, self.srcArray, self.srcPos, self.srcPtr);
+        f.s.push_str("dst");
+        side(f, self.dstArray, self.dstPos, self.dstPtr);
+        f.s.push_str("extent=");
+        self.extent.show(f);
+        f.s.push_str(", kind=");
+        f.kind(self.kind);
+        f.s.push('}');
+    }
+}
+
+impl Show for cudaMemcpy3DPeerParms {
+    fn show(&self, f: &mut Fmt) {
+        f.s.push_str("{src");
+        side(f, self.srcArray, self.srcPos, self.srcPtr);
+        let _ = write!(f.s, "srcDevice={}, dst", self.srcDevice);
+        side(f, self.dstArray, self.dstPos, self.dstPtr);
+        let _ = write!(f.s, "dstDevice={}, extent=", self.dstDevice);
+        self.extent.show(f);
+        f.s.push('}');
+    }
+}
+
+impl Show for cudaLaunchConfig_t {
+    fn show(&self, f: &mut Fmt) {
+        f.s.push_str("{grid=");
+        self.gridDim.show(f);
+        f.s.push_str(", block=");
+        self.blockDim.show(f);
+        let _ = write!(f.s, ", dynamicSmemBytes={}, stream=", self.dynamicSmemBytes);
+        f.handle(H::Stream, self.stream as usize);
+        let _ = write!(f.s, ", numAttrs={}}}", self.numAttrs);
+    }
+}
+
+impl Show for cudaDeviceProp {
+    fn show(&self, f: &mut Fmt) {
+        // SAFETY: a NUL-terminated name the runtime wrote (bounded by the array).
+        let n = self.name.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect::<String>();
+        let _ = write!(
+            f.s,
+            "{{name={n:?}, major={}, minor={}, totalGlobalMem={}, multiProcessorCount={}, ...}}",
+            self.major, self.minor, self.totalGlobalMem, self.multiProcessorCount
+        );
+    }
+}
+
+impl Show for cudaPointerAttributes {
+    fn show(&self, f: &mut Fmt) {
+        let _ = write!(f.s, "{{type={:?}, device={}, devicePointer=", self.r#type, self.device);
+        f.hex(self.devicePointer as usize);
+        f.s.push_str(", hostPointer=");
+        f.hex(self.hostPointer as usize);
+        f.s.push('}');
+    }
+}
