@@ -21,7 +21,7 @@ ok() { echo "ok: $*"; passed=$((passed + 1)); }
 bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 finish() { echo "$passed passed, $failed failed"; ((failed == 0)); exit; }
 
-for tool in pkg-config gcc readelf addr2line; do
+for tool in pkg-config gcc readelf addr2line objdump; do
     command -v "$tool" >/dev/null || { bad "$tool is missing"; finish; }
 done
 [[ -f dist/lib/stand-in/libcuda.so.1 ]] || { bad "no dist/: run scripts/build.sh"; finish; }
@@ -106,6 +106,12 @@ done
 # Debug info: the source line of an export from the installed library and its debug file.
 lib13=$dest/usr/local/lib/cudart-rs/libcudart.so.13.0.0
 addr=$(readelf -W --dyn-syms "$lib13" | awk '$8 == "cudaMemcpy@@libcudart.so.13" { print $2 }')
+# The exported symbol is the observation shim (src/observe): on x86-64 a compare, a branch and
+# a jump to the export's own code; the source line is the jump target's.
+if [[ $(uname -m) == x86_64 ]]; then
+    addr=$(objdump -d --no-show-raw-insn --start-address="0x$addr" --stop-address=$((0x$addr + 32)) "$lib13" |
+        awk '$2 == "jmp" { print $3; exit }')
+fi
 line=$(addr2line -e "$lib13" "0x$addr" 2>&1)
 if [[ $line == */src/api/copy.rs:[0-9]* ]]; then
     ok "addr2line: cudaMemcpy at src/${line##*/src/} (from cudart-rs/.debug/)"

@@ -17,6 +17,7 @@ pub(crate) mod linear;
 pub(crate) mod lookup;
 /// cbindgen:ignore
 pub(crate) mod pageable;
+/// cbindgen:ignore
 pub mod observe;
 pub mod rt;
 /// cbindgen:ignore
