@@ -4,6 +4,7 @@
  * then the shape (no width, no height under several slices of an array that is not layered,
  * a layered array of no layers, a cubemap not square or not of six faces: an invalid value),
  * and only then the channel descriptor. */
+#include <stdint.h>
 #include "ctest.h"
 
 #define R(label, call)                                                                        \

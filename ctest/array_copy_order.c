@@ -6,6 +6,7 @@
  * directions, other values copy nothing), then the array, and copy in up to three pieces with
  * no bounds check of their own: a copy that leaves the array fails after the pieces before it
  * were copied. */
+#include <stdint.h>
 #include "ctest.h"
 
 #define R(label, call)                                                                        \

@@ -341,11 +341,10 @@ int main(void) {
     /* ---- bad images ---- */
     {
         static const unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
-        static const unsigned char fatbin[64] = {0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 48, 0, 0, 0, 0, 0, 0, 0};
         try_load("load text that is no PTX", "hello, world", NULL, NULL, 0, NULL, NULL, 0);
         try_load("load empty text", "", NULL, NULL, 0, NULL, NULL, 0);
         try_load("load an empty ELF", elf, NULL, NULL, 0, NULL, NULL, 0);
-        try_load("load an empty fat binary", fatbin, NULL, NULL, 0, NULL, NULL, 0);
+        /* (No fat binary with an empty payload: NVIDIA's runtime never returns from it.) */
         try_load("load null code", NULL, NULL, NULL, 0, NULL, NULL, 0);
         SHOW("load null out", cudaLibraryLoadData(NULL, lib_ptx, NULL, NULL, 0, NULL, NULL, 0));
         SHOW_LAST("load null out");

@@ -281,7 +281,53 @@ gpu() {
     echo "nvcc: $nvcc ($("$nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*' || echo MISSING))"
     echo "ours: $dist/lib ($(cat "$dist/BUILD-INFO" 2>/dev/null | tr '\n' ' '))"
 
-    local abi src name bdir ok detail
+    # gpu_builds SRC: the builds of a test (builds) and the one NVIDIA's outputs come from
+    # (ref_build): a C test against our header (gcc, linked to ours) and against NVIDIA's
+    # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's); a CUDA
+    # source with nvcc.
+    gpu_builds() {
+        if [[ $1 == *.cu ]]; then
+            builds=(nvcc); ref_build=nvcc
+        else
+            builds=(ours-header nvidia-header); ref_build=nvidia-header
+        fi
+    }
+    # gpu_cmd ABI BUILD SRC BIN: the command of one build (in cmd).
+    gpu_cmd() {
+        local abi=$1 b=$2 src=$3 bin=$4 our_lib=$dist/lib/libcudart.so.$1 extra_src=() nvflags=()
+        case $abi/$b in
+            13/ours-header) cmd=(gcc "${cflags[@]}" -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
+            12/ours-header) cmd=(gcc "${cflags[@]}" -DCUDART_RS_ABI12 -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
+            13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed -I"$tdir" -I"$tdir/syshdr" "$src" -o "$bin") ;;
+            12/nvidia-header) cmd=(gcc "${cflags[@]}" -I"$cu12inc" "$src" -o "$bin" -Wl,--no-as-needed "$nv12/libcudart.so.12") ;;
+            13/nvcc)
+                IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
+                read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
+                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
+        esac
+    }
+    # Every build first, as many at once as there are CPUs (BIN.cc.log, and the exit status
+    # in BIN.cc.rc); the runs, one at a time, after.
+    local jobs=0 maxjobs abi src name bdir b cmd builds ref_build
+    maxjobs=$(nproc 2>/dev/null || echo 4)
+    for abi in "${abis[@]}"; do
+        for src in "${tests[@]}"; do
+            name=$(basename "$src"); name=${name%.*}
+            [[ $src == *.cu && $abi != 13 ]] && continue
+            bdir=$work/$abi/$name
+            mkdir -p "$bdir"
+            gpu_builds "$src"
+            for b in "${builds[@]}"; do
+                gpu_cmd "$abi" "$b" "$src" "$bdir/$b"
+                ("${cmd[@]}" >"$bdir/$b.cc.log" 2>&1; echo $? >"$bdir/$b.cc.rc") &
+                jobs=$((jobs + 1))
+                if ((jobs >= maxjobs)); then wait -n; jobs=$((jobs - 1)); fi
+            done
+        done
+    done
+    wait
+
+    local ok detail
     for abi in "${abis[@]}"; do
         local our_lib=$dist/lib/libcudart.so.$abi nv_dir
         if [[ $abi == 13 ]]; then nv_dir=$nv13; else nv_dir=$nv12; fi
@@ -298,29 +344,15 @@ gpu() {
             # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's);
             # a CUDA source with nvcc.
             local builds=() ref_build
-            if [[ $src == *.cu ]]; then
-                builds=(nvcc); ref_build=nvcc
-            else
-                builds=(ours-header nvidia-header); ref_build=nvidia-header
-            fi
-            local b bin cmd compiled=()
+            gpu_builds "$src"
+            local b bin compiled=()
             for b in "${builds[@]}"; do
                 bin=$bdir/$b
-                case $abi/$b in
-                    13/ours-header) cmd=(gcc "${cflags[@]}" -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
-                    12/ours-header) cmd=(gcc "${cflags[@]}" -DCUDART_RS_ABI12 -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
-                    13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed -I"$tdir" -I"$tdir/syshdr" "$src" -o "$bin") ;;
-                    12/nvidia-header) cmd=(gcc "${cflags[@]}" -I"$cu12inc" "$src" -o "$bin" -Wl,--no-as-needed "$nv_lib") ;;
-                    13/nvcc)
-                        local extra_src=() nvflags=()
-                        IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
-                        read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
-                        cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
-                esac
-                if "${cmd[@]}" >"$bin.cc.log" 2>&1; then
+                if [[ $(cat "$bin.cc.rc" 2>/dev/null) == 0 ]]; then
                     compiled+=("$b")
                 else
                     ok=0
+                    gpu_cmd "$abi" "$b" "$src" "$bin"
                     detail+="  $b: compile failed: ${cmd[*]}"$'\n'"$(head_of "$bin.cc.log" 30)"$'\n'
                 fi
             done

@@ -269,6 +269,10 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
     mipLevel: c_uint,
 ) -> cudaError_t {
     run("cudaGraphicsResourceGetMappedEglFrame", || {
+        // The resource first, then the frame (NVIDIA's order, the H100).
+        if resource.is_null() {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
         let o = out(eglFrame)?;
         let f = rt::ctx()?;
         let mut frame = CUeglFrame::default();
@@ -279,8 +283,17 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
 }
 
 /// Creates an event from EGLSync object.
+///
+/// NVIDIA's runtime for x86-64 Linux does not support it: every call, whatever its
+/// arguments, returns `cudaErrorNotSupported` and leaves the last error as it was (measured on
+/// the H100, `ctest/egl_interop.c`). Ours answers the same there, and asks the driver
+/// elsewhere (Tegra, aarch64).
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventCreateFromEGLSync(phEvent: *mut cudaEvent_t, eglSync: EGLSyncKHR, flags: c_uint) -> cudaError_t {
+    if cfg!(target_arch = "x86_64") {
+        let _ = (phEvent, eglSync, flags);
+        return cudaError::cudaErrorNotSupported;
+    }
     run("cudaEventCreateFromEGLSync", || cu(rt::ctx()?.cuEventCreateFromEGLSync(phEvent, eglSync, flags)))
 }
 

@@ -296,6 +296,12 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
             d.u.kernel = kernel(f, k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra)?;
         } else if t == cudaGraphNodeTypeMemcpy {
             let m = &p.u.memcpy;
+            // The driver's parameters have one reserved word where the runtime's have three;
+            // NVIDIA's runtime refuses the two it cannot pass on (the H100,
+            // `ctest/graph_node_errors.c`).
+            if m.reserved[1] != 0 || m.reserved[2] != 0 {
+                return Err(cudaError::cudaErrorInvalidValue);
+            }
             d.u.memcpy = CUDA_MEMCPY_NODE_PARAMS {
                 flags: m.flags,
                 reserved: m.reserved[0],
