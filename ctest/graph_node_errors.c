@@ -532,9 +532,9 @@ int main(void) {
     }
     ss.numExtSems = 1;
     sw.numExtSems = 1;
-    SHOW("signal node, one semaphore, NULL arrays", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
+    GUARDED("signal node, one semaphore, NULL arrays", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
     SHOW_LAST("signal NULL arrays");
-    SHOW("wait node, one semaphore, NULL arrays", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
+    GUARDED("wait node, one semaphore, NULL arrays", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
     struct cudaExternalSemaphoreSignalParams sp;
     struct cudaExternalSemaphoreWaitParams wp;
     memset(&sp, 0, sizeof sp);
@@ -542,28 +542,28 @@ int main(void) {
     cudaExternalSemaphore_t null_sem = NULL;
     ss.paramsArray = &sp;
     sw.paramsArray = &wp;
-    SHOW("signal node, one semaphore, NULL handle array", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
-    SHOW("wait node, one semaphore, NULL handle array", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
+    GUARDED("signal node, one semaphore, NULL handle array", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
+    GUARDED("wait node, one semaphore, NULL handle array", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
     ss.extSemArray = &null_sem;
     ss.paramsArray = NULL;
     sw.extSemArray = &null_sem;
     sw.paramsArray = NULL;
-    SHOW("signal node, one semaphore, NULL params array", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
-    SHOW("wait node, one semaphore, NULL params array", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
+    GUARDED("signal node, one semaphore, NULL params array", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
+    GUARDED("wait node, one semaphore, NULL params array", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
     ss.paramsArray = &sp;
     sw.paramsArray = &wp;
-    SHOW("signal node, a NULL semaphore", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
+    GUARDED("signal node, a NULL semaphore", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
     SHOW_LAST("a NULL semaphore");
-    SHOW("wait node, a NULL semaphore", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
+    GUARDED("wait node, a NULL semaphore", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
     if (sn) {
-        SHOW("signal set, a NULL semaphore", cudaGraphExternalSemaphoresSignalNodeSetParams(sn, &ss));
+        GUARDED("signal set, a NULL semaphore", cudaGraphExternalSemaphoresSignalNodeSetParams(sn, &ss));
         memset(&ss0, 0, sizeof ss0);
-        SHOW("signal set, no semaphores", cudaGraphExternalSemaphoresSignalNodeSetParams(sn, &ss0));
+        GUARDED("signal set, no semaphores", cudaGraphExternalSemaphoresSignalNodeSetParams(sn, &ss0));
     }
     if (wn) {
-        SHOW("wait set, a NULL semaphore", cudaGraphExternalSemaphoresWaitNodeSetParams(wn, &sw));
+        GUARDED("wait set, a NULL semaphore", cudaGraphExternalSemaphoresWaitNodeSetParams(wn, &sw));
         memset(&sw0, 0, sizeof sw0);
-        SHOW("wait set, no semaphores", cudaGraphExternalSemaphoresWaitNodeSetParams(wn, &sw0));
+        GUARDED("wait set, no semaphores", cudaGraphExternalSemaphoresWaitNodeSetParams(wn, &sw0));
     }
 
     /* ---- NULL parameters and outputs, last: a runtime that writes or reads through them
