@@ -532,24 +532,15 @@ int main(void) {
     }
     ss.numExtSems = 1;
     sw.numExtSems = 1;
-    GUARDED("signal node, one semaphore, NULL arrays", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
-    SHOW_LAST("signal NULL arrays");
-    GUARDED("wait node, one semaphore, NULL arrays", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
+    /* (No set of one semaphore with a NULL semaphore or parameter array: NVIDIA's runtime
+     * crashes on them; ours returns cudaErrorInvalidValue.) */
     struct cudaExternalSemaphoreSignalParams sp;
     struct cudaExternalSemaphoreWaitParams wp;
     memset(&sp, 0, sizeof sp);
     memset(&wp, 0, sizeof wp);
     cudaExternalSemaphore_t null_sem = NULL;
-    ss.paramsArray = &sp;
-    sw.paramsArray = &wp;
-    GUARDED("signal node, one semaphore, NULL handle array", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
-    GUARDED("wait node, one semaphore, NULL handle array", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
     ss.extSemArray = &null_sem;
-    ss.paramsArray = NULL;
     sw.extSemArray = &null_sem;
-    sw.paramsArray = NULL;
-    GUARDED("signal node, one semaphore, NULL params array", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
-    GUARDED("wait node, one semaphore, NULL params array", cudaGraphAddExternalSemaphoresWaitNode(&n, g, NULL, 0, &sw));
     ss.paramsArray = &sp;
     sw.paramsArray = &wp;
     GUARDED("signal node, a NULL semaphore", cudaGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &ss));
@@ -587,7 +578,7 @@ int main(void) {
     GUARDED("exec memset set, NULL params", cudaGraphExecMemsetNodeSetParams(e, msn, NULL));
     GUARDED("exec copy set, NULL params", cudaGraphExecMemcpyNodeSetParams(e, cpn, NULL));
     GUARDED("exec host set, NULL params", cudaGraphExecHostNodeSetParams(e, hn, NULL));
-    GUARDED("exec kernel set, NULL params", cudaGraphExecKernelNodeSetParams(e, msn, NULL));
+    /* (No cudaGraphExecKernelNodeSetParams with NULL params: NVIDIA's runtime crashes.) */
     GUARDED("exec signal set, NULL params", cudaGraphExecExternalSemaphoresSignalNodeSetParams(e, msn, NULL));
     GUARDED("exec wait set, NULL params", cudaGraphExecExternalSemaphoresWaitNodeSetParams(e, msn, NULL));
     GUARDED("ExecNodeSetParams, NULL params", cudaGraphExecNodeSetParams(e, msn, NULL));

@@ -320,6 +320,10 @@ pub unsafe extern "C" fn cudaDestroyExternalSemaphore(extSem: cudaExternalSemaph
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut c_void, device: c_int, flags: c_int) -> cudaError_t {
     run("cudaDeviceGetNvSciSyncAttributes", || {
+        // A NULL list is refused before the device is looked at (NVIDIA's order, the H100).
+        if nvSciSyncAttrList.is_null() {
+            return Err(cudaError::cudaErrorInvalidResourceHandle);
+        }
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList, dev, flags))
     })

@@ -30,11 +30,7 @@ pub unsafe extern "C" fn cudaGLGetDevices(
         }
         let mut devices: [CUdevice; 32] = [0; 32];
         let mut n: c_uint = 0;
-        // A null count goes to the driver as it is: its answer (no GL context:
-        // CUDA_ERROR_INVALID_CONTEXT) is what NVIDIA's runtime reports (the H100,
-        // `ctest/gl_interop.c`).
-        let count = if pCudaDeviceCount.is_null() { std::ptr::null_mut() } else { &mut n as *mut c_uint };
-        cu(rt::fns()?.cuGLGetDevices(count, devices.as_mut_ptr(), devices.len() as c_uint, deviceList.0))?;
+        cu(rt::fns()?.cuGLGetDevices(&mut n, devices.as_mut_ptr(), devices.len() as c_uint, deviceList.0))?;
         *out(pCudaDeviceCount)? = n;
         if !pCudaDevices.is_null() {
             let copied = n.min(cudaDeviceCount).min(devices.len() as c_uint) as usize;

@@ -945,6 +945,19 @@ pub unsafe extern "C" fn cudaGraphExecEventWaitNodeSetEvent(
 
 // ---- external semaphore nodes -----------------------------------------------------------
 
+/// The caller's semaphore node parameters, or `cudaErrorInvalidValue` for NULL parameters
+/// and for a non-empty set whose semaphore or parameter array is NULL (NVIDIA's runtime
+/// hands those to the driver, which crashes on them: the H100, `ctest/graph_node_errors.c`).
+macro_rules! semaphores {
+    ($p:expr) => {{
+        let p = given($p)?;
+        if p.numExtSems != 0 && (p.extSemArray.is_null() || p.paramsArray.is_null()) {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
+        p
+    }};
+}
+
 /// Creates an external semaphore signal node and adds it to a graph.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
@@ -956,7 +969,7 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
 ) -> cudaError_t {
     run("cudaGraphAddExternalSemaphoresSignalNode", || {
         let f = rt::ctx()?;
-        let p = given(nodeParams)?;
+        let p = semaphores!(nodeParams);
         cu(f.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
     })
 }
@@ -982,7 +995,7 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeSetParams(
 ) -> cudaError_t {
     run("cudaGraphExternalSemaphoresSignalNodeSetParams", || {
         let f = rt::ctx()?;
-        let p = given(nodeParams)?;
+        let p = semaphores!(nodeParams);
         cu(f.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, p as *const _ as *const c_void))
     })
 }
@@ -996,7 +1009,7 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(
 ) -> cudaError_t {
     run("cudaGraphExecExternalSemaphoresSignalNodeSetParams", || {
         let f = rt::ctx()?;
-        let p = given(nodeParams)?;
+        let p = semaphores!(nodeParams);
         cu(f.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
     })
 }
@@ -1012,7 +1025,7 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
 ) -> cudaError_t {
     run("cudaGraphAddExternalSemaphoresWaitNode", || {
         let f = rt::ctx()?;
-        let p = given(nodeParams)?;
+        let p = semaphores!(nodeParams);
         cu(f.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
     })
 }
@@ -1038,7 +1051,7 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeSetParams(
 ) -> cudaError_t {
     run("cudaGraphExternalSemaphoresWaitNodeSetParams", || {
         let f = rt::ctx()?;
-        let p = given(nodeParams)?;
+        let p = semaphores!(nodeParams);
         cu(f.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, p as *const _ as *const c_void))
     })
 }
@@ -1052,7 +1065,7 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(
 ) -> cudaError_t {
     run("cudaGraphExecExternalSemaphoresWaitNodeSetParams", || {
         let f = rt::ctx()?;
-        let p = given(nodeParams)?;
+        let p = semaphores!(nodeParams);
         cu(f.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
     })
 }

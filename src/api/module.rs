@@ -864,10 +864,22 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
             return Err(cudaError::cudaErrorInvalidValue);
         }
         let f = rt::ctx()?;
-        let k = resolve(func, f)?;
-        let dev = rt::current_device()?;
-        // SAFETY: a kernel of a loaded library and the current device.
-        cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })?;
+        // NVIDIA's 13 runtime sets the kernel's attribute for the current device; its 12
+        // runtime sets that of the kernel's function in the current context (driver calls
+        // traced on the H100; ctest/library.c shows the difference).
+        #[cfg(not(feature = "abi12"))]
+        {
+            let k = resolve(func, f)?;
+            let dev = rt::current_device()?;
+            // SAFETY: a kernel of a loaded library and the current device.
+            cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })?;
+        }
+        #[cfg(feature = "abi12")]
+        {
+            let h = function_of(func, f)?;
+            // SAFETY: a function of the current context.
+            cu(unsafe { f.cuFuncSetAttribute(h, attr.0, value) })?;
+        }
         record(cudaError::cudaSuccess);
         Ok(())
     })

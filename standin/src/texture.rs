@@ -240,7 +240,16 @@ export! {
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) {
         nonnull(pResDesc)?;
         with(|s| s.cur().map(|_| ()))?;
-        *pResDesc = objects(|o| o.tex.get(&texObject).map(|t| t.res)).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        let mut r = objects(|o| o.tex.get(&texObject).map(|t| t.res)).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        // As the H100's driver: pitch-2D memory of height 0 comes back as linear memory of
+        // one row's pitch (ctest/texture_desc.c).
+        if r.resType == CU_RESOURCE_TYPE_PITCH2D && r.res.pitch2D.height == 0 {
+            let p = r.res.pitch2D;
+            r.resType = CU_RESOURCE_TYPE_LINEAR;
+            r.res = CUDA_RESOURCE_DESC_res { reserved: [0; 32] };
+            r.res.linear = CUDA_RESOURCE_DESC_linear { devPtr: p.devPtr, format: p.format, numChannels: p.numChannels, sizeInBytes: p.pitchInBytes };
+        }
+        *pResDesc = r;
         Ok(())
     }
 
