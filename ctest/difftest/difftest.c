@@ -183,7 +183,14 @@ static void end(cudaError_t e, cudaError_t peek) {
         begin(name);                                                                     \
         ret = (expr);                                                                    \
         peek = cudaPeekAtLastError();                                                    \
+        if (sticky(ret) || sticky(peek)) faulted = 1;                                    \
     } while (0)
+/* The errors of a context that a fault killed. */
+static int sticky(cudaError_t e) {
+    return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorHardwareStackError ||
+           e == cudaErrorIllegalInstruction || e == cudaErrorMisalignedAddress || e == cudaErrorInvalidAddressSpace ||
+           e == cudaErrorInvalidPc;
+}
 
 /* ------------------------------------------------------------------------------ driver */
 
@@ -259,7 +266,7 @@ typedef struct {
 static reg_t regs[MAX_REG];
 static int nreg;
 
-static int faulted;     /* a fault was injected and no cudaDeviceReset has succeeded since */
+static int faulted;     /* a fault was injected or reported, and no cudaDeviceReset has succeeded since */
 static long mismatches; /* checksums that differ from the model */
 static int verify_all;  /* DIFFTEST_VERIFY=1 */
 
