@@ -695,6 +695,11 @@ cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *eglFrame,
 
 /**
  * Creates an event from EGLSync object.
+ *
+ * NVIDIA's runtime for x86-64 Linux does not support it: every call, whatever its
+ * arguments, returns `cudaErrorNotSupported` and leaves the last error as it was (measured on
+ * the H100, `ctest/egl_interop.c`). Ours answers the same there, and asks the driver
+ * elsewhere (Tegra, aarch64).
  */
 cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent,
                                        EGLSyncKHR eglSync,
