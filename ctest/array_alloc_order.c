@@ -7,12 +7,6 @@
 #include <stdint.h>
 #include "ctest.h"
 
-#define R(label, call)                                                                        \
-    do {                                                                                      \
-        cudaError_t r_e = (call);                                                             \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(r_e),                          \
-               cudaGetErrorName(cudaGetLastError()));                                         \
-    } while (0)
 
 static cudaArray_t a;
 
@@ -27,39 +21,39 @@ int main(void) {
     struct cudaChannelFormatDesc bad = cudaCreateChannelDesc(24, 0, 0, 0, cudaChannelFormatKindUnsigned);
     struct cudaChannelFormatDesc mixed = cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindUnsigned);
 
-    R("MallocArray NULL out", cudaMallocArray(NULL, &ok, 4, 4, 0));
-    R("MallocArray NULL descriptor", cudaMallocArray(&a, NULL, 4, 4, 0));
-    R("MallocArray NULL descriptor, width 0", cudaMallocArray(&a, NULL, 0, 4, 0));
+    SHOW_CLEARED("MallocArray NULL out", cudaMallocArray(NULL, &ok, 4, 4, 0));
+    SHOW_CLEARED("MallocArray NULL descriptor", cudaMallocArray(&a, NULL, 4, 4, 0));
+    SHOW_CLEARED("MallocArray NULL descriptor, width 0", cudaMallocArray(&a, NULL, 0, 4, 0));
     a = (cudaArray_t)(uintptr_t)0x1234;
-    R("MallocArray width 0, bad descriptor", cudaMallocArray(&a, &bad, 0, 16, 0));
+    SHOW_CLEARED("MallocArray width 0, bad descriptor", cudaMallocArray(&a, &bad, 0, 16, 0));
     out_cleared("width 0, bad descriptor");
-    R("MallocArray bad descriptor", cudaMallocArray(&a, &bad, 1, 3, 0));
-    R("MallocArray mixed descriptor, layered", cudaMallocArray(&a, &mixed, 64, 3, cudaArrayLayered));
-    R("MallocArray good, layered", cudaMallocArray(&a, &ok, 64, 3, cudaArrayLayered));
+    SHOW_CLEARED("MallocArray bad descriptor", cudaMallocArray(&a, &bad, 1, 3, 0));
+    SHOW_CLEARED("MallocArray mixed descriptor, layered", cudaMallocArray(&a, &mixed, 64, 3, cudaArrayLayered));
+    SHOW_CLEARED("MallocArray good, layered", cudaMallocArray(&a, &ok, 64, 3, cudaArrayLayered));
     out_cleared("good, layered");
-    R("MallocArray good", cudaMallocArray(&a, &ok, 64, 3, 0));
+    SHOW_CLEARED("MallocArray good", cudaMallocArray(&a, &ok, 64, 3, 0));
     out_cleared("good");
 
-    R("Malloc3DArray width 0, bad descriptor", cudaMalloc3DArray(&a, &bad, make_cudaExtent(0, 1, 8), 0));
-    R("Malloc3DArray height 0 under 2 slices, bad descriptor", cudaMalloc3DArray(&a, &bad, make_cudaExtent(5, 0, 2), 0));
-    R("Malloc3DArray height 0 under 2 layers", cudaMalloc3DArray(&a, &ok, make_cudaExtent(5, 0, 2), cudaArrayLayered));
+    SHOW_CLEARED("Malloc3DArray width 0, bad descriptor", cudaMalloc3DArray(&a, &bad, make_cudaExtent(0, 1, 8), 0));
+    SHOW_CLEARED("Malloc3DArray height 0 under 2 slices, bad descriptor", cudaMalloc3DArray(&a, &bad, make_cudaExtent(5, 0, 2), 0));
+    SHOW_CLEARED("Malloc3DArray height 0 under 2 layers", cudaMalloc3DArray(&a, &ok, make_cudaExtent(5, 0, 2), cudaArrayLayered));
     out_cleared("height 0 under 2 layers");
-    R("Malloc3DArray layered, no layers, bad descriptor", cudaMalloc3DArray(&a, &mixed, make_cudaExtent(1, 3, 0), cudaArrayLayered));
-    R("Malloc3DArray cubemap 33 x 33 x 0, bad descriptor", cudaMalloc3DArray(&a, &mixed, make_cudaExtent(33, 33, 0), cudaArrayCubemap));
-    R("Malloc3DArray cubemap 8 x 4 x 6", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 4, 6), cudaArrayCubemap));
-    R("Malloc3DArray cubemap 8 x 8 x 6", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 8, 6), cudaArrayCubemap));
+    SHOW_CLEARED("Malloc3DArray layered, no layers, bad descriptor", cudaMalloc3DArray(&a, &mixed, make_cudaExtent(1, 3, 0), cudaArrayLayered));
+    SHOW_CLEARED("Malloc3DArray cubemap 33 x 33 x 0, bad descriptor", cudaMalloc3DArray(&a, &mixed, make_cudaExtent(33, 33, 0), cudaArrayCubemap));
+    SHOW_CLEARED("Malloc3DArray cubemap 8 x 4 x 6", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 4, 6), cudaArrayCubemap));
+    SHOW_CLEARED("Malloc3DArray cubemap 8 x 8 x 6", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 8, 6), cudaArrayCubemap));
     out_cleared("cubemap 8 x 8 x 6");
-    R("Malloc3DArray layered cubemap 8 x 8 x 7", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 8, 7), cudaArrayLayered | cudaArrayCubemap));
-    R("Malloc3DArray layered cubemap 8 x 8 x 12", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 8, 12), cudaArrayLayered | cudaArrayCubemap));
+    SHOW_CLEARED("Malloc3DArray layered cubemap 8 x 8 x 7", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 8, 7), cudaArrayLayered | cudaArrayCubemap));
+    SHOW_CLEARED("Malloc3DArray layered cubemap 8 x 8 x 12", cudaMalloc3DArray(&a, &ok, make_cudaExtent(8, 8, 12), cudaArrayLayered | cudaArrayCubemap));
     out_cleared("layered cubemap 8 x 8 x 12");
-    R("Malloc3DArray 1 x 1 x 1, bad descriptor", cudaMalloc3DArray(&a, &bad, make_cudaExtent(1, 1, 1), 0));
-    R("Malloc3DArray NULL descriptor, width 0", cudaMalloc3DArray(&a, NULL, make_cudaExtent(0, 0, 0), 0));
+    SHOW_CLEARED("Malloc3DArray 1 x 1 x 1, bad descriptor", cudaMalloc3DArray(&a, &bad, make_cudaExtent(1, 1, 1), 0));
+    SHOW_CLEARED("Malloc3DArray NULL descriptor, width 0", cudaMalloc3DArray(&a, NULL, make_cudaExtent(0, 0, 0), 0));
 
     cudaMipmappedArray_t m = NULL;
-    R("MallocMipmappedArray width 0, bad descriptor", cudaMallocMipmappedArray(&m, &bad, make_cudaExtent(0, 4, 0), 1, 0));
-    R("MallocMipmappedArray bad descriptor", cudaMallocMipmappedArray(&m, &bad, make_cudaExtent(4, 4, 0), 1, 0));
-    R("MallocMipmappedArray NULL out", cudaMallocMipmappedArray(NULL, &ok, make_cudaExtent(4, 4, 0), 1, 0));
-    R("MallocMipmappedArray good", cudaMallocMipmappedArray(&m, &ok, make_cudaExtent(4, 4, 0), 2, 0));
+    SHOW_CLEARED("MallocMipmappedArray width 0, bad descriptor", cudaMallocMipmappedArray(&m, &bad, make_cudaExtent(0, 4, 0), 1, 0));
+    SHOW_CLEARED("MallocMipmappedArray bad descriptor", cudaMallocMipmappedArray(&m, &bad, make_cudaExtent(4, 4, 0), 1, 0));
+    SHOW_CLEARED("MallocMipmappedArray NULL out", cudaMallocMipmappedArray(NULL, &ok, make_cudaExtent(4, 4, 0), 1, 0));
+    SHOW_CLEARED("MallocMipmappedArray good", cudaMallocMipmappedArray(&m, &ok, make_cudaExtent(4, 4, 0), 2, 0));
     if (m) cudaFreeMipmappedArray(m);
     DONE();
 }

@@ -9,12 +9,6 @@
 #include <stdint.h>
 #include "ctest.h"
 
-#define R(label, call)                                                                        \
-    do {                                                                                      \
-        cudaError_t r_e = (call);                                                             \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(r_e),                          \
-               cudaGetErrorName(cudaGetLastError()));                                         \
-    } while (0)
 
 #define AW 8 /* bytes a row (8 unsigned chars) */
 #define AH 4 /* rows */
@@ -55,55 +49,55 @@ int main(void) {
     OK(cudaMemset(dev, 0x11, 4096));
 
     /* cudaMemcpy2DArrayToArray */
-    R("2DArrayToArray NULL to NULL", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 4, 3, 1, cudaMemcpyDeviceToDevice));
-    R("2DArrayToArray array to NULL", cudaMemcpy2DArrayToArray(NULL, 0, 0, a, 0, 0, 4, 1, cudaMemcpyDeviceToDevice));
-    R("2DArrayToArray NULL to array", cudaMemcpy2DArrayToArray(b, 0, 0, NULL, 0, 0, 4, 1, cudaMemcpyDefault));
-    R("2DArrayToArray NULL to NULL, HostToDevice", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 4, 1, cudaMemcpyHostToDevice));
-    R("2DArrayToArray NULL to NULL, empty, kind 99", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 0, 1, (enum cudaMemcpyKind)99));
-    R("2DArrayToArray past the source's rows", cudaMemcpy2DArrayToArray(b, 0, 0, a, 0, 2, 4, 3, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2DArrayToArray NULL to NULL", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 4, 3, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2DArrayToArray array to NULL", cudaMemcpy2DArrayToArray(NULL, 0, 0, a, 0, 0, 4, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2DArrayToArray NULL to array", cudaMemcpy2DArrayToArray(b, 0, 0, NULL, 0, 0, 4, 1, cudaMemcpyDefault));
+    SHOW_CLEARED("2DArrayToArray NULL to NULL, HostToDevice", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 4, 1, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2DArrayToArray NULL to NULL, empty, kind 99", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 0, 1, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("2DArrayToArray past the source's rows", cudaMemcpy2DArrayToArray(b, 0, 0, a, 0, 2, 4, 3, cudaMemcpyDeviceToDevice));
 
     /* cudaMemcpy2DToArray / FromArray */
-    R("2DToArray NULL, DeviceToHost", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyDeviceToHost));
-    R("2DToArray NULL, HostToHost", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyHostToHost));
-    R("2DToArray NULL, pitch narrow, 2 rows, kind 99", cudaMemcpy2DToArray(NULL, 0, 0, host, 7, 8, 2, (enum cudaMemcpyKind)99));
-    R("2DToArray NULL, HostToDevice", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyHostToDevice));
-    R("2DToArray NULL, empty, kind 99", cudaMemcpy2DToArray(NULL, 0, 0, NULL, 0, 0, 2, (enum cudaMemcpyKind)99));
-    R("2DToArray one row, pitch narrow", cudaMemcpy2DToArray(a, 0, 0, host, 4, 8, 1, cudaMemcpyHostToDevice));
-    R("2DToArray one row, pitch 0", cudaMemcpy2DToArray(a, 0, 0, host, 0, 8, 1, cudaMemcpyHostToDevice));
-    R("2DToArray one row, device pitch 8", cudaMemcpy2DToArray(a, 0, 1, dev, 8, 8, 1, cudaMemcpyDeviceToDevice));
-    R("2DFromArray NULL, HostToDevice", cudaMemcpy2DFromArray(host2, 8, NULL, 0, 0, 8, 2, cudaMemcpyHostToDevice));
-    R("2DFromArray NULL, pitch narrow, 2 rows", cudaMemcpy2DFromArray(host2, 7, NULL, 0, 0, 8, 2, cudaMemcpyDeviceToHost));
-    R("2DFromArray NULL, one row, pitch narrow", cudaMemcpy2DFromArray(host2, 7, NULL, 0, 0, 8, 1, cudaMemcpyDeviceToHost));
-    R("2DFromArray one row, pitch narrow", cudaMemcpy2DFromArray(host2, 7, a, 0, 0, 8, 1, cudaMemcpyDeviceToHost));
-    R("2DFromArray one row, pitch 0", cudaMemcpy2DFromArray(host2, 0, a, 0, 0, 8, 1, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2DToArray NULL, DeviceToHost", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2DToArray NULL, HostToHost", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyHostToHost));
+    SHOW_CLEARED("2DToArray NULL, pitch narrow, 2 rows, kind 99", cudaMemcpy2DToArray(NULL, 0, 0, host, 7, 8, 2, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("2DToArray NULL, HostToDevice", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2DToArray NULL, empty, kind 99", cudaMemcpy2DToArray(NULL, 0, 0, NULL, 0, 0, 2, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("2DToArray one row, pitch narrow", cudaMemcpy2DToArray(a, 0, 0, host, 4, 8, 1, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2DToArray one row, pitch 0", cudaMemcpy2DToArray(a, 0, 0, host, 0, 8, 1, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2DToArray one row, device pitch 8", cudaMemcpy2DToArray(a, 0, 1, dev, 8, 8, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2DFromArray NULL, HostToDevice", cudaMemcpy2DFromArray(host2, 8, NULL, 0, 0, 8, 2, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2DFromArray NULL, pitch narrow, 2 rows", cudaMemcpy2DFromArray(host2, 7, NULL, 0, 0, 8, 2, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2DFromArray NULL, one row, pitch narrow", cudaMemcpy2DFromArray(host2, 7, NULL, 0, 0, 8, 1, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2DFromArray one row, pitch narrow", cudaMemcpy2DFromArray(host2, 7, a, 0, 0, 8, 1, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2DFromArray one row, pitch 0", cudaMemcpy2DFromArray(host2, 0, a, 0, 0, 8, 1, cudaMemcpyDeviceToHost));
 
     /* The deprecated linear copies: count, kind, array. */
-    R("ToArray NULL, 0 bytes", cudaMemcpyToArray(NULL, 0, 4, host, 0, cudaMemcpyHostToDevice));
-    R("ToArray NULL, DeviceToHost", cudaMemcpyToArray(NULL, 13, 0, dev, 256, cudaMemcpyDeviceToHost));
-    R("ToArray NULL, HostToHost", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyHostToHost));
-    R("ToArray NULL, kind 5", cudaMemcpyToArray(NULL, 0, 0, host, 16, (enum cudaMemcpyKind)5));
-    R("ToArray NULL, HostToDevice", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyHostToDevice));
-    R("FromArray NULL, HostToDevice", cudaMemcpyFromArray(dev, NULL, 5, 0, 256, cudaMemcpyHostToDevice));
-    R("FromArray NULL, kind -1", cudaMemcpyFromArray(host2, NULL, 0, 0, 16, (enum cudaMemcpyKind)-1));
-    R("FromArray NULL, DeviceToHost", cudaMemcpyFromArray(host2, NULL, 0, 0, 16, cudaMemcpyDeviceToHost));
-    R("ArrayToArray NULL to NULL, HostToHost", cudaMemcpyArrayToArray(NULL, 0, 0, NULL, 0, 0, 16, cudaMemcpyHostToHost));
-    R("ArrayToArray NULL to NULL", cudaMemcpyArrayToArray(NULL, 0, 0, NULL, 0, 0, 16, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("ToArray NULL, 0 bytes", cudaMemcpyToArray(NULL, 0, 4, host, 0, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("ToArray NULL, DeviceToHost", cudaMemcpyToArray(NULL, 13, 0, dev, 256, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("ToArray NULL, HostToHost", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyHostToHost));
+    SHOW_CLEARED("ToArray NULL, kind 5", cudaMemcpyToArray(NULL, 0, 0, host, 16, (enum cudaMemcpyKind)5));
+    SHOW_CLEARED("ToArray NULL, HostToDevice", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("FromArray NULL, HostToDevice", cudaMemcpyFromArray(dev, NULL, 5, 0, 256, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("FromArray NULL, kind -1", cudaMemcpyFromArray(host2, NULL, 0, 0, 16, (enum cudaMemcpyKind)-1));
+    SHOW_CLEARED("FromArray NULL, DeviceToHost", cudaMemcpyFromArray(host2, NULL, 0, 0, 16, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("ArrayToArray NULL to NULL, HostToHost", cudaMemcpyArrayToArray(NULL, 0, 0, NULL, 0, 0, 16, cudaMemcpyHostToHost));
+    SHOW_CLEARED("ArrayToArray NULL to NULL", cudaMemcpyArrayToArray(NULL, 0, 0, NULL, 0, 0, 16, cudaMemcpyDeviceToDevice));
 
     /* Pieces: the rest of row 3 from byte 4 is copied before the next row is refused. */
     fill(a);
-    R("ToArray 12 bytes from (4, 3)", cudaMemcpyToArray(a, 4, 3, host, 12, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("ToArray 12 bytes from (4, 3)", cudaMemcpyToArray(a, 4, 3, host, 12, cudaMemcpyHostToDevice));
     show_changed("array after", a);
     /* Two whole rows from row 2 are copied before the 4 bytes left, in row 4, are refused. */
     fill(a);
-    R("ToArray 20 bytes from (0, 2)", cudaMemcpyToArray(a, 0, 2, host, 20, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("ToArray 20 bytes from (0, 2)", cudaMemcpyToArray(a, 0, 2, host, 20, cudaMemcpyHostToDevice));
     show_changed("array after", a);
     /* Fewer bytes than the rest of the row: one piece at (x, y). */
     fill(a);
-    R("ToArray 3 bytes from (4, 1)", cudaMemcpyToArray(a, 4, 1, host, 3, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("ToArray 3 bytes from (4, 1)", cudaMemcpyToArray(a, 4, 1, host, 3, cudaMemcpyHostToDevice));
     show_changed("array after", a);
     /* All of it: the rest of row 0, two rows, 2 bytes. */
     fill(a);
-    R("ToArray 22 bytes from (4, 0)", cudaMemcpyToArray(a, 4, 0, host, 22, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("ToArray 22 bytes from (4, 0)", cudaMemcpyToArray(a, 4, 0, host, 22, cudaMemcpyHostToDevice));
     show_changed("array after", a);
     {
         unsigned char back[AW * AH];
@@ -112,7 +106,7 @@ int main(void) {
     }
     /* From an array: the rest of row 0 arrives before a count of SIZE_MAX is refused. */
     fill(a);
-    R("FromArray SIZE_MAX bytes from (4, 0)", cudaMemcpyFromArray(dev, a, 4, 0, SIZE_MAX, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("FromArray SIZE_MAX bytes from (4, 0)", cudaMemcpyFromArray(dev, a, 4, 0, SIZE_MAX, cudaMemcpyDeviceToDevice));
     {
         unsigned char back[8];
         OK(cudaMemcpy(back, dev, 8, cudaMemcpyDeviceToHost));
@@ -124,7 +118,7 @@ int main(void) {
     /* Between arrays: through a device buffer, from the source then to the destination. */
     fill(a);
     fill(b);
-    R("ArrayToArray 12 bytes to (4, 3)", cudaMemcpyArrayToArray(b, 4, 3, a, 0, 0, 12, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("ArrayToArray 12 bytes to (4, 3)", cudaMemcpyArrayToArray(b, 4, 3, a, 0, 0, 12, cudaMemcpyDeviceToDevice));
     show_changed("destination after", b);
 
     cudaFreeArray(a);

@@ -7,12 +7,6 @@
  * the extent, and treat pointer ends as device memory. */
 #include "ctest.h"
 
-#define R(label, call)                                                                        \
-    do {                                                                                      \
-        cudaError_t r_e = (call);                                                             \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(r_e),                          \
-               cudaGetErrorName(cudaGetLastError()));                                         \
-    } while (0)
 
 static const size_t HUGE_PITCH = (size_t)1 << 33;
 
@@ -48,27 +42,27 @@ int main(void) {
     /* The source end first: its narrow pitch before the destination's missing pointer. */
     p = parms(NULL, make_cudaPitchedPtr(host, 58, 845, 4), NULL, make_cudaPitchedPtr(NULL, 845, 845, 4),
               make_cudaExtent(845, 4, 4), cudaMemcpyHostToDevice);
-    R("3D src pitch narrow, dst NULL", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D src pitch narrow, dst NULL", cudaMemcpy3D(&p));
     p = parms(NULL, make_cudaPitchedPtr(NULL, 64, 64, 4), NULL, make_cudaPitchedPtr(dev, 8, 64, 4),
               make_cudaExtent(64, 4, 1), cudaMemcpyHostToDevice);
-    R("3D src NULL, dst pitch narrow", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D src NULL, dst pitch narrow", cudaMemcpy3D(&p));
     /* Rows per slice, with several slices. */
     p = parms(NULL, make_cudaPitchedPtr(host, 64, 64, 2), NULL, make_cudaPitchedPtr(dev, 64, 64, 4),
               make_cudaExtent(64, 3, 2), cudaMemcpyHostToDevice);
-    R("3D src ysize < height", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D src ysize < height", cudaMemcpy3D(&p));
     /* Pitches against the width in elements: 14 floats need 56 bytes, a pitch of 28 passes
      * the runtime (28 >= 14) and the driver refuses it. */
     p = parms(af, NOPTR, NULL, make_cudaPitchedPtr(host2, 28, 28, 5), make_cudaExtent(14, 3, 1), cudaMemcpyDeviceToHost);
-    R("3D array to pitch 28, 14 floats x 3 rows", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D array to pitch 28, 14 floats x 3 rows", cudaMemcpy3D(&p));
     p = parms(af, NOPTR, NULL, make_cudaPitchedPtr(host2, 12, 12, 5), make_cudaExtent(14, 3, 1), cudaMemcpyDeviceToHost);
-    R("3D array to pitch 12, 14 floats x 3 rows", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D array to pitch 12, 14 floats x 3 rows", cudaMemcpy3D(&p));
     /* No maximum pitch in the runtime: the driver refuses rows 2^33 apart. */
     p = parms(NULL, make_cudaPitchedPtr(dev, HUGE_PITCH, 64, 3), NULL, make_cudaPitchedPtr(host2, 64, 64, 2),
               make_cudaExtent(64, 2, 1), cudaMemcpyDeviceToHost);
-    R("3D src pitch 2^33, 2 rows", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D src pitch 2^33, 2 rows", cudaMemcpy3D(&p));
     /* A destination array whatever the kind says; a source array never on the host side. */
     p = parms(NULL, make_cudaPitchedPtr(dev, 64, 64, 4), ab, NOPTR, make_cudaExtent(16, 4, 1), cudaMemcpyDeviceToHost);
-    R("3D device to array, kind DeviceToHost", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D device to array, kind DeviceToHost", cudaMemcpy3D(&p));
     {
         unsigned char back[64];
         memset(back, 0, sizeof back);
@@ -80,19 +74,19 @@ int main(void) {
         CHECK(same);
     }
     p = parms(ab, NOPTR, NULL, make_cudaPitchedPtr(dev2, 64, 64, 4), make_cudaExtent(16, 4, 1), cudaMemcpyHostToDevice);
-    R("3D array to device, kind HostToDevice", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D array to device, kind HostToDevice", cudaMemcpy3D(&p));
     p = parms(ab, make_cudaPitchedPtr(host, 64, 64, 4), NULL, make_cudaPitchedPtr(dev2, 64, 64, 4),
               make_cudaExtent(16, 4, 1), cudaMemcpyDeviceToDevice);
-    R("3D source array and pointer", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D source array and pointer", cudaMemcpy3D(&p));
     p = parms(NULL, make_cudaPitchedPtr(dev, 64, 64, 4), ab, make_cudaPitchedPtr(host, 64, 64, 4),
               make_cudaExtent(16, 4, 1), cudaMemcpyDeviceToDevice);
-    R("3D destination array and pointer", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D destination array and pointer", cudaMemcpy3D(&p));
     p = parms(af, NOPTR, ab, NOPTR, make_cudaExtent(4, 1, 1), cudaMemcpyDeviceToDevice);
-    R("3D arrays of 4 and 1 bytes an element", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D arrays of 4 and 1 bytes an element", cudaMemcpy3D(&p));
     /* An empty extent, whatever else. */
     p = parms(NULL, NOPTR, NULL, NOPTR, make_cudaExtent(0, 4, 4), (enum cudaMemcpyKind)99);
-    R("3D empty extent, kind 99", cudaMemcpy3D(&p));
-    R("3D NULL parameters", cudaMemcpy3D(NULL));
+    SHOW_CLEARED("3D empty extent, kind 99", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D NULL parameters", cudaMemcpy3D(NULL));
 
     /* Peer copies: devices first, then a device-to-device copy. */
     struct cudaMemcpy3DPeerParms q;
@@ -101,18 +95,18 @@ int main(void) {
     q.dstPtr = make_cudaPitchedPtr(host2, 64, 64, 4);
     q.extent = make_cudaExtent(64, 0, 1);
     q.srcDevice = 99;
-    R("3D peer empty extent, source device 99", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer empty extent, source device 99", cudaMemcpy3DPeer(&q));
     q.srcDevice = 0;
     q.dstDevice = -1;
-    R("3D peer empty extent, destination device -1", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer empty extent, destination device -1", cudaMemcpy3DPeer(&q));
     q.dstDevice = 0;
-    R("3D peer empty extent", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer empty extent", cudaMemcpy3DPeer(&q));
     q.extent = make_cudaExtent(64, 4, 1);
-    R("3D peer host to host", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer host to host", cudaMemcpy3DPeer(&q));
     q.srcPtr = make_cudaPitchedPtr(dev, 64, 64, 4);
-    R("3D peer device to host", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer device to host", cudaMemcpy3DPeer(&q));
     q.dstPtr = make_cudaPitchedPtr(dev2, 64, 64, 4);
-    R("3D peer device to device", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer device to device", cudaMemcpy3DPeer(&q));
     {
         unsigned char back[256];
         OK(cudaMemcpy(back, dev2, 256, cudaMemcpyDeviceToHost));
@@ -120,21 +114,21 @@ int main(void) {
         CHECK(memcmp(back, host, 256) == 0);
     }
     q.srcPtr = make_cudaPitchedPtr(dev, 8, 64, 4);
-    R("3D peer source pitch narrow", cudaMemcpy3DPeer(&q));
-    R("3D peer NULL parameters", cudaMemcpy3DPeer(NULL));
+    SHOW_CLEARED("3D peer source pitch narrow", cudaMemcpy3DPeer(&q));
+    SHOW_CLEARED("3D peer NULL parameters", cudaMemcpy3DPeer(NULL));
 
     /* 2D: several rows' pitches in the runtime, a single row's in the driver. */
-    R("2D source pitch 2^33, 3 rows", cudaMemcpy2D(host2, 57, dev, HUGE_PITCH, 57, 3, cudaMemcpyDeviceToHost));
-    R("2D destination pitch 2^33, 3 rows", cudaMemcpy2D(dev2, HUGE_PITCH, host, 57, 57, 3, cudaMemcpyHostToDevice));
-    R("2D pitch narrow, 3 rows, kind 99", cudaMemcpy2D(dev2, 56, host, 57, 57, 3, (enum cudaMemcpyKind)99));
-    R("2D one row, destination pitch narrow", cudaMemcpy2D(dev2, 10, dev, 11, 11, 1, cudaMemcpyDeviceToDevice));
-    R("2D one row, pitches 0", cudaMemcpy2D(dev2, 0, dev, 0, 11, 1, cudaMemcpyDeviceToDevice));
-    R("2D one row, pitches 2^33", cudaMemcpy2D(host2, HUGE_PITCH, dev, HUGE_PITCH, 11, 1, cudaMemcpyDeviceToHost));
-    R("2D empty, kind 99", cudaMemcpy2D(NULL, 0, NULL, 0, 0, 3, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("2D source pitch 2^33, 3 rows", cudaMemcpy2D(host2, 57, dev, HUGE_PITCH, 57, 3, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2D destination pitch 2^33, 3 rows", cudaMemcpy2D(dev2, HUGE_PITCH, host, 57, 57, 3, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2D pitch narrow, 3 rows, kind 99", cudaMemcpy2D(dev2, 56, host, 57, 57, 3, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("2D one row, destination pitch narrow", cudaMemcpy2D(dev2, 10, dev, 11, 11, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2D one row, pitches 0", cudaMemcpy2D(dev2, 0, dev, 0, 11, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2D one row, pitches 2^33", cudaMemcpy2D(host2, HUGE_PITCH, dev, HUGE_PITCH, 11, 1, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("2D empty, kind 99", cudaMemcpy2D(NULL, 0, NULL, 0, 0, 3, (enum cudaMemcpyKind)99));
     /* 2D memsets: the pitch is the driver's. */
-    R("memset 2D one row, pitch 2^33", cudaMemset2D(dev2, HUGE_PITCH, 1, 63, 1));
-    R("memset 2D one row, pitch 0", cudaMemset2D(dev2, 0, 1, 63, 1));
-    R("memset 2D 5 rows, pitch 0", cudaMemset2D(dev2, 0, 1, 7, 5));
+    SHOW_CLEARED("memset 2D one row, pitch 2^33", cudaMemset2D(dev2, HUGE_PITCH, 1, 63, 1));
+    SHOW_CLEARED("memset 2D one row, pitch 0", cudaMemset2D(dev2, 0, 1, 63, 1));
+    SHOW_CLEARED("memset 2D 5 rows, pitch 0", cudaMemset2D(dev2, 0, 1, 7, 5));
 
     cudaFreeArray(af);
     cudaFreeArray(ab);

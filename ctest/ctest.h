@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cuda_runtime_api.h>
 #ifndef CUDART_RS_CUDA_RUNTIME_API_H
 /* make_cudaExtent, make_cudaPos and make_cudaPitchedPtr: NVIDIA keeps them in
@@ -71,6 +73,33 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
 
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
+
+/* A call's result and the last error after it (cleared), on one line. */
+#define SHOW_CLEARED(label, call)                                                        \
+    do {                                                                                 \
+        cudaError_t ct_r = (call);                                                       \
+        printf("%s: %s, last %s\n", (label), cudaGetErrorName(ct_r),                    \
+               cudaGetErrorName(cudaGetLastError()));                                    \
+    } while (0)
+
+/* Runs a scenario in a process of its own (after a fault the device may stay unusable in the
+ * process that faulted); the parent makes no CUDA call. Returns 1 if the scenario failed. */
+static int ct_in_child(void (*scenario)(void)) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        scenario();
+        fflush(stdout);
+        _exit(ct_failed ? 1 : 0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        printf("FAIL scenario exited with status %d\n", st);
+        return 1;
+    }
+    return 0;
+}
 
 /* The end of main. */
 #define DONE()                                                                           \

@@ -8,15 +8,7 @@
  * reset context. As the differential tester (ctest/difftest) found on the H100. */
 #include "ctest.h"
 #include "fault.h"
-#include <sys/wait.h>
-#include <unistd.h>
 
-#define R(label, call)                                                                        \
-    do {                                                                                      \
-        cudaError_t r_e = (call);                                                             \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(r_e),                          \
-               cudaGetErrorName(cudaGetLastError()));                                         \
-    } while (0)
 
 static const size_t HUGE_PITCH = (size_t)1 << 33;
 
@@ -24,6 +16,7 @@ static void scenario(void) {
     unsigned char *dev = NULL;
     void *pinned = NULL, *managed = NULL, *d = NULL;
     static unsigned char host[8192];
+    OK(cudaFree(NULL));
     cudaArray_t a = NULL;
     struct cudaChannelFormatDesc f32 = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
     OK(cudaMalloc((void **)&dev, 8192));
@@ -32,69 +25,69 @@ static void scenario(void) {
     OK(cudaMallocArray(&a, &f32, 16, 4, 0));
     int r = ft_launch(FT_ILLEGAL_ADDRESS);
     printf("launch: driver result %d\n", r);
-    R("cudaDeviceSynchronize", cudaDeviceSynchronize());
+    SHOW_CLEARED("cudaDeviceSynchronize", cudaDeviceSynchronize());
 
     printf("== faulted\n");
     /* The runtime's own checks. */
-    R("2D 3 rows, pitch narrow", cudaMemcpy2D(dev, 56, host, 57, 57, 3, cudaMemcpyHostToDevice));
-    R("2D kind 99", cudaMemcpy2D(dev, 64, host, 64, 64, 3, (enum cudaMemcpyKind)99));
-    R("3D NULL parameters", cudaMemcpy3D(NULL));
-    R("Malloc3DArray 0 x 3 x 1", cudaMalloc3DArray(&a, &f32, make_cudaExtent(0, 3, 1), 0));
-    R("ToArray NULL, DeviceToHost", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyDeviceToHost));
-    R("ToArray NULL, 0 bytes", cudaMemcpyToArray(NULL, 0, 0, host, 0, cudaMemcpyHostToDevice));
-    R("HostGetDevicePointer NULL host", cudaHostGetDevicePointer(&d, NULL, 0));
+    SHOW_CLEARED("2D 3 rows, pitch narrow", cudaMemcpy2D(dev, 56, host, 57, 57, 3, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("2D kind 99", cudaMemcpy2D(dev, 64, host, 64, 64, 3, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("3D NULL parameters", cudaMemcpy3D(NULL));
+    SHOW_CLEARED("Malloc3DArray 0 x 3 x 1", cudaMalloc3DArray(&a, &f32, make_cudaExtent(0, 3, 1), 0));
+    SHOW_CLEARED("ToArray NULL, DeviceToHost", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("ToArray NULL, 0 bytes", cudaMemcpyToArray(NULL, 0, 0, host, 0, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("HostGetDevicePointer NULL host", cudaHostGetDevicePointer(&d, NULL, 0));
     /* The driver's checks, after the fault. */
-    R("2D one row, pitch narrow", cudaMemcpy2D(dev, 10, dev + 64, 11, 11, 1, cudaMemcpyDeviceToDevice));
-    R("2D 3 rows, pitch 2^33", cudaMemcpy2D(host, 57, dev, HUGE_PITCH, 57, 3, cudaMemcpyDeviceToHost));
-    R("memset 2D 5 rows, pitch 0", cudaMemset2D(dev, 0, 1, 7, 5));
+    SHOW_CLEARED("2D one row, pitch narrow", cudaMemcpy2D(dev, 10, dev + 64, 11, 11, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("2D 3 rows, pitch 2^33", cudaMemcpy2D(host, 57, dev, HUGE_PITCH, 57, 3, cudaMemcpyDeviceToHost));
+    SHOW_CLEARED("memset 2D 5 rows, pitch 0", cudaMemset2D(dev, 0, 1, 7, 5));
     struct cudaMemcpy3DParms p;
     memset(&p, 0, sizeof p);
     p.extent = make_cudaExtent(64, 0, 1);
     p.kind = (enum cudaMemcpyKind)5;
-    R("3D empty extent, kind 5", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D empty extent, kind 5", cudaMemcpy3D(&p));
     memset(&p, 0, sizeof p);
     p.srcArray = a;
     p.extent = make_cudaExtent(4, 1, 1);
     p.kind = cudaMemcpyHostToDevice;
-    R("3D source array, HostToDevice", cudaMemcpy3D(&p));
-    R("2DArrayToArray array to NULL", cudaMemcpy2DArrayToArray(NULL, 0, 0, a, 0, 0, 4, 1, cudaMemcpyDeviceToDevice));
-    R("HostGetDevicePointer NULL out", cudaHostGetDevicePointer(NULL, pinned, 0));
-    R("HostGetDevicePointer flags 1", cudaHostGetDevicePointer(&d, pinned, 1));
-    R("StreamDestroy per-thread", cudaStreamDestroy(cudaStreamPerThread));
+    SHOW_CLEARED("3D source array, HostToDevice", cudaMemcpy3D(&p));
+    SHOW_CLEARED("2DArrayToArray array to NULL", cudaMemcpy2DArrayToArray(NULL, 0, 0, a, 0, 0, 4, 1, cudaMemcpyDeviceToDevice));
+    SHOW_CLEARED("HostGetDevicePointer NULL out", cudaHostGetDevicePointer(NULL, pinned, 0));
+    SHOW_CLEARED("HostGetDevicePointer flags 1", cudaHostGetDevicePointer(&d, pinned, 1));
+    SHOW_CLEARED("StreamDestroy per-thread", cudaStreamDestroy(cudaStreamPerThread));
 #if CUDART_VERSION >= 13000
     struct cudaMemLocation dev0 = {cudaMemLocationTypeDevice, 0};
-    R("MemAdvise advice 0", cudaMemAdvise(managed, 4096, (enum cudaMemoryAdvise)0, dev0));
+    SHOW_CLEARED("MemAdvise advice 0", cudaMemAdvise(managed, 4096, (enum cudaMemoryAdvise)0, dev0));
 #else
-    R("MemAdvise advice 0", cudaMemAdvise(managed, 4096, (enum cudaMemoryAdvise)0, 0));
-    R("MemPrefetchAsync device 99", cudaMemPrefetchAsync(managed, 4096, 99, 0));
+    SHOW_CLEARED("MemAdvise advice 0", cudaMemAdvise(managed, 4096, (enum cudaMemoryAdvise)0, 0));
+    SHOW_CLEARED("MemPrefetchAsync device 99", cudaMemPrefetchAsync(managed, 4096, 99, 0));
 #endif
     int v = 0;
-    R("MemRangeGetAttribute", cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, managed, 4096));
+    SHOW_CLEARED("MemRangeGetAttribute", cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, managed, 4096));
 
-    R("cudaDeviceReset", cudaDeviceReset());
+    SHOW_CLEARED("cudaDeviceReset", cudaDeviceReset());
     printf("== after cudaDeviceReset\n");
-    R("MemRangeGetAttribute", cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, host, 4096));
+    SHOW_CLEARED("MemRangeGetAttribute", cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, host, 4096));
     struct cudaPointerAttributes pa;
-    R("PointerGetAttributes pageable", cudaPointerGetAttributes(&pa, host));
-    R("HostGetDevicePointer NULL host", cudaHostGetDevicePointer(&d, NULL, 0));
-    R("HostGetDevicePointer NULL out", cudaHostGetDevicePointer(NULL, host, 0));
-    R("MallocArray NULL descriptor", cudaMallocArray(&a, NULL, 4, 4, 0));
+    SHOW_CLEARED("PointerGetAttributes pageable", cudaPointerGetAttributes(&pa, host));
+    SHOW_CLEARED("HostGetDevicePointer NULL host", cudaHostGetDevicePointer(&d, NULL, 0));
+    SHOW_CLEARED("HostGetDevicePointer NULL out", cudaHostGetDevicePointer(NULL, host, 0));
+    SHOW_CLEARED("MallocArray NULL descriptor", cudaMallocArray(&a, NULL, 4, 4, 0));
     struct cudaChannelFormatDesc bad = cudaCreateChannelDesc(8, 0, 0, 0, (enum cudaChannelFormatKind)99);
-    R("MallocArray bad descriptor", cudaMallocArray(&a, &bad, 64, 3, 0));
-    R("2DArrayToArray empty, kind 99", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 0, 1, (enum cudaMemcpyKind)99));
-    R("2DToArray NULL", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyHostToDevice));
-    R("ToArray NULL", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("MallocArray bad descriptor", cudaMallocArray(&a, &bad, 64, 3, 0));
+    SHOW_CLEARED("2DArrayToArray empty, kind 99", cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 0, 1, (enum cudaMemcpyKind)99));
+    SHOW_CLEARED("2DToArray NULL", cudaMemcpy2DToArray(NULL, 0, 0, host, 8, 8, 2, cudaMemcpyHostToDevice));
+    SHOW_CLEARED("ToArray NULL", cudaMemcpyToArray(NULL, 0, 0, host, 16, cudaMemcpyHostToDevice));
     struct cudaChannelFormatDesc cd;
-    R("GetChannelDesc NULL array", cudaGetChannelDesc(&cd, NULL));
+    SHOW_CLEARED("GetChannelDesc NULL array", cudaGetChannelDesc(&cd, NULL));
     struct cudaExtent e;
     unsigned int fl = 0;
-    R("ArrayGetInfo NULL array", cudaArrayGetInfo(&cd, &e, &fl, NULL));
+    SHOW_CLEARED("ArrayGetInfo NULL array", cudaArrayGetInfo(&cd, &e, &fl, NULL));
     cudaStream_t s = NULL;
-    R("StreamCreateWithFlags 0x2", cudaStreamCreateWithFlags(&s, 0x2));
-    R("MallocHost NULL out", cudaMallocHost(NULL, 64));
+    SHOW_CLEARED("StreamCreateWithFlags 0x2", cudaStreamCreateWithFlags(&s, 0x2));
+    SHOW_CLEARED("MallocHost NULL out", cudaMallocHost(NULL, 64));
     memset(&p, 0, sizeof p);
     p.extent = make_cudaExtent(0, 1, 1);
-    R("3D empty extent", cudaMemcpy3D(&p));
+    SHOW_CLEARED("3D empty extent", cudaMemcpy3D(&p));
 }
 
 int main(void) {
@@ -102,20 +95,6 @@ int main(void) {
         printf("no driver that loads kernels\n");
         DONE();
     }
-    /* In a process of its own: the device may stay unusable in the process that faulted. */
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        OK(cudaFree(NULL));
-        scenario();
-        fflush(stdout);
-        _exit(ct_failed ? 1 : 0);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        printf("FAIL scenario exited with status %d\n", st);
-        ct_failed++;
-    }
+    ct_failed += ct_in_child(scenario);
     DONE();
 }

@@ -7,23 +7,17 @@
  * nothing may make a context current before it. */
 #include "ctest.h"
 
-#define R(label, call)                                                                        \
-    do {                                                                                      \
-        cudaError_t r_e = (call);                                                             \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(r_e),                          \
-               cudaGetErrorName(cudaGetLastError()));                                         \
-    } while (0)
 
 static void range_queries(const char *when, void *p) {
     int v = 0x7a7a;
     char label[96];
     snprintf(label, sizeof label, "%s: cudaMemRangeGetAttribute", when);
-    R(label, cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, p, 4096));
+    SHOW_CLEARED(label, cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, p, 4096));
     void *data[1] = {&v};
     size_t sizes[1] = {sizeof v};
     enum cudaMemRangeAttribute attrs[1] = {cudaMemRangeAttributeReadMostly};
     snprintf(label, sizeof label, "%s: cudaMemRangeGetAttributes", when);
-    R(label, cudaMemRangeGetAttributes(data, sizes, attrs, 1, p, 4096));
+    SHOW_CLEARED(label, cudaMemRangeGetAttributes(data, sizes, attrs, 1, p, 4096));
 }
 
 int main(void) {
@@ -32,31 +26,31 @@ int main(void) {
     range_queries("no context, NULL", NULL);
     struct cudaPointerAttributes pa;
     memset(&pa, 0x7f, sizeof pa);
-    R("no context: cudaPointerGetAttributes pageable", cudaPointerGetAttributes(&pa, host));
+    SHOW_CLEARED("no context: cudaPointerGetAttributes pageable", cudaPointerGetAttributes(&pa, host));
     SHOWI("type", pa.type);
     struct cudaChannelFormatDesc d;
     struct cudaExtent e;
     unsigned int fl = 7;
-    R("no context: cudaArrayGetInfo NULL", cudaArrayGetInfo(&d, &e, &fl, NULL));
+    SHOW_CLEARED("no context: cudaArrayGetInfo NULL", cudaArrayGetInfo(&d, &e, &fl, NULL));
 
     void *m = NULL;
     OK(cudaMallocManaged(&m, 4096, cudaMemAttachGlobal));
     range_queries("managed", m);
-    R("cudaDeviceReset", cudaDeviceReset());
+    SHOW_CLEARED("cudaDeviceReset", cudaDeviceReset());
     range_queries("after reset", host);
     memset(&pa, 0x7f, sizeof pa);
-    R("after reset: cudaPointerGetAttributes pageable", cudaPointerGetAttributes(&pa, host));
+    SHOW_CLEARED("after reset: cudaPointerGetAttributes pageable", cudaPointerGetAttributes(&pa, host));
     SHOWI("type", pa.type);
-    R("after reset: cudaArrayGetInfo NULL", cudaArrayGetInfo(&d, &e, &fl, NULL));
+    SHOW_CLEARED("after reset: cudaArrayGetInfo NULL", cudaArrayGetInfo(&d, &e, &fl, NULL));
     int dev = -1;
-    R("after reset: cudaGetDevice", cudaGetDevice(&dev));
+    SHOW_CLEARED("after reset: cudaGetDevice", cudaGetDevice(&dev));
     SHOWI("device", dev);
     /* A call that needs a context makes the primary context current again. */
     OK(cudaMallocManaged(&m, 4096, cudaMemAttachGlobal));
     range_queries("managed again", m);
     OK(cudaFree(m));
-    R("cudaDeviceReset again", cudaDeviceReset());
-    R("after second reset: cudaDeviceSynchronize", cudaDeviceSynchronize());
+    SHOW_CLEARED("cudaDeviceReset again", cudaDeviceReset());
+    SHOW_CLEARED("after second reset: cudaDeviceSynchronize", cudaDeviceSynchronize());
     range_queries("after second reset and a sync", host);
     DONE();
 }

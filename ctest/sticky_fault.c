@@ -7,8 +7,6 @@
 #include "ctest.h"
 #include "fault.h"
 #include <pthread.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* A call, its result and the last error it left. */
 #define P(label, call)                                                                        \
@@ -190,24 +188,6 @@ static void fault(int kind, const char *name) {
     P("cudaDeviceSynchronize", cudaDeviceSynchronize());
 }
 
-/* Each scenario in a process of its own: after a fault the device may stay unusable in the
- * process that faulted. The parent makes no CUDA call. */
-static int in_child(void (*scenario)(void)) {
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        scenario();
-        fflush(stdout);
-        _exit(ct_failed ? 1 : 0);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        printf("FAIL scenario exited with status %d\n", st);
-        return 1;
-    }
-    return 0;
-}
 
 static void illegal_address(void) {
     struct res r;
@@ -249,8 +229,8 @@ int main(void) {
         printf("no driver that loads kernels\n");
         DONE();
     }
-    ct_failed += in_child(illegal_address);
-    ct_failed += in_child(trap);
-    ct_failed += in_child(reset_with_error_pending);
+    ct_failed += ct_in_child(illegal_address);
+    ct_failed += ct_in_child(trap);
+    ct_failed += ct_in_child(reset_with_error_pending);
     DONE();
 }
