@@ -84,7 +84,7 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
 
 /* Runs a scenario in a process of its own (after a fault the device may stay unusable in the
  * process that faulted); the parent makes no CUDA call. Returns 1 if the scenario failed. */
-static int ct_in_child(void (*scenario)(void)) {
+static inline int ct_in_child(void (*scenario)(void)) {
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
