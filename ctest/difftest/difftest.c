@@ -326,7 +326,12 @@ static uint32_t fnv(const unsigned char *p, size_t n) {
 /* Reads an object back into buf (o->size bytes). Returns 0, or prints why not into `out` and
  * returns -1. */
 static int read_back(obj_t *o, unsigned char *buf) {
-    if (drv.ok) drv.ctxSynchronize();
+    /* A copy that returned cudaSuccess can still fault the context when it runs (a runaway
+     * size): from then on the context counts as faulted, as after a reported sticky error. */
+    if (drv.ok) {
+        CUresult r = drv.ctxSynchronize();
+        if (r == 700 || r == 702 || (r >= 714 && r <= 719)) faulted = 1;
+    }
     switch (o->kind) {
     case K_PINNED:
         /* After a fault, which of the copies queued before it reached pinned memory depends
