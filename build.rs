@@ -100,7 +100,66 @@ fn main() {
     fs::write(out.join("exports.txt"), names.join("\n") + "\n").unwrap();
     enum_names(&root, &out);
 
-    header(&root, &out);
+    header(&root, &out, &api);
+}
+
+/// CUDA 12's header calls these functions by their newer names (NVIDIA's cuda_runtime_api.h
+/// `#define`s them); the plain symbols keep the older behaviour for programs built before.
+const RENAMES_12: &[(&str, &str)] = &[
+    ("cudaGetDeviceProperties", "cudaGetDeviceProperties_v2"),
+    ("cudaSignalExternalSemaphoresAsync", "cudaSignalExternalSemaphoresAsync_v2"),
+    ("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v2"),
+    ("cudaWaitExternalSemaphoresAsync", "cudaWaitExternalSemaphoresAsync_v2"),
+];
+
+/// The header's names, as NVIDIA's header has them, written from both ABIs' export lists: with
+/// `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined (what nvcc's `--default-stream per-thread`
+/// does), each function that has a `_ptds`/`_ptsz` export is called by that name; the 12 ABI's
+/// renames. Defined before the declarations, so the declarations declare those names.
+fn header_names(api: &Path) -> String {
+    let mut files: Vec<_> = fs::read_dir(api).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let per_thread = |abi12: bool| -> Vec<(String, String)> {
+        let mut exports = Vec::new();
+        for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
+            scan(f, abi12, &mut exports);
+        }
+        // A renamed name is its new name, whose per-thread form follows from the line below.
+        let renamed: Vec<&str> = if abi12 { RENAMES_12.iter().map(|r| r.0).collect() } else { Vec::new() };
+        let mut v: Vec<(String, String)> = exports
+            .iter()
+            .filter(|e| !e.name.starts_with("__") && !renamed.contains(&e.name.as_str()))
+            .flat_map(|e| {
+                let n = e.name.clone();
+                e.also
+                    .iter()
+                    .filter(move |a| **a == format!("{n}_ptds") || **a == format!("{n}_ptsz"))
+                    .map(|a| (e.name.clone(), a.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (p13, p12) = (per_thread(false), per_thread(true));
+    let common: Vec<_> = p13.iter().filter(|p| p12.contains(p)).cloned().collect();
+    let lines = |v: &[(String, String)]| v.iter().map(|(a, b)| format!("#define {a} {b}\n")).collect::<String>();
+    let only = |v: &[(String, String)]| v.iter().filter(|p| !common.contains(p)).cloned().collect::<Vec<_>>();
+    let mut s = String::from(
+        "\n/* As NVIDIA's header: with CUDA_API_PER_THREAD_DEFAULT_STREAM defined (nvcc's\n \
+         * --default-stream per-thread), the calls that take the default stream are their\n \
+         * per-thread default stream forms. Written from the export list. */\n\
+         #if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)\n",
+    );
+    s += &lines(&common);
+    s += "#if defined(CUDART_RS_ABI12)\n";
+    s += &lines(&only(&p12));
+    s += "#else\n";
+    s += &lines(&only(&p13));
+    s += "#endif\n#endif\n\n/* CUDA 12's header calls these by their newer names. */\n#if defined(CUDART_RS_ABI12)\n";
+    s += &RENAMES_12.iter().map(|(a, b)| format!("#define {a} {b}\n")).collect::<String>();
+    s += "#endif\n";
+    s
 }
 
 /// Finds `#[no_mangle]` functions, with the `// also:` lines and `#[cfg]` on the ABI
@@ -181,11 +240,13 @@ fn arg_names(params: &str) -> String {
     names.iter().map(|p| p.split(':').next().unwrap().trim().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn header(root: &Path, out: &Path) {
+fn header(root: &Path, out: &Path, api: &Path) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-env-changed=CUDART_RS_WRITE_HEADER");
-    let config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    let names = header_names(api);
+    config.after_includes = Some(config.after_includes.take().unwrap_or_default() + &names);
     let generated = cbindgen::Builder::new()
         .with_crate(root)
         .with_config(config)

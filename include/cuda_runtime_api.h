@@ -17,10 +17,6 @@ typedef struct CUuuid_st {
 } CUuuid;
 #endif
 
-#if defined(CUDART_RS_ABI12)
-#define cudaGetDeviceProperties cudaGetDeviceProperties_v2
-#endif
-
 /* Stream and kernel node attributes are launch attributes (driver_types.h). */
 #define cudaStreamAttrID cudaLaunchAttributeID
 #define cudaStreamAttrValue cudaLaunchAttributeValue
@@ -29,6 +25,97 @@ typedef struct CUuuid_st {
 
 /* Defined at the end (cbindgen cannot write its anonymous union). */
 typedef struct cudaGraphNodeParams cudaGraphNodeParams;
+
+/* As NVIDIA's header: with CUDA_API_PER_THREAD_DEFAULT_STREAM defined (nvcc's
+ * --default-stream per-thread), the calls that take the default stream are their
+ * per-thread default stream forms. Written from the export list. */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaEventRecord cudaEventRecord_ptsz
+#define cudaEventRecordWithFlags cudaEventRecordWithFlags_ptsz
+#define cudaFreeAsync cudaFreeAsync_ptsz
+#define cudaGetDriverEntryPoint cudaGetDriverEntryPoint_ptsz
+#define cudaGetDriverEntryPointByVersion cudaGetDriverEntryPointByVersion_ptsz
+#define cudaGraphInstantiateWithParams cudaGraphInstantiateWithParams_ptsz
+#define cudaGraphLaunch cudaGraphLaunch_ptsz
+#define cudaGraphUpload cudaGraphUpload_ptsz
+#define cudaLaunchCooperativeKernel cudaLaunchCooperativeKernel_ptsz
+#define cudaLaunchHostFunc cudaLaunchHostFunc_ptsz
+#define cudaLaunchKernel cudaLaunchKernel_ptsz
+#define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
+#define cudaMallocAsync cudaMallocAsync_ptsz
+#define cudaMallocFromPoolAsync cudaMallocFromPoolAsync_ptsz
+#define cudaMemPrefetchAsync cudaMemPrefetchAsync_ptsz
+#define cudaMemcpy cudaMemcpy_ptds
+#define cudaMemcpy2D cudaMemcpy2D_ptds
+#define cudaMemcpy2DArrayToArray cudaMemcpy2DArrayToArray_ptds
+#define cudaMemcpy2DAsync cudaMemcpy2DAsync_ptsz
+#define cudaMemcpy2DFromArray cudaMemcpy2DFromArray_ptds
+#define cudaMemcpy2DFromArrayAsync cudaMemcpy2DFromArrayAsync_ptsz
+#define cudaMemcpy2DToArray cudaMemcpy2DToArray_ptds
+#define cudaMemcpy2DToArrayAsync cudaMemcpy2DToArrayAsync_ptsz
+#define cudaMemcpy3D cudaMemcpy3D_ptds
+#define cudaMemcpy3DAsync cudaMemcpy3DAsync_ptsz
+#define cudaMemcpy3DBatchAsync cudaMemcpy3DBatchAsync_ptsz
+#define cudaMemcpy3DPeer cudaMemcpy3DPeer_ptds
+#define cudaMemcpy3DPeerAsync cudaMemcpy3DPeerAsync_ptsz
+#define cudaMemcpyArrayToArray cudaMemcpyArrayToArray_ptds
+#define cudaMemcpyAsync cudaMemcpyAsync_ptsz
+#define cudaMemcpyBatchAsync cudaMemcpyBatchAsync_ptsz
+#define cudaMemcpyFromArray cudaMemcpyFromArray_ptds
+#define cudaMemcpyFromArrayAsync cudaMemcpyFromArrayAsync_ptsz
+#define cudaMemcpyFromSymbol cudaMemcpyFromSymbol_ptds
+#define cudaMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync_ptsz
+#define cudaMemcpyToArray cudaMemcpyToArray_ptds
+#define cudaMemcpyToArrayAsync cudaMemcpyToArrayAsync_ptsz
+#define cudaMemcpyToSymbol cudaMemcpyToSymbol_ptds
+#define cudaMemcpyToSymbolAsync cudaMemcpyToSymbolAsync_ptsz
+#define cudaMemset cudaMemset_ptds
+#define cudaMemset2D cudaMemset2D_ptds
+#define cudaMemset2DAsync cudaMemset2DAsync_ptsz
+#define cudaMemset3D cudaMemset3D_ptds
+#define cudaMemset3DAsync cudaMemset3DAsync_ptsz
+#define cudaMemsetAsync cudaMemsetAsync_ptsz
+#define cudaStreamAddCallback cudaStreamAddCallback_ptsz
+#define cudaStreamAttachMemAsync cudaStreamAttachMemAsync_ptsz
+#define cudaStreamBeginCapture cudaStreamBeginCapture_ptsz
+#define cudaStreamBeginCaptureToGraph cudaStreamBeginCaptureToGraph_ptsz
+#define cudaStreamCopyAttributes cudaStreamCopyAttributes_ptsz
+#define cudaStreamEndCapture cudaStreamEndCapture_ptsz
+#define cudaStreamGetAttribute cudaStreamGetAttribute_ptsz
+#define cudaStreamGetDevice cudaStreamGetDevice_ptsz
+#define cudaStreamGetFlags cudaStreamGetFlags_ptsz
+#define cudaStreamGetId cudaStreamGetId_ptsz
+#define cudaStreamGetPriority cudaStreamGetPriority_ptsz
+#define cudaStreamIsCapturing cudaStreamIsCapturing_ptsz
+#define cudaStreamQuery cudaStreamQuery_ptsz
+#define cudaStreamSetAttribute cudaStreamSetAttribute_ptsz
+#define cudaStreamSynchronize cudaStreamSynchronize_ptsz
+#define cudaStreamUpdateCaptureDependencies cudaStreamUpdateCaptureDependencies_ptsz
+#define cudaStreamWaitEvent cudaStreamWaitEvent_ptsz
+#if defined(CUDART_RS_ABI12)
+#define cudaMemPrefetchAsync_v2 cudaMemPrefetchAsync_v2_ptsz
+#define cudaSignalExternalSemaphoresAsync_v2 cudaSignalExternalSemaphoresAsync_v2_ptsz
+#define cudaStreamGetCaptureInfo_v2 cudaStreamGetCaptureInfo_v2_ptsz
+#define cudaStreamGetCaptureInfo_v3 cudaStreamGetCaptureInfo_v3_ptsz
+#define cudaStreamUpdateCaptureDependencies_v2 cudaStreamUpdateCaptureDependencies_v2_ptsz
+#define cudaWaitExternalSemaphoresAsync_v2 cudaWaitExternalSemaphoresAsync_v2_ptsz
+#else
+#define cudaMemDiscardAndPrefetchBatchAsync cudaMemDiscardAndPrefetchBatchAsync_ptsz
+#define cudaMemDiscardBatchAsync cudaMemDiscardBatchAsync_ptsz
+#define cudaMemPrefetchBatchAsync cudaMemPrefetchBatchAsync_ptsz
+#define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_ptsz
+#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_ptsz
+#define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_ptsz
+#endif
+#endif
+
+/* CUDA 12's header calls these by their newer names. */
+#if defined(CUDART_RS_ABI12)
+#define cudaGetDeviceProperties cudaGetDeviceProperties_v2
+#define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_v2
+#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2
+#define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_v2
+#endif
 
 
 #if !defined(CUDART_RS_ABI12)

@@ -103,9 +103,12 @@ def compared(abi):
         text = source_with_includes("ctest/" + f, set())
         found = set(IDENT.findall(text))
         first = text.splitlines()[0] if text else ""
-        # Built with the per-thread default stream: the names are their _ptds/_ptsz forms.
+        # Built with the per-thread default stream: a name that has a _ptds/_ptsz export is
+        # called by that form only (as the header turns it).
         if "per-thread" in first or re.search(r"#\s*define\s+CUDA_API_PER_THREAD_DEFAULT_STREAM", text):
-            found |= {n + s for n in found for s in ("_ptds", "_ptsz")}
+            ex = set(exports(abi))
+            forms = {n: [n + s for s in ("_ptds", "_ptsz") if n + s in ex] for n in found}
+            found = {f for n in found for f in (forms[n] or [n])}
         names |= found
     return names, tests
 

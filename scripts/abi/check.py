@@ -948,6 +948,52 @@ def check_nvcc_link(lib, work, fails):
               "%d libcudart symbols, all at libcudart.so.13" % len(need))
 
 
+# ----------------------------------------------------------------------------------------
+# Names: what a call is compiled to (NVIDIA's header #defines some names to others)
+# ----------------------------------------------------------------------------------------
+
+def check_names(abi, header, nv_inc, h, work, fails):
+    """Each function name of either header, written in a program, must become the same symbol
+    with our header as with NVIDIA's: plainly and with CUDA_API_PER_THREAD_DEFAULT_STREAM
+    (nvcc's --default-stream per-thread). Known exception: in the 12 ABI, NVIDIA's header
+    declares no `_v2` name of its three renamed functions in per-thread mode; ours calls their
+    `_ptsz` forms there."""
+    names = sorted(n for n, _ in h.funcs if not n.startswith("__"))
+    nv_text = "\n".join(open(os.path.join(nv_inc[0], "cuda_runtime_api.h"), errors="replace").read().splitlines())
+    names = sorted(set(names) | set(re.findall(r"#define\s+(cuda\w+)\s+__CUDART_API_PT", nv_text)))
+    src = os.path.join(work, "names.c")
+    allowed = {"cudaSignalExternalSemaphoresAsync_v2", "cudaWaitExternalSemaphoresAsync_v2",
+               "cudaStreamGetCaptureInfo_v2"} if abi == "12" else set()
+    problems = []
+    for pt in ([], ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]):
+        got = []
+        for inc, defs in ((["-I" + i for i in nv_inc], []),
+                          (["-I" + os.path.dirname(os.path.abspath(header))],
+                           ["-DCUDART_RS_ABI12"] if abi == "12" else [])):
+            with open(src, "w") as f:
+                f.write("#include <cuda_runtime_api.h>\n")
+                for n in names:
+                    f.write("NAME_%s: %s\n" % (n, n))
+            r = sh(["gcc", "-E", "-P"] + pt + defs + inc + [src])
+            if r.returncode:
+                problems.append("preprocessing failed: " + r.stderr.strip()[:200])
+                got.append({})
+                continue
+            got.append(dict(l[5:].split(": ", 1) for l in r.stdout.splitlines() if l.startswith("NAME_")))
+        mode = "per-thread" if pt else "plain"
+        for n in names:
+            a, b = got[0].get(n), got[1].get(n)
+            if a != b and not (pt and n in allowed):
+                problems.append("%s (%s): NVIDIA's header calls %s, ours %s" % (n, mode, a, b))
+    if problems:
+        print("FAIL names [%s]: %d name(s) compile to another symbol than with NVIDIA's header:" % (abi, len(problems)))
+        details(problems)
+        fails.append("names")
+    else:
+        print("PASS names [%s]: %d function names compile to NVIDIA's symbols, plain and with "
+              "CUDA_API_PER_THREAD_DEFAULT_STREAM" % (abi, len(names)))
+
+
 def main():
     sys.stdout.reconfigure(line_buffering=True)
     ap = argparse.ArgumentParser()
@@ -1006,6 +1052,7 @@ def main():
             check_layout(a.abi, h, inc, cxx, a.header, work, fails, extra, sysinc)
         if "signatures" in only:
             check_signatures(a.abi, h, inc, cxx, work, fails, allow, extra, sysinc)
+            check_names(a.abi, a.header, inc, h, work, fails)
         if not a.lib and only & {"symbols", "nvcc-link"}:
             print("FAIL symbols [%s]: no library to check" % a.abi)
             fails.append("symbols")
