@@ -28,6 +28,7 @@ NVIDIA = {"13": "13.0.96", "12": "12.9.79"}
 # Exports NVIDIA's library lacks (scripts/abi/check.py's NOT_NVIDIAS).
 NOT_NVIDIAS = {"make_cudaPitchedPtr", "make_cudaPos", "make_cudaExtent"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def read(path):
@@ -92,6 +93,16 @@ def source_with_includes(path, seen):
     return "\n".join(out)
 
 
+def renames_12():
+    """The 12 ABI's renamings written into include/cuda_runtime_api.h by build.rs."""
+    text = read("include/cuda_runtime_api.h")
+    block = text.split("CUDA 12's header calls these by their newer names.", 1)[1].split("#endif", 1)[0]
+    return dict(re.findall(r"#define\s+(\w+)\s+(\w+)", block))
+
+
+RENAMES_12 = renames_12()
+
+
 def compared(abi):
     """Names the tests with a recorded NVIDIA output for ABI name, and those tests."""
     names, tests = set(), []
@@ -101,15 +112,21 @@ def compared(abi):
             continue
         tests.append(f)
         text = source_with_includes("ctest/" + f, set())
-        found = set(IDENT.findall(text))
         first = text.splitlines()[0] if text else ""
+        # Names in string literals are symbols looked up as written (dlsym, entry points);
+        # names in the code are what the header makes of them.
+        literal = set(IDENT.findall(" ".join(STRING.findall(text))))
+        found = set(IDENT.findall(STRING.sub('""', text)))
+        # The 12 ABI's header calls some functions by their newer names (include/'s list).
+        if abi == "12":
+            found = {RENAMES_12.get(n, n) for n in found}
         # Built with the per-thread default stream: a name that has a _ptds/_ptsz export is
         # called by that form only (as the header turns it).
         if "per-thread" in first or re.search(r"#\s*define\s+CUDA_API_PER_THREAD_DEFAULT_STREAM", text):
             ex = set(exports(abi))
             forms = {n: [n + s for s in ("_ptds", "_ptsz") if n + s in ex] for n in found}
             found = {f for n in found for f in (forms[n] or [n])}
-        names |= found
+        names |= found | literal
     return names, tests
 
 
