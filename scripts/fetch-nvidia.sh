@@ -4,6 +4,10 @@
 #   .cache/nvidia/cu13/nvidia/cu13/{include,lib/libcudart.so.13,bin/nvcc}
 #   .cache/nvidia/cu12/nvidia/cuda_runtime/{include,lib/libcudart.so.12}
 #   .cache/nvidia/cu12/nvidia/cuda_nvcc/include/crt
+# With --cu12-clang, also what scripts/cu12-build.sh needs to build the CUDA tests for the 12
+# ABI with clang (NVIDIA's CUDA 12 CCCL headers: libcu++, which cooperative_groups.h and
+# cuda_fp16.h include):
+#   .cache/nvidia/cu12/nvidia/cuda_cccl/include/{cuda,nv}
 # Idempotent and quiet; any failure stops it with a message.
 set -euo pipefail
 
@@ -21,6 +25,11 @@ pins=(
     "nvidia-cuda-runtime-cu12==12.9.79 cu12"
     "nvidia-cuda-nvcc-cu12==12.9.86   cu12"
 )
+case ${1:-} in
+    --cu12-clang) pins+=("nvidia-cuda-cccl-cu12==12.9.27   cu12") ;;
+    "") ;;
+    *) echo "usage: scripts/fetch-nvidia.sh [--cu12-clang]" >&2; exit 2 ;;
+esac
 
 die() { echo "fetch-nvidia: $*" >&2; exit 1; }
 
@@ -91,3 +100,6 @@ for f in cu13/nvidia/cu13/lib/libcudart.so.13 cu13/nvidia/cu13/include/cuda_runt
          cu12/nvidia/cuda_nvcc/include/crt/host_defines.h; do
     [[ -e $cache/$f ]] || die "missing $cache/$f after unpacking"
 done
+if [[ ${1:-} == --cu12-clang ]]; then
+    [[ -e $cache/cu12/nvidia/cuda_cccl/include/nv/target ]] || die "missing $cache/cu12/nvidia/cuda_cccl/include/nv/target after unpacking"
+fi
