@@ -12,11 +12,16 @@
  *
  * Markers, in a comment at the top of the file, read by scripts/ctest.sh:
  *   ctest: gpu      needs a real GPU (kernels, peers, ...): "skipped: no GPU" on the stand-in
- *   ctest: cu       a CUDA source built with nvcc only (the .cu files in ctest/)
+ *   ctest: cu       a CUDA source (the .cu files in ctest/): nvcc for 13, clang for 12
  *
  * Compiled with gcc against include/cuda_runtime_api.h (ours, -DCUDART_RS_ABI12 for the 12
  * ABI) and with nvcc against NVIDIA's cuda_runtime_api.h. Use `CUDART_VERSION >= 13000` to
  * tell the ABIs apart.
+ *
+ * The CUDA sources (the .cu tests) are built with nvcc for the 13 ABI and with clang against
+ * NVIDIA's CUDA 12.9 headers for the 12 ABI (scripts/cu12-build.sh). CT_CLANG_CUDA is defined
+ * in a clang build: clang has no __managed__ variables, so a test keeps those parts under
+ * `#ifndef CT_CLANG_CUDA` (and prints that they are not in this build).
  */
 #ifndef CUDART_RS_CTEST_H
 #define CUDART_RS_CTEST_H
@@ -33,6 +38,10 @@
 #define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
 #include <driver_functions.h>
 #undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+#endif
+
+#if defined(__clang__) && defined(__CUDA__)
+#define CT_CLANG_CUDA 1
 #endif
 
 static int ct_failed = 0;

@@ -52,7 +52,32 @@ static unsigned long long show_info(const char *label, cudaStream_t st, cudaGrap
     const cudaGraphNode_t *deps = NULL;
     const cudaGraphEdgeData *ed = NULL;
     size_t nd = 999;
+#if CUDART_VERSION >= 13000
     cudaError_t e = cudaStreamGetCaptureInfo(st, &cs, &id, &g, &deps, &ed, &nd);
+#else
+    /* CUDA 12: the form with edge data is _v3; cudaStreamGetCaptureInfo is _v2 (without), and
+     * the 10.1 symbol of that name has status and id only. Each must say what _v3 says (asked
+     * last: a query's dependency array lasts until the next query). */
+    enum cudaStreamCaptureStatus cs2 = (enum cudaStreamCaptureStatus)77, cs3 = cs2;
+    unsigned long long id2 = 0, id3 = 0;
+    cudaGraph_t g2 = NULL;
+    const cudaGraphNode_t *deps2 = NULL;
+    size_t nd2 = 999;
+    cudaGraphNode_t deps2_copy[GU_MAX];
+    cudaError_t e2 = cudaStreamGetCaptureInfo_v2(st, &cs2, &id2, &g2, &deps2, &nd2);
+    for (size_t i = 0; e2 == cudaSuccess && cs2 == cudaStreamCaptureStatusActive && i < nd2 && i < GU_MAX; i++)
+        deps2_copy[i] = deps2[i];
+    typedef cudaError_t (*info101_t)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *);
+    info101_t info101 = (info101_t)gu_runtime_fn("cudaStreamGetCaptureInfo");
+    CHECK(info101 != NULL);
+    cudaError_t e3 = info101 ? info101(st, &cs3, &id3) : cudaErrorUnknown;
+    cudaError_t e = cudaStreamGetCaptureInfo_v3(st, &cs, &id, &g, &deps, &ed, &nd);
+    CHECK(e2 == e && cs2 == cs && e3 == e && cs3 == cs);
+    if (e == cudaSuccess && cs == cudaStreamCaptureStatusActive) {
+        CHECK(id2 == id && id3 == id && g2 == g && nd2 == nd);
+        for (size_t i = 0; nd2 == nd && i < nd && i < GU_MAX; i++) CHECK(deps2_copy[i] == deps[i]);
+    }
+#endif
     printf("%s: %s status %d, id non-zero %d, graph %d, dependencies %llu, types", label, cudaGetErrorName(e),
            (int)cs, id != 0, g != NULL, (unsigned long long)nd);
     for (size_t i = 0; e == cudaSuccess && cs == cudaStreamCaptureStatusActive && i < nd; i++) {
@@ -320,14 +345,23 @@ int main(void) {
     /* ---- updating a capturing stream's dependencies ---- */
     OK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
     OK(cudaMemsetAsync(da, 0, N * sizeof(int), s1));
+#if CUDART_VERSION >= 13000
     OK(SHOW("update: set {}", cudaStreamUpdateCaptureDependencies(s1, NULL, NULL, 0, cudaStreamSetCaptureDependencies)));
+#else
+    OK(SHOW("update: set {}", cudaStreamUpdateCaptureDependencies(s1, NULL, 0, cudaStreamSetCaptureDependencies)));
+#endif
     show_info("update: after set {}", s1, NULL);
     add<<<N / 256, 256, 0, s1>>>(db, N, 1);
     {
         cudaGraph_t ug = NULL;
         show_info("update: after kernel", s1, &ug);
         cudaGraphNode_t x = gu_empty(ug, NULL, 0);
+#if CUDART_VERSION >= 13000
         OK(SHOW("update: add {empty}", cudaStreamUpdateCaptureDependencies(s1, &x, NULL, 1, cudaStreamAddCaptureDependencies)));
+#else
+        /* CUDA 12: the form with edge data is _v2. */
+        OK(SHOW("update: add {empty}", cudaStreamUpdateCaptureDependencies_v2(s1, &x, NULL, 1, cudaStreamAddCaptureDependencies)));
+#endif
         show_info("update: after add", s1, NULL);
     }
     add<<<N / 256, 256, 0, s1>>>(db, N, 1);

@@ -18,6 +18,16 @@
 #define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
 #endif
 
+/* cudaGraphAddNode without edge data: CUDA 13's form; in CUDA 12 the plain form has no edge
+ * data and _v2 has (NULL here): ADD_NODE_V2 is _v2 there, so that both are run. */
+#if CUDART_VERSION >= 13000
+#define ADD_NODE(pn, g, deps, n, np) cudaGraphAddNode((pn), (g), (deps), NULL, (n), (np))
+#define ADD_NODE_V2(pn, g, deps, n, np) cudaGraphAddNode((pn), (g), (deps), NULL, (n), (np))
+#else
+#define ADD_NODE(pn, g, deps, n, np) cudaGraphAddNode((pn), (g), (deps), (n), (np))
+#define ADD_NODE_V2(pn, g, deps, n, np) cudaGraphAddNode_v2((pn), (g), (deps), NULL, (n), (np))
+#endif
+
 enum { N = 64, W = 16, H = 4 };
 
 __device__ int d_sym[8];
@@ -521,7 +531,7 @@ int main(void) {
     np.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
     np.alloc.poolProps.location.type = cudaMemLocationTypeDevice;
     np.alloc.bytesize = N * 4;
-    SHOW("AddNode mem alloc", cudaGraphAddNode(&n_alloc, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode mem alloc", ADD_NODE(&n_alloc, g3, NULL, 0, &np));
     void *aptr3 = np.alloc.dptr;
     CHECK(aptr3 != NULL);
     memset(&np, 0, sizeof np);
@@ -531,7 +541,7 @@ int main(void) {
     np.memset.elementSize = 4;
     np.memset.width = N;
     np.memset.height = 1;
-    SHOW("AddNode memset", cudaGraphAddNode(&n_ms, g3, &n_alloc, NULL, 1, &np));
+    SHOW("AddNode memset", ADD_NODE_V2(&n_ms, g3, &n_alloc, 1, &np));
     int v6 = 6;
     void *args6[] = {&aptr3, &n, &v6};
     memset(&np, 0, sizeof np);
@@ -540,38 +550,38 @@ int main(void) {
     np.kernel.gridDim = dim3(N / 32);
     np.kernel.blockDim = dim3(32);
     np.kernel.kernelParams = args6;
-    SHOW("AddNode kernel", cudaGraphAddNode(&n_k, g3, &n_ms, NULL, 1, &np));
+    SHOW("AddNode kernel", ADD_NODE(&n_k, g3, &n_ms, 1, &np));
     show_kernel("AddNode kernel", n_k, (const void *)add_k, args6, NULL);
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
     np.memcpy.copyParams = copy_ptr(h_a, N * 4, aptr3, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
-    SHOW("AddNode memcpy", cudaGraphAddNode(&n_cp, g3, &n_k, NULL, 1, &np));
+    SHOW("AddNode memcpy", ADD_NODE_V2(&n_cp, g3, &n_k, 1, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemFree;
     np.free.dptr = aptr3;
-    SHOW("AddNode mem free", cudaGraphAddNode(&n_free, g3, &n_cp, NULL, 1, &np));
+    SHOW("AddNode mem free", ADD_NODE(&n_free, g3, &n_cp, 1, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeKernel;
     np.kernel.func = (void *)main;
     np.kernel.gridDim = dim3(1);
     np.kernel.blockDim = dim3(1);
     cudaGraphNode_t n_bad = NULL;
-    SHOW("AddNode kernel unregistered", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode kernel unregistered", ADD_NODE_V2(&n_bad, g3, NULL, 0, &np));
     np.kernel.func = NULL;
-    SHOW("AddNode kernel NULL func", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode kernel NULL func", ADD_NODE(&n_bad, g3, NULL, 0, &np));
     memset(&np, 0, sizeof np);
     np.type = (cudaGraphNodeType)12;
-    SHOW("AddNode type 12", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode type 12", ADD_NODE_V2(&n_bad, g3, NULL, 0, &np));
     np.type = cudaGraphNodeTypeCount;
-    SHOW("AddNode type Count", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode type Count", ADD_NODE(&n_bad, g3, NULL, 0, &np));
     SHOW_LAST("type Count");
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeEmpty;
     np.reserved0[0] = 1;
-    SHOW("AddNode reserved0 set", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode reserved0 set", ADD_NODE_V2(&n_bad, g3, NULL, 0, &np));
     np.reserved0[0] = 0;
     np.reserved2 = 1;
-    SHOW("AddNode reserved2 set", cudaGraphAddNode(&n_bad, g3, NULL, NULL, 0, &np));
+    SHOW("AddNode reserved2 set", ADD_NODE(&n_bad, g3, NULL, 0, &np));
     cudaGraphExec_t e3 = gn_instantiate(g3);
     memset(h_a, 0, N * 4);
     gn_launch(e3, s);
@@ -632,7 +642,7 @@ int main(void) {
     np.conditional.handle = hif;
     np.conditional.type = cudaGraphCondTypeIf;
     np.conditional.size = 2;
-    SHOW("AddNode IF/else", cudaGraphAddNode(&n_if, gc, &k_if, NULL, 1, &np));
+    SHOW("AddNode IF/else", ADD_NODE_V2(&n_if, gc, &k_if, 1, &np));
     CHECK(np.conditional.phGraph_out != NULL);
     if (np.conditional.phGraph_out) {
         int one_i = 1, v100 = 100, v1000 = 1000;
@@ -673,7 +683,7 @@ int main(void) {
     np.conditional.handle = hw;
     np.conditional.type = cudaGraphCondTypeWhile;
     np.conditional.size = 1;
-    SHOW("AddNode WHILE", cudaGraphAddNode(&n_w, gw, &k_w, NULL, 1, &np));
+    SHOW("AddNode WHILE", ADD_NODE(&n_w, gw, &k_w, 1, &np));
     if (np.conditional.phGraph_out) {
         void *argsb[] = {&hw, &d_state};
         cudaKernelNodeParams kpb = kparams((const void *)loop_body, 1, 1, argsb, NULL);
@@ -704,7 +714,7 @@ int main(void) {
     np.conditional.type = cudaGraphCondTypeWhile;
     np.conditional.size = 2;
     cudaGraphNode_t n_w2 = NULL;
-    SHOW("AddNode WHILE size 2", cudaGraphAddNode(&n_w2, gw, NULL, NULL, 0, &np));
+    SHOW("AddNode WHILE size 2", ADD_NODE_V2(&n_w2, gw, NULL, 0, &np));
     SHOW_LAST("WHILE size 2");
     gn_exec_destroy(ew);
     gn_destroy(gw);

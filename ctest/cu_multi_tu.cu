@@ -11,11 +11,17 @@ void b_launch(int *out, int n);
 int *b_value_symbol(void);
 const void *b_kernel_stub(void);
 const void *b_shared_name_symbol(void);
+#ifndef CT_CLANG_CUDA
 int b_managed_read(void);
+#endif
 
 static __device__ int shared_name = 1;
 __device__ int a_value[4];
+#ifndef CT_CLANG_CUDA
 __managed__ int a_managed = 10;
+#else
+__device__ int a_managed = 10; /* clang has no __managed__: the kernels read the same values */
+#endif
 
 __global__ void a_kernel(int *out) { out[threadIdx.x] = a_value[threadIdx.x] + shared_name + a_managed; }
 
@@ -52,8 +58,12 @@ int main(void) {
 
     void *args[] = {&d};
     SHOW("cudaLaunchKernel b stub", cudaLaunchKernel(b_kernel_stub(), dim3(1), dim3(4), args, 0, 0));
+#ifndef CT_CLANG_CUDA
     SHOWI("a_managed", a_managed);
     SHOWI("b_managed", b_managed_read());
+#else
+    printf("__managed__ variables: not in this build (clang)\n");
+#endif
     struct cudaFuncAttributes fa;
     SHOW("attributes of b", cudaFuncGetAttributes(&fa, b_kernel_stub()));
     OK(cudaDeviceSynchronize());

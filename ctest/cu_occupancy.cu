@@ -38,8 +38,13 @@ __global__ void dynamic_shared(int *p) {
     p[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
 }
 
-/* A kernel compiled for clusters of 2. */
+/* A kernel compiled for clusters of 2 (clang 19 has no __cluster_dims__: in a clang build,
+ * for the 12 ABI, the same requirement is set at run time, cudaFuncAttributeRequiredCluster*). */
+#ifndef CT_CLANG_CUDA
 __global__ void __cluster_dims__(2, 1, 1) clustered(int *p) { p[blockIdx.x] = blockIdx.x; }
+#else
+__global__ void clustered(int *p) { p[blockIdx.x] = blockIdx.x; }
+#endif
 
 /* Dynamic shared memory as a function of the block size (for the VariableSMem template). */
 struct SmemPerBlock {
@@ -161,6 +166,12 @@ int main(void) {
     avail("dynamic_shared (200 KiB allowed)", (const void *)dynamic_shared, 1, 128);
 
     /* Clusters. */
+#ifdef CT_CLANG_CUDA
+    SHOW("clustered: required cluster width 2 (set at run time)",
+         cudaFuncSetAttribute((const void *)clustered, cudaFuncAttributeRequiredClusterWidth, 2));
+    SHOW("clustered: required cluster height 1", cudaFuncSetAttribute((const void *)clustered, cudaFuncAttributeRequiredClusterHeight, 1));
+    SHOW("clustered: required cluster depth 1", cudaFuncSetAttribute((const void *)clustered, cudaFuncAttributeRequiredClusterDepth, 1));
+#endif
     clusters("light", (const void *)light, 64, 128, 2);
     clusters("light", (const void *)light, 64, 128, 4);
     clusters("light", (const void *)light, 64, 128, 8);

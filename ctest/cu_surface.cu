@@ -6,6 +6,7 @@
  * back with copies and printed, what they read is printed exactly. */
 #include "ctest.h"
 #include "texture_util.h"
+#include "clang_surface.h" /* clang builds (the 12 ABI): the surface functions */
 
 /* 2D: element (x, y) = base + 100*y + x, for x from -1 to w: the inside ones (`outside` 0),
  * or the two outside (`outside` 1, dropped or clamped by `mode`). */
