@@ -10,7 +10,10 @@
 #       On a machine with a GPU and NVIDIA's driver: every test is built against our header
 #       and against NVIDIA's, and run under NVIDIA's runtime and ours (LD_LIBRARY_PATH and
 #       LD_PRELOAD); every output must be NVIDIA's. NVIDIA's outputs are written to
-#       $OUT/expected/<abi>/<name>.out and, with the log, to $OUT/expected.tgz.
+#       $OUT/expected/<abi>/<name>.out and, with the log, to $OUT/expected.tgz. The CUDA
+#       sources are built with nvcc for 13; for 12 they are not built there but taken from
+#       CU12_CLANG_BIN (clang builds made by scripts/cu12-build.sh, bundled by
+#       scripts/gpu-bundle.sh); a test without one there is skipped.
 #
 # Options:
 #   --only a,b     only these tests (file names without .c/.cu)
@@ -22,7 +25,9 @@
 # Environment (--gpu): NVCC (/usr/local/cuda/bin/nvcc),
 #   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: /usr/local/cuda/lib64, else
 #   .gpu/nvidia13), NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
-#   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out).
+#   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out),
+#   CU12_CLANG_BIN (.gpu/cu12-clang: NAME, the program of ctest/NAME.cu for the 12 ABI, or
+#   NAME.skip, why there is none).
 #
 # The last line of a run is `N passed, N failed, N skipped`; the exit status is non-zero when
 # anything failed.
@@ -222,7 +227,6 @@ standin() {
             label="$name [$abi]"
             ((sanitize)) && label="$name [$abi, sanitize]"
             if [[ $src == *.cu ]]; then
-                [[ $abi == 13 ]] || continue
                 skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU (CUDA source)"; continue
             fi
             if has_marker "$src" gpu; then
@@ -267,6 +271,7 @@ gpu() {
     fi
     local nv12=${NVIDIA12_LIB:-$root/.gpu/nvidia12}
     local cu12inc=${CU12_INCLUDE:-$root/.gpu/cu12/include}
+    local cu12bin=${CU12_CLANG_BIN:-$root/.gpu/cu12-clang}
     local arch=${NVCC_ARCH:--arch=sm_90}
     local out=${OUT:-$root/target/ctest/out}
     mkdir -p "$out"
@@ -279,14 +284,17 @@ gpu() {
     echo "NVIDIA 12 runtime: $(readlink -f "$nv12/libcudart.so.12" 2>/dev/null || echo "MISSING in $nv12")"
     echo "NVIDIA 12 headers: $cu12inc"
     echo "nvcc: $nvcc ($("$nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*' || echo MISSING))"
+    echo "CUDA sources for 12 (clang builds): $cu12bin ($(tr '\n' ' ' 2>/dev/null <"$cu12bin/BUILD-INFO" || echo MISSING))"
     echo "ours: $dist/lib ($(cat "$dist/BUILD-INFO" 2>/dev/null | tr '\n' ' '))"
 
-    # gpu_builds SRC: the builds of a test (builds) and the one NVIDIA's outputs come from
+    # gpu_builds ABI SRC: the builds of a test (builds) and the one NVIDIA's outputs come from
     # (ref_build): a C test against our header (gcc, linked to ours) and against NVIDIA's
     # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's); a CUDA
-    # source with nvcc.
+    # source with nvcc for 13, and for 12 the program clang made of it (linked to NVIDIA's).
     gpu_builds() {
-        if [[ $1 == *.cu ]]; then
+        if [[ $2 == *.cu && $1 == 12 ]]; then
+            builds=(clang); ref_build=clang
+        elif [[ $2 == *.cu ]]; then
             builds=(nvcc); ref_build=nvcc
         else
             builds=(ours-header nvidia-header); ref_build=nvidia-header
@@ -304,19 +312,33 @@ gpu() {
                 IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
                 read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
                 cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
+            # Built elsewhere (scripts/cu12-build.sh): copied, and made executable whatever
+            # way it travelled.
+            12/clang) cmd=(install -m 755 "$cu12bin/$(basename "${src%.*}")" "$bin") ;;
         esac
+    }
+    # cu12_missing SRC ABI: true (with the reason in why) when the test is a CUDA source for
+    # the 12 ABI whose clang build is not in $cu12bin.
+    cu12_missing() {
+        [[ $1 == *.cu && $2 == 12 ]] || return 1
+        local n
+        n=$(basename "${1%.*}")
+        [[ -f $cu12bin/$n ]] && return 1
+        why=$(head -n 1 "$cu12bin/$n.skip" 2>/dev/null)
+        [[ -n $why ]] || why="no clang build in $cu12bin (scripts/cu12-build.sh, scripts/gpu-bundle.sh)"
+        return 0
     }
     # Every build first, as many at once as there are CPUs (BIN.cc.log, and the exit status
     # in BIN.cc.rc); the runs, one at a time, after.
-    local jobs=0 maxjobs abi src name bdir b cmd builds ref_build
+    local jobs=0 maxjobs abi src name bdir b cmd builds ref_build why
     maxjobs=$(nproc 2>/dev/null || echo 4)
     for abi in "${abis[@]}"; do
         for src in "${tests[@]}"; do
             name=$(basename "$src"); name=${name%.*}
-            [[ $src == *.cu && $abi != 13 ]] && continue
+            cu12_missing "$src" "$abi" && continue
             bdir=$work/$abi/$name
             mkdir -p "$bdir"
-            gpu_builds "$src"
+            gpu_builds "$abi" "$src"
             for b in "${builds[@]}"; do
                 gpu_cmd "$abi" "$b" "$src" "$bdir/$b"
                 ("${cmd[@]}" >"$bdir/$b.cc.log" 2>&1; echo $? >"$bdir/$b.cc.rc") &
@@ -335,16 +357,18 @@ gpu() {
         mkdir -p "$out/expected/$abi"
         for src in "${tests[@]}"; do
             name=$(basename "$src"); name=${name%.*}
-            [[ $src == *.cu && $abi != 13 ]] && continue
+            if cu12_missing "$src" "$abi"; then
+                skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: $why"; continue
+            fi
             bdir=$work/$abi/$name
             mkdir -p "$bdir"
             ok=1
             detail=
             # Builds: a C test against our header (gcc, linked to ours) and against NVIDIA's
             # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's);
-            # a CUDA source with nvcc.
+            # a CUDA source with nvcc for 13, clang's build of it for 12.
             local builds=() ref_build
-            gpu_builds "$src"
+            gpu_builds "$abi" "$src"
             local b bin compiled=()
             for b in "${builds[@]}"; do
                 bin=$bdir/$b

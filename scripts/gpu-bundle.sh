@@ -9,6 +9,9 @@
 #   .gpu/nvidia12/          NVIDIA's libcudart.so.12 (12.9.79)
 #   .gpu/nvidia13/          NVIDIA's libcudart.so.13 (13.0.96), used when the machine's
 #                           /usr/local/cuda/lib64 has none
+#   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
+#                           (scripts/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
+#                           reason, for a test not built, e.g. where clang-19 is missing)
 # Then, on the GPU machine, with .gpu carried: bash scripts/gpu-check.sh
 # Usage: scripts/gpu-bundle.sh [--no-build]
 set -euo pipefail
@@ -38,6 +41,11 @@ cp -a "$nv/cu12/nvidia/cuda_runtime/include/." target/gpu-staging/cu12/include/
 cp -a "$nv/cu12/nvidia/cuda_nvcc/include/crt" target/gpu-staging/cu12/include/
 cp "$nv/cu12/nvidia/cuda_runtime/lib/libcudart.so.12" target/gpu-staging/nvidia12/
 cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
+# The GPU machine has no clang and no nvcc 12: the CUDA tests' 12 builds are made here. A
+# test that is not built is skipped there (with the reason in NAME.skip).
+if ! bash scripts/cu12-build.sh --out target/gpu-staging/cu12-clang; then
+    echo "gpu-bundle: some CUDA tests are not built for the 12 ABI (.gpu/cu12-clang/*.skip); they are skipped on the GPU" >&2
+fi
 if compgen -G 'dist/deb/*.deb' >/dev/null; then
     mkdir -p target/gpu-staging/deb/tools
     cp dist/deb/*.deb target/gpu-staging/deb/
@@ -51,6 +59,7 @@ fi
     echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "nvidia13=nvidia-cuda-runtime 13.0.96"
     echo "nvidia12=nvidia-cuda-runtime-cu12 12.9.79, headers with nvidia-cuda-nvcc-cu12 12.9.86 crt/"
+    echo "cu12-clang=$(find target/gpu-staging/cu12-clang -maxdepth 1 -type f -perm -u+x | wc -l) CUDA tests built for 12 ($(head -n 1 target/gpu-staging/cu12-clang/BUILD-INFO 2>/dev/null | sed 's/^compiler=//'))"
 } >target/gpu-staging/BUNDLE-INFO
 rm -rf .gpu
 mv target/gpu-staging .gpu
