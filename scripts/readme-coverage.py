@@ -7,7 +7,10 @@ so that it stays true:
     those it lacks;
   - dist/exports-13.txt, dist/exports-12.txt (scripts/build.sh): what ours exports;
   - ctest/*.c, ctest/*.cu with ctest/expected/<abi>/<name>.out: the functions a test names
-    whose output under NVIDIA's runtime is recorded, i.e. compared with NVIDIA's on a GPU;
+    whose output under NVIDIA's runtime is recorded, i.e. compared with NVIDIA's on a GPU
+    (the text the ABI's builds compile: of `#if CUDART_VERSION >= 13000` and `< 13000`, and
+    of `CT_CLANG_CUDA` (the CUDA sources' 12 builds are clang's), only the branch that
+    applies; any other conditional counts whole);
   - src/api/<area>.rs: where each export is defined (to list them by area).
 
 The part lies between the lines BEGIN and END below in README.md.
@@ -29,6 +32,11 @@ NVIDIA = {"13": "13.0.96", "12": "12.9.79"}
 NOT_NVIDIAS = {"make_cudaPitchedPtr", "make_cudaPos", "make_cudaExtent"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# The `__cuda*` entry points clang's generated code calls (what the CUDA tests' 12 builds,
+# made by clang 19, import: scripts/cu12-build.sh's build logs list each program's imports).
+CLANG_ENTRY_POINTS = ("__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction",
+                      "__cudaRegisterVar", "__cudaUnregisterFatBinary", "__cudaPushCallConfiguration",
+                      "__cudaPopCallConfiguration")
 
 
 def read(path):
@@ -81,15 +89,74 @@ def areas():
     return where
 
 
-def source_with_includes(path, seen):
-    """A test's text with the ctest-local headers it includes (recursively)."""
+COND = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def condition(kind, expr, abi, clang):
+    """True or False for the conditions that tell the builds apart, None for any other."""
+    expr = re.sub(r"/\*.*?\*/|//.*", "", expr).strip()
+    if kind in ("ifdef", "ifndef"):
+        value = condition("if", "defined(%s)" % expr, abi, clang)
+        return value if value is None or kind == "ifdef" else not value
+    if re.fullmatch(r"CUDART_VERSION\s*>=\s*13000", expr):
+        return abi == "13"
+    if re.fullmatch(r"CUDART_VERSION\s*<\s*13000", expr):
+        return abi != "13"
+    if re.fullmatch(r"!?\s*defined\s*\(?\s*CT_CLANG_CUDA\s*\)?", expr):
+        return clang != expr.startswith("!")
+    if re.fullmatch(r"!?\s*\(?\s*defined\s*\(\s*__clang__\s*\)\s*&&\s*defined\s*\(\s*__CUDA__\s*\)\s*\)?", expr):
+        return clang != expr.startswith("!")
+    return None
+
+
+def preprocess(text, abi, clang):
+    """The lines of `text` the builds of `abi` compile (conditionals that tell builds apart
+    resolved, any other kept whole)."""
+    out = []
+    stack = []  # per #if: [active around it, value (True/False/None), a branch was taken]
+    active = True
+    for line in text.splitlines():
+        m = COND.match(line)
+        if not m:
+            if active:
+                out.append(line)
+            continue
+        kind, expr = m.group(1), m.group(2)
+        if kind in ("if", "ifdef", "ifndef"):
+            value = condition(kind, expr, abi, clang)
+            stack.append([active, value, value is True])
+        elif not stack:
+            continue
+        elif kind == "elif":
+            frame = stack[-1]
+            if frame[2]:
+                frame[1] = False
+            elif frame[1] is not None:
+                frame[1] = condition("if", expr, abi, clang)
+                frame[2] = frame[1] is True
+        elif kind == "else":
+            frame = stack[-1]
+            if frame[1] is not None:
+                frame[1] = not frame[2]
+                frame[2] = True
+        else:
+            active = stack.pop()[0]
+            continue
+        frame = stack[-1]
+        active = frame[0] and frame[1] is not False
+    return "\n".join(out)
+
+
+def source_with_includes(path, seen, abi, clang):
+    """A test's text with the ctest-local headers it includes (recursively), as the builds of
+    `abi` compile it."""
     if path in seen or not os.path.exists(os.path.join(ROOT, path)):
         return ""
     seen.add(path)
-    text = read(path)
+    text = preprocess(read(path), abi, clang)
     out = [text]
     for inc in re.findall(r'#\s*include\s+"([^"]+)"', text):
-        out.append(source_with_includes(os.path.normpath(os.path.join(os.path.dirname(path), inc)), seen))
+        out.append(source_with_includes(os.path.normpath(os.path.join(os.path.dirname(path), inc)), seen, abi, clang))
     return "\n".join(out)
 
 
@@ -111,7 +178,7 @@ def compared(abi):
         if ext not in (".c", ".cu") or not os.path.exists(os.path.join(ROOT, "ctest/expected", abi, stem + ".out")):
             continue
         tests.append(f)
-        text = source_with_includes("ctest/" + f, set())
+        text = source_with_includes("ctest/" + f, set(), abi, ext == ".cu" and abi == "12")
         first = text.splitlines()[0] if text else ""
         # Names in string literals are symbols looked up as written (dlsym, entry points);
         # names in the code are what the header makes of them.
@@ -160,9 +227,16 @@ def render():
     row("missing", lambda a: ", ".join("`%s`" % n for n in rows[a][2]) or "none")
     row("API functions named by a test whose output under NVIDIA's runtime is recorded",
         lambda a: "%d of %d (%d tests)" % (rows[a][4], rows[a][3], rows[a][5]))
-    row("`__cuda*` entry points of nvcc's generated code",
-        lambda a: "%d, run by the %d CUDA tests (`ctest/*.cu`) with recorded outputs" % (rows[a][6], cu_tests[a])
-        if cu_tests[a] else "%d, not compared: no CUDA test has a recorded output for this ABI" % rows[a][6])
+    def entry_points(a):
+        if not cu_tests[a]:
+            return "%d, not compared: no CUDA test has a recorded output for this ABI" % rows[a][6]
+        if a == "13":
+            return "%d, run by the %d CUDA tests (`ctest/*.cu`) with recorded outputs" % (rows[a][6], cu_tests[a])
+        # The CUDA tests' 12 builds are clang's, whose code calls fewer of them.
+        return "%d; the %d CUDA tests (`ctest/*.cu`) with recorded outputs are built with clang, whose code calls %d of them: %s" % (
+            rows[a][6], cu_tests[a], len(CLANG_ENTRY_POINTS), ", ".join("`%s`" % n for n in CLANG_ENTRY_POINTS))
+
+    row("`__cuda*` entry points of nvcc's generated code", entry_points)
     out.append("")
     out.append("Exported but not yet compared with NVIDIA's runtime on a GPU (no test with a recorded NVIDIA")
     out.append("output names them; they are checked on the stand-in driver and against NVIDIA's headers")
