@@ -61,6 +61,18 @@ int main(void) {
     OK(cudaDeviceSynchronize());
     OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     SHOWI("h[5]", h[5]);
+    /* A cooperative launch on the per-thread null stream (cudaLaunchCooperativeKernel_ptsz). */
+    int v2 = 50;
+    void *args2[] = {&d, &v2};
+    SHOW("cudaLaunchCooperativeKernel",
+         cudaLaunchCooperativeKernel((const void *)put, dim3(1), dim3(32), args2, 0, 0));
+    OK(cudaStreamSynchronize(0));
+    OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    SHOWI("h[5]", h[5]);
+    CHECK(h[5] == 55);
+    SHOW("cudaLaunchCooperativeKernel(block of 2048)",
+         cudaLaunchCooperativeKernel((const void *)put, dim3(1), dim3(2048), args2, 0, 0));
+    SHOW_LAST("cudaLaunchCooperativeKernel(block of 2048)");
     OK(cudaFree(d));
     DONE();
 }
