@@ -522,10 +522,14 @@ static const void *table_seen(const char *u, const void *t, long tid) {
     char buf[512];
     describe(tab, buf, sizeof buf);
     fprintf(out, "[%ld]   table %#lx %s\n", tid, tab, buf);
-    uint64_t w[64];
-    int n = 64;
+    static uint64_t w[520]; /* one table at a time (tmu) */
+    static pthread_mutex_t tmu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&tmu);
+    int n = 520;
+    while (n > 64 && !safe_read(w, tab, (size_t)n * 8)) n -= 64;
     while (n > 0 && !safe_read(w, tab, (size_t)n * 8)) n--;
     if (!n) {
+        pthread_mutex_unlock(&tmu);
         fprintf(out, "[%ld]   table not readable\n", tid);
         return t;
     }
@@ -545,7 +549,7 @@ static const void *table_seen(const char *u, const void *t, long tid) {
     uint64_t copy = tab;
     if (wrap_wanted(u)) {
         int ncopy = hdr ? (slots + 8 < n ? slots + 8 : n) : n;
-        uint64_t *c = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        uint64_t *c = mmap(NULL, 520 * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (c != MAP_FAILED) {
             memcpy(c, w, (size_t)ncopy * 8);
             int wrapped = 0;
@@ -566,6 +570,7 @@ static const void *table_seen(const char *u, const void *t, long tid) {
     pthread_mutex_lock(&mu);
     if (nseen < 256) seen[nseen++] = (struct seen){tab, copy};
     pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&tmu);
     return (const void *)copy;
 }
 
