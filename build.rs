@@ -455,7 +455,6 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
         writeln!(rs, "    pub(crate) mod {m} {{\n        use std::ffi::*;\n        use crate::types::*;\n        use crate::api::{m}::*;\n").unwrap();
         for e in exports.iter().filter(|e| e.module == *m) {
             let n = &e.name;
-            let ps = params(&e.params);
             let args = arg_names(&e.params);
             let (p, r) = (&e.params, &e.ret);
             // The export's own code, and the observed call (which the shim jumps to with the
