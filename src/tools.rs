@@ -265,11 +265,86 @@ pub fn call<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
+
+    // A driver's tables, as observed: what the hook saw, call by call.
+    static SEEN: Mutex<Vec<(u32, u32, String, usize, i32, usize, u64)>> = Mutex::new(Vec::new());
+    static mut FAKE_ENABLE: [u32; SLOTS] = [0; SLOTS];
+    unsafe extern "C" fn fake_hook(cbid: u32, r: *mut Record) -> c_int {
+        let r = &*r;
+        assert_eq!(r.size, 120);
+        assert_eq!(r.cbid, cbid);
+        let ret = if r.return_value.is_null() { -1 } else { *(r.return_value as *const i32) };
+        if r.site == 0 {
+            *r.correlation_data = 42;
+        }
+        let name = std::ffi::CStr::from_ptr(r.function_name).to_string_lossy().into_owned();
+        SEEN.lock().unwrap().push((cbid, r.site, name, r.function_params as usize, ret, r.correlation_data as usize, *r.correlation_data));
+        0
+    }
+    unsafe extern "C" fn fake_enable(p: *mut *mut u32, n: *mut usize) {
+        *p = std::ptr::addr_of_mut!(FAKE_ENABLE) as *mut u32;
+        *n = SLOTS;
+    }
+    unsafe extern "C" fn fake_uid(_c: *mut CUctx_st, uid: *mut u64) -> c_int {
+        *uid = 1;
+        0
+    }
+    unsafe extern "C" fn fake_current(_c: *mut *mut CUctx_st) -> c_int {
+        0
+    }
+    static HOOKS_TABLE: [usize; 7] = [56, 0, 0, 0, 0, 0, 0];
+    static CONTEXT_TABLE: [usize; 3] = [24, 0, 0];
+    unsafe extern "C" fn fake_get(t: *mut *const c_void, id: *const [u8; 16]) -> c_int {
+        static FILLED: std::sync::Once = std::sync::Once::new();
+        static mut H: [usize; 7] = [0; 7];
+        static mut C: [usize; 3] = [0; 3];
+        FILLED.call_once(|| {
+            H = HOOKS_TABLE;
+            H[1] = fake_hook as *const () as usize;
+            H[2] = fake_enable as *const () as usize;
+            H[4] = fake_uid as *const () as usize;
+            C = CONTEXT_TABLE;
+            C[2] = fake_current as *const () as usize;
+        });
+        *t = if *id == HOOKS {
+            std::ptr::addr_of!(H) as *const c_void
+        } else if *id == CONTEXT {
+            std::ptr::addr_of!(C) as *const c_void
+        } else {
+            return 1;
+        };
+        0
+    }
 
     #[test]
-    fn no_driver_table_means_no_hook() {
-        // Without the driver's tables every call is plain.
+    fn the_hook_sees_entry_and_exit_with_the_record_filled() {
+        attach(fake_get);
+        assert!(TABLES.get().is_some_and(|t| t.is_some()), "another test attached tables first");
+        // SAFETY: the test's array.
+        unsafe { FAKE_ENABLE[20] = 1 };
+        assert!(hooked(20));
+        assert!(!hooked(21));
+        let params = [7u64, 4096];
+        let r = call(20, c"cudaMalloc", params.as_ptr() as *const c_void, std::ptr::null(), true, || 2i32);
+        assert_eq!(r, 2);
+        let seen = SEEN.lock().unwrap().clone();
+        assert_eq!(seen.len(), 2);
+        let p = params.as_ptr() as usize;
+        assert_eq!((seen[0].0, seen[0].1, seen[0].2.as_str(), seen[0].3), (20, 0, "cudaMalloc", p));
+        assert_eq!((seen[1].0, seen[1].1, seen[1].4), (20, 1, 2), "exit sees the result");
+        assert_eq!(seen[0].5, seen[1].5, "one correlation slot for entry and exit");
+        assert_eq!(seen[1].6, 42, "the subscriber's correlation data is kept");
+        // A call made inside a hooked call is not shown again.
+        SEEN.lock().unwrap().clear();
+        call(20, c"cudaMalloc", std::ptr::null(), std::ptr::null(), true, || {
+            call(20, c"cudaMalloc", std::ptr::null(), std::ptr::null(), true, || 0i32)
+        });
+        assert_eq!(SEEN.lock().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn callback_id_zero_is_never_hooked() {
         assert!(!hooked(0));
-        assert_eq!(call(20, c"cudaMalloc", std::ptr::null(), std::ptr::null(), true, || 7), 7);
     }
 }
