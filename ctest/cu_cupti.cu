@@ -1,4 +1,4 @@
-/* ctest: gpu cupti */
+/* ctest: gpu cu cupti */
 // What NVIDIA's tools see of the runtime through CUPTI: the runtime API callbacks (names,
 // callback ids, entry and exit, results, context and correlation ids as first-seen ordinals,
 // never pointers or times) and the activity records, each resolved to the call that made it,
