@@ -12,6 +12,7 @@
 //! graphics API (see `INTEROP_HEADERS`); all are copied to `include/` when
 //! `CUDART_RS_WRITE_HEADER=1`.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
@@ -49,6 +50,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=src/api");
 
+    let cbids = callback_ids(&root, major);
     let mut rs = String::new();
     rs.push_str("#[allow(unused_imports, non_snake_case, clippy::missing_safety_doc, clippy::unnecessary_cast)]\nmod generated_exports {\n");
     rs.push_str("    use std::ffi::*;\n    use crate::types::*;\n\n");
@@ -66,27 +68,22 @@ fn main() {
             // The per-thread-default-stream export calls the function's own code (not its
             // exported symbol, which is the shim) with the per-thread stream as the null stream.
             let args = arg_names(&e.params);
-            let ps = params(&e.params);
+            let call = format!("crate::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}))", e.module, e.name);
             writeln!(
                 rs,
                 "    #[no_mangle]\n    pub unsafe extern \"C\" fn {a}({}) -> {} {{\n        \
-                 if !crate::observe::on() {{\n            \
-                 return crate::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}));\n        }}\n        \
-                 crate::observe::call({}, &[{}], || crate::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args})))\n    }}\n",
+                 if !crate::tools::slow({}) {{\n            \
+                 return {call};\n        }}\n{}    }}\n",
                 e.params,
                 e.ret,
-                e.module,
-                e.name,
-                index(a),
-                arg_exprs(&ps),
-                e.module,
-                e.name,
+                cbid(&cbids, a),
+                slow_path(a, e, index(a), &cbids, &call),
             )
             .unwrap();
         }
     }
     rs.push_str("}\n\n");
-    observe(&mut rs, &exports, &names, &out);
+    observe(&mut rs, &exports, &names, &out, &cbids);
     rs.push_str("#[cfg(not(test))]\ncore::arch::global_asm!(\n");
     for n in &names {
         writeln!(rs, "    \".symver {n}, {n}@@{node}\",").unwrap();
@@ -477,7 +474,7 @@ fn arg_exprs(ps: &[(String, String)]) -> String {
     ps.iter().map(|(n, t)| arg_expr(n, t)).collect::<Vec<_>>().join(", ")
 }
 
-fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path) {
+fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cbids: &HashMap<String, u32>) {
     let index = |n: &str| names.binary_search_by(|x| x.as_str().cmp(n)).unwrap();
     let mut by_name: std::collections::HashMap<&str, (&Export, bool)> = Default::default();
     for e in exports {
@@ -519,20 +516,18 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path) {
         writeln!(rs, "    pub(crate) mod {m} {{\n        use std::ffi::*;\n        use crate::types::*;\n        use crate::api::{m}::*;\n").unwrap();
         for e in exports.iter().filter(|e| e.module == *m) {
             let n = &e.name;
-            let ps = params(&e.params);
             let args = arg_names(&e.params);
             let (p, r) = (&e.params, &e.ret);
             // The export's own code, and the observed call (which the shim jumps to with the
             // caller's arguments untouched, so it has the export's signature).
+            let id = cbid(cbids, n);
             writeln!(
                 rs,
                 "        extern \"C\" {{\n            pub(crate) fn {IMPL}{n}({p}) -> {r};\n        }}\n\
                  \x20       #[cold]\n        #[inline(never)]\n\
-                 \x20       pub(crate) unsafe extern \"C\" fn cold_{n}({p}) -> {r} {{\n\
-                 \x20           crate::observe::call({}, &[{}], || unsafe {{ {IMPL}{n}({args}) }})\n        }}\n\
+                 \x20       pub(crate) unsafe extern \"C\" fn cold_{n}({p}) -> {r} {{\n{}        }}\n\
                  \x20       core::arch::global_asm!(\".set {IMPL}{n}, {n}\");",
-                index(n),
-                arg_exprs(&ps),
+                slow_path(n, e, index(n), cbids, &format!("{IMPL}{n}({args})")),
             )
             .unwrap();
             // The shim: on x86-64 three instructions that touch no argument register (a
@@ -544,17 +539,19 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path) {
                  \x20           \".pushsection .text.{SHIM}{n},\\\"ax\\\",@progbits\",\n\
                  \x20           \".globl {SHIM}{n}\", \".type {SHIM}{n},@function\", \".p2align 4\",\n\
                  \x20           \"{SHIM}{n}:\",\n\
-                 \x20           \"cmp byte ptr [rip + {{on}}], 0\",\n\
+                 \x20           \"mov r11, qword ptr [rip + {{enable}}]\",\n\
+                 \x20           \"cmp dword ptr [r11 + {}], 0\",\n\
                  \x20           \"jne {{cold}}\",\n\
                  \x20           \"jmp {IMPL}{n}\",\n\
                  \x20           \".size {SHIM}{n}, .-{SHIM}{n}\", \".popsection\",\n\
-                 \x20           on = sym crate::observe::ON, cold = sym cold_{n},\n        );\n\
+                 \x20           enable = sym crate::tools::ENABLE, cold = sym cold_{n},\n        );\n\
                  \x20       #[cfg(not(target_arch = \"x86_64\"))]\n\
                  \x20       pub(crate) unsafe extern \"C\" fn shim_{n}({p}) -> {r} {{\n\
-                 \x20           if !crate::observe::on() {{\n                return {IMPL}{n}({args});\n            }}\n\
+                 \x20           if !crate::tools::slow({id}) {{\n                return {IMPL}{n}({args});\n            }}\n\
                  \x20           cold_{n}({args})\n        }}\n\
                  \x20       #[cfg(not(target_arch = \"x86_64\"))]\n\
                  \x20       core::arch::global_asm!(\".globl {SHIM}{n}\", \".set {SHIM}{n}, {{0}}\", sym shim_{n});\n",
+                4 * id,
             )
             .unwrap();
             writeln!(script, "{n} = {SHIM}{n};").unwrap();
@@ -619,4 +616,85 @@ fn enum_names(root: &Path, out: &Path) {
         }
     }
     fs::write(out.join("enum_names.rs"), rs).unwrap();
+}
+
+// ---- tools ------------------------------------------------------------------------------
+//
+// Each export's runtime API callback id (CUPTI's `CUpti_runtime_api_trace_cbid`), from the
+// facts in data/cupti-runtime-cbid-<major>.tsv (scripts/cupti-cbids.sh extracts them from
+// CUPTI's header): the id of the newest `<name>_vNNNN`. The shims index the tools' enable
+// array with it (`crate::tools`); 0 (no call has it) for an export without one.
+
+/// Exports NVIDIA's runtime makes no callback for, although CUPTI has an id for them
+/// (observed on the H100 with NVIDIA's runtime 13.0.96).
+const NO_CALLBACK: &[&str] = &["cudaRuntimeGetVersion", "__cudaPushCallConfiguration", "__cudaPopCallConfiguration"];
+
+/// name -> (versioned name, id), the newest version of each name.
+fn callback_ids(root: &Path, major: u32) -> HashMap<String, u32> {
+    let f = root.join(format!("data/cupti-runtime-cbid-{major}.tsv"));
+    let f = if f.exists() { f } else { root.join("data/cupti-runtime-cbid-13.tsv") };
+    println!("cargo:rerun-if-changed={}", f.display());
+    let text = fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    let mut best: HashMap<String, (u32, u32)> = HashMap::new();
+    for l in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let (full, id) = l.split_once('\t').unwrap_or_else(|| panic!("bad line {l:?}"));
+        let id: u32 = id.trim().parse().unwrap();
+        let at = full.rfind("_v").unwrap_or_else(|| panic!("no version in {full}"));
+        let (name, ver) = (&full[..at], full[at + 2..].parse::<u32>().unwrap());
+        if NO_CALLBACK.contains(&name) {
+            continue;
+        }
+        assert!((id as usize) < 1024, "callback id {id} past the enable array");
+        let e = best.entry(name.to_string()).or_insert((ver, id));
+        if ver >= e.0 {
+            *e = (ver, id);
+        }
+    }
+    let mut out: HashMap<String, u32> = HashMap::new();
+    for (name, (ver, id)) in best {
+        out.insert(format!("{name}#"), ver);
+        out.insert(name, id);
+    }
+    out
+}
+
+fn cbid(cbids: &HashMap<String, u32>, name: &str) -> u32 {
+    cbids.get(name).copied().unwrap_or(0)
+}
+
+/// The body of an export's slow path (taken when its enable entry is set): the call
+/// observed if observation is on, and the tool's hook around it when a tool wants it, with
+/// CUPTI's parameter struct `<name>_v<N>_params` (the arguments in order) built on the stack.
+fn slow_path(name: &str, e: &Export, index: usize, cbids: &HashMap<String, u32>, call: &str) -> String {
+    let id = cbid(cbids, name);
+    let ps = params(&e.params);
+    let mut s = format!(
+        "            let body = || if crate::observe::on() {{ crate::observe::call({index}, &[{}], || unsafe {{ {call} }}) }} else {{ unsafe {{ {call} }} }};\n",
+        arg_exprs(&ps)
+    );
+    if id == 0 {
+        s.push_str("            body()\n");
+        return s;
+    }
+    let sname = format!("{name}_v{}_params", cbids[&format!("{name}#")]);
+    s.push_str(&format!("            #[repr(C)]\n            #[allow(non_camel_case_types, dead_code)]\n            struct {sname} {{ "));
+    for (n, t) in &ps {
+        s.push_str(&format!("{n}: {t}, "));
+    }
+    s.push_str("}\n");
+    s.push_str(&format!("            let params = std::mem::ManuallyDrop::new({sname} {{ "));
+    for (n, _) in &ps {
+        s.push_str(&format!("{n}: unsafe {{ std::ptr::read(&{n}) }}, "));
+    }
+    s.push_str("});\n");
+    let symbol = if name.starts_with("cudaLaunch") && ps.iter().any(|(n, _)| n == "func") {
+        "crate::api::module::kernel_symbol(func as *const c_void)"
+    } else {
+        "std::ptr::null()"
+    };
+    s.push_str(&format!(
+        "            if !crate::tools::hooked({id}) {{ return body(); }}\n            crate::tools::call({id}, c{name:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
+        e.ret == "cudaError_t"
+    ));
+    s
 }

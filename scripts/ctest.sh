@@ -287,6 +287,21 @@ gpu() {
     echo "CUDA sources for 12 (clang builds): $cu12bin ($(tr '\n' ' ' 2>/dev/null <"$cu12bin/BUILD-INFO" || echo MISSING))"
     echo "ours: $dist/lib ($(cat "$dist/BUILD-INFO" 2>/dev/null | tr '\n' ' '))"
 
+    # CUPTI, for tests marked `cupti` (built against it, linked with its folder as their only
+    # RUNPATH entry through a folder that holds nothing but libcupti): CUPTI_DIR (with
+    # include/ and lib/ or lib64/), else CUDA's extras, else a Python environment's
+    # nvidia/cu13 wheel (PyTorch's). None found: those tests are skipped, with the reason.
+    local cupti_inc= cupti_lib= d
+    for d in ${CUPTI_DIR:-} /usr/local/cuda/extras/CUPTI /usr/local/cuda \
+        $(python3 -c 'import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], "cu13"))' 2>/dev/null) \
+        /opt/*/.venv/lib/python3*/site-packages/nvidia/cu13; do
+        [[ -f $d/include/cupti.h ]] || continue
+        for l in "$d/lib64" "$d/lib"; do
+            [[ -e $l/libcupti.so.13 ]] && { cupti_inc=$d/include; cupti_lib=$l; break 2; }
+        done
+    done
+    echo "CUPTI: ${cupti_lib:-none found (tests marked cupti are skipped)}"
+
     # gpu_builds ABI SRC: the builds of a test (builds) and the one NVIDIA's outputs come from
     # (ref_build): a C test against our header (gcc, linked to ours) and against NVIDIA's
     # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's); a CUDA
@@ -316,6 +331,12 @@ gpu() {
             # way it travelled.
             12/clang) cmd=(install -m 755 "$cu12bin/$(basename "${src%.*}")" "$bin") ;;
         esac
+        if [[ $abi/$b == 13/nvcc ]] && has_marker "$src" cupti; then
+            local only_cupti
+            only_cupti=$(dirname "$bin")/cupti-lib
+            mkdir -p "$only_cupti" && ln -sf "$cupti_lib/libcupti.so.13" "$only_cupti/libcupti.so.13"
+            cmd+=(-I"$cupti_inc" "$only_cupti/libcupti.so.13" -Xlinker -rpath="$only_cupti")
+        fi
     }
     # cu12_missing SRC ABI: true (with the reason in why) when the test is a CUDA source for
     # the 12 ABI whose clang build is not in $cu12bin.
@@ -336,6 +357,7 @@ gpu() {
         for src in "${tests[@]}"; do
             name=$(basename "$src"); name=${name%.*}
             cu12_missing "$src" "$abi" && continue
+            has_marker "$src" cupti && [[ $abi != 13 || -z $cupti_lib ]] && continue
             bdir=$work/$abi/$name
             mkdir -p "$bdir"
             gpu_builds "$abi" "$src"
@@ -359,6 +381,8 @@ gpu() {
             name=$(basename "$src"); name=${name%.*}
             if cu12_missing "$src" "$abi"; then
                 skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: $why"; continue
+            elif has_marker "$src" cupti && [[ -z $cupti_lib ]]; then
+                skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: no CUPTI found (set CUPTI_DIR)"; continue
             fi
             bdir=$work/$abi/$name
             mkdir -p "$bdir"

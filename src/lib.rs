@@ -21,6 +21,8 @@ pub(crate) mod pageable;
 pub mod observe;
 pub mod rt;
 /// cbindgen:ignore
+pub mod tools;
+/// cbindgen:ignore
 pub(crate) mod thread;
 pub mod trace;
 pub mod types;

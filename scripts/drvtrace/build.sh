@@ -80,7 +80,7 @@ dt_common_exit:
   jmp r11
 ASM
   nm -D --defined-only "$real" | awk '$2 == "T" || $2 == "t" || $2 == "W" {print $3}' | sed 's/@.*//' | sort -u |
-    grep -v -x -e cuGetProcAddress -e cuGetProcAddress_v2 | while read -r f; do
+    grep -v -x -e cuGetProcAddress -e cuGetProcAddress_v2 -e cuGetExportTable | while read -r f; do
       echo ".globl $f"
       echo ".type $f,@function"
       echo "$f:"
@@ -89,12 +89,12 @@ ASM
     done
   echo '.data'
   nm -D --defined-only "$real" | awk '$2 == "T" || $2 == "t" || $2 == "W" {print $3}' | sed 's/@.*//' | sort -u |
-    grep -v -x -e cuGetProcAddress -e cuGetProcAddress_v2 | while read -r f; do
+    grep -v -x -e cuGetProcAddress -e cuGetProcAddress_v2 -e cuGetExportTable | while read -r f; do
       echo "dt_n_$f: .asciz \"$f\""
     done
   echo '.balign 8'
   nm -D --defined-only "$real" | awk '$2 == "T" || $2 == "t" || $2 == "W" {print $3}' | sed 's/@.*//' | sort -u |
-    grep -v -x -e cuGetProcAddress -e cuGetProcAddress_v2 | while read -r f; do
+    grep -v -x -e cuGetProcAddress -e cuGetProcAddress_v2 -e cuGetExportTable | while read -r f; do
       echo "dt_e_$f: .quad dt_n_$f, 0, 0"
     done
   echo '.section .note.GNU-stack,"",@progbits'

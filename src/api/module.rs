@@ -1174,3 +1174,12 @@ pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
 ) -> cudaError_t {
     run("cudaMemcpyFromSymbolAsync", || from_symbol(dst, symbol, count, offset, kind.0, Some(stream)))
 }
+
+/// The device name of a registered kernel stub (what the tools' callbacks show as the
+/// launch's symbol name), or null.
+pub(crate) fn kernel_symbol(func: *const c_void) -> *const c_char {
+    match find_func(func) {
+        Some(f) => f.name.as_ptr(),
+        None => std::ptr::null(),
+    }
+}

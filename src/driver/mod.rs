@@ -548,6 +548,12 @@ fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
     };
     let legacy = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_LEGACY_STREAM));
     let ptds = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
+    // The tools' tables, as NVIDIA's runtime asks for them once the driver is resolved.
+    let get = resolver(CU_GET_PROC_ADDRESS_LEGACY_STREAM)("cuGetExportTable", 3000);
+    if !get.is_null() {
+        // SAFETY: the driver's cuGetExportTable (CUuuid is 16 bytes).
+        crate::tools::attach(unsafe { std::mem::transmute::<*mut c_void, crate::tools::GetExportTable>(get) });
+    }
     Ok(Driver { legacy, ptds, version, _lib: lib })
 }
 
