@@ -79,7 +79,8 @@ sed -n 's/^init \([^:]*\): \(cuda[A-Za-z]*\), last \(cuda[A-Za-z]*\)$/\1=\2/p; s
 echo "fresh ones unlike the init ones:"
 diff <(sed -n 's/^fresh //p' "$W/nv/new_calls_null.out") <(sed -n 's/^init //p' "$W/nv/new_calls_null.out") | grep '^[<>]' | head -20
 
-if [[ -f $W/dt/libcuda.so.1 ]]; then
+# The driver traces: always without ours; with ours only when DRVTRACE=1 (they take ~25 s).
+if [[ -f $W/dt/libcuda.so.1 ]] && { [[ ! -d $W/ourlib ]] || [[ ${DRVTRACE:-0} == 1 ]]; }; then
     for t in "${C_TESTS[@]}" "${CU_TESTS[@]}"; do
         [[ $t == device_basics || $t == entry_points ]] && continue
         run "$t" "$W/tr" LD_LIBRARY_PATH="$W/dt:$W/lib" DRVTRACE_REAL="$real_cuda" DRVTRACE_OUT="$W/tr/$t.trace"
@@ -92,9 +93,13 @@ fi
 if [[ -d $W/ourlib ]]; then
     for t in "${C_TESTS[@]}" "${CU_TESTS[@]}"; do
         run "$t" "$W/ours" LD_LIBRARY_PATH="$W/ourlib"
-        if cmp -s "$W/nv/$t.out" "$W/ours/$t.out"; then r=same; else r="DIFFERS ($(diff "$W/nv/$t.out" "$W/ours/$t.out" | grep -c '^[<>]') lines)"; fi
-        echo "== ours $t: exit $(cat "$W/ours/$t.rc" 2>/dev/null || echo none), output $r"
+        if cmp -s "$W/nv/$t.out" "$W/ours/$t.out"; then r=same; else r="differs ($(diff "$W/nv/$t.out" "$W/ours/$t.out" | grep -c '^[<>]') lines)"; fi
+        echo "== ours $t: exit $(cat "$W/ours/$t.rc" 2>/dev/null || echo none) (NVIDIA's $(cat "$W/nv/$t.rc" 2>/dev/null || echo none)), output $r"
+        # The diff: < NVIDIA's 13.5 runtime, > ours.
+        [[ $r == same ]] || diff "$W/nv/$t.out" "$W/ours/$t.out" | grep '^[<>]' | head -40
     done
+    echo "== SM partitions (cu_green_sm): NVIDIA's: $(grep -E '^(round 2|RESULT)' "$W/nv/cu_green_sm.out" 2>/dev/null | tr '\n' ' ')"
+    echo "== SM partitions (cu_green_sm): ours: $(grep -E '^(round 2|RESULT)' "$W/ours/cu_green_sm.out" 2>/dev/null | tr '\n' ' ')"
     (cd "$W/ours" && tar czf "$OUT/ours.tgz" .)
 fi
 (cd "$W/nv" && tar czf "$OUT/nvidia.tgz" .)
