@@ -361,7 +361,7 @@ const SHIM: &str = "cudart_rs_shim_";
 /// launches by name, the error queries of `device.rs` by name, and the rest by the module
 /// that defines them. A new module needs a line here.
 fn family(module: &str, name: &str) -> &'static str {
-    if matches!(module, "graph" | "graph_node" | "capture") {
+    if matches!(module, "graph" | "graph_node" | "capture") || (module == "v135" && name.contains("Graph")) {
         return "Graph";
     }
     if name.contains("Memcpy") {
@@ -385,6 +385,9 @@ fn family(module: &str, name: &str) -> &'static str {
         "stream" => "Stream",
         "module" | "library" => "Module",
         "texture" => "Texture",
+        "v135" if name.contains("Stream") => "Stream",
+        "v135" if name.starts_with("cudaMem") => "Memory",
+        "v135" => "Device",
         "egl" | "gl" | "vdpau" | "interop" | "external" => "Interop",
         other => panic!("build.rs: no observation family for the exports of src/api/{other}.rs (add it to family())"),
     }

@@ -122,7 +122,7 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 /**
  * What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is.
  */
-#define CUDART_VERSION 13000
+#define CUDART_VERSION 13050
 #endif
 
 #if defined(CUDART_RS_ABI12)
@@ -8767,6 +8767,15 @@ cudaError_t cudaFuncGetParamInfo(const void *func,
                                  size_t *paramOffset,
                                  size_t *paramSize);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The number of parameters of a kernel. As in NVIDIA's 13.5 runtime a NULL function is
+ * cudaErrorInvalidDeviceFunction, and a driver without the call (before CUDA 13.2) is
+ * cudaErrorCallRequiresNewerDriver before the function or the out pointer is judged.
+ */
+cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount);
+#endif
+
 /**
  * Sets the preferred cache configuration for a device function (on the current device).
  */
@@ -9149,6 +9158,83 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
                                                  const struct cudaChannelFormatDesc *fmtDesc,
                                                  int device);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The graph's id.
+ */
+cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The id of the graph an executable graph was instantiated from.
+ */
+cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *graphID);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The graph that holds a node.
+ */
+cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGraph_t *phGraph);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A node's id within its graph.
+ */
+cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *nodeId);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A node's id for tools, unique in the process.
+ */
+cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
+ * layout).
+ */
+cudaError_t cudaMemcpyWithAttributesAsync(void *dst,
+                                          const void *src,
+                                          size_t size,
+                                          struct cudaMemcpyAttributes *attr,
+                                          cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * An asynchronous 3D copy described by one batch operation (driver layout).
+ */
+cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
+                                            unsigned long long flags,
+                                            cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Where a range of memory resides (`cudaMemLocation` has the driver's layout).
+ */
+cudaError_t cudaMemGetLocationInfo(void *devPtr,
+                                   size_t size,
+                                   size_t summaryGranularity,
+                                   size_t samplingGranularity,
+                                   struct cudaMemLocation *location_out);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Enqueues a host function call in a stream, with a synchronisation mode.
+ */
+cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream,
+                                  cudaHostFn_t fn,
+                                  void *userData,
+                                  unsigned int syncMode);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -23,8 +23,10 @@
 # Environment: CTEST_DIR (ctest), where the tests and expected/ are; CUDART_RS_DIST (dist);
 #   CTEST_DETECT_LEAKS (1; 0 turns LeakSanitizer off under --sanitize).
 # Environment (--gpu): NVCC (/usr/local/cuda/bin/nvcc),
-#   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: /usr/local/cuda/lib64, else
-#   .gpu/nvidia13), NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
+#   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: .gpu/nvidia135 (13.5), else
+#   /usr/local/cuda/lib64, else .gpu/nvidia13 (13.0.96)), NVIDIA13_INCLUDE (headers put before
+#   nvcc's for the 13 ABI's NVIDIA builds: .gpu/cu135/include with .gpu/nvidia135),
+#   NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
 #   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out),
 #   CU12_CLANG_BIN (.gpu/cu12-clang: NAME, the program of ctest/NAME.cu for the 12 ABI, or
 #   NAME.skip, why there is none).
@@ -265,10 +267,21 @@ standin() {
 
 gpu() {
     local nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
-    local nv13=${NVIDIA13_LIB:-}
+    # The 13 ABI's reference: NVIDIA's 13.5 runtime and headers when bundled (.gpu/nvidia135,
+    # .gpu/cu135/include), else the machine's, else 13.0.96 (.gpu/nvidia13).
+    local nv13=${NVIDIA13_LIB:-} nv13inc=${NVIDIA13_INCLUDE:-}
     if [[ -z $nv13 ]]; then
-        if [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64; else nv13=$root/.gpu/nvidia13; fi
+        if [[ -e $root/.gpu/nvidia135/libcudart.so.13 ]]; then nv13=$root/.gpu/nvidia135
+        elif [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64; else nv13=$root/.gpu/nvidia13; fi
     fi
+    if [[ -z $nv13inc && $nv13 == "$root/.gpu/nvidia135" && -d $root/.gpu/cu135/include ]]; then
+        nv13inc=$root/.gpu/cu135/include
+    fi
+    # NVIDIA-header builds of the 13 ABI: those headers first, linked to that runtime (its
+    # libcudart.so), so that calls newer than nvcc's toolkit build and link.
+    local nv13flags=()
+    [[ -n $nv13inc ]] && nv13flags+=(-I"$nv13inc")
+    [[ -e $nv13/libcudart.so ]] && nv13flags+=(-L"$nv13")
     local nv12=${NVIDIA12_LIB:-$root/.gpu/nvidia12}
     local cu12inc=${CU12_INCLUDE:-$root/.gpu/cu12/include}
     local cu12bin=${CU12_CLANG_BIN:-$root/.gpu/cu12-clang}
@@ -280,7 +293,7 @@ gpu() {
     local work=$root/target/ctest/gpu
     rm -rf "$work"
 
-    echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")"
+    echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")${nv13inc:+, headers $nv13inc}"
     echo "NVIDIA 12 runtime: $(readlink -f "$nv12/libcudart.so.12" 2>/dev/null || echo "MISSING in $nv12")"
     echo "NVIDIA 12 headers: $cu12inc"
     echo "nvcc: $nvcc ($("$nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*' || echo MISSING))"
@@ -321,12 +334,12 @@ gpu() {
         case $abi/$b in
             13/ours-header) cmd=(gcc "${cflags[@]}" -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
             12/ours-header) cmd=(gcc "${cflags[@]}" -DCUDART_RS_ABI12 -Iinclude "$src" -o "$bin" -Wl,--no-as-needed "$our_lib") ;;
-            13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed -I"$tdir" -I"$tdir/syshdr" "$src" -o "$bin") ;;
+            13/nvidia-header) cmd=("$nvcc" -cudart shared -Xlinker --no-as-needed "${nv13flags[@]}" -I"$tdir" -I"$tdir/syshdr" "$src" -o "$bin") ;;
             12/nvidia-header) cmd=(gcc "${cflags[@]}" -I"$cu12inc" "$src" -o "$bin" -Wl,--no-as-needed "$nv12/libcudart.so.12") ;;
             13/nvcc)
                 IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
                 read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
-                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
+                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed "${nv13flags[@]}" -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
             # Built elsewhere (scripts/cu12-build.sh): copied, and made executable whatever
             # way it travelled.
             12/clang) cmd=(install -m 755 "$cu12bin/$(basename "${src%.*}")" "$bin") ;;

@@ -2,6 +2,7 @@
 # Fetches NVIDIA's pinned CUDA wheels from PyPI into .cache/nvidia/wheels (skipped when
 # already there) and unpacks them:
 #   .cache/nvidia/cu13/nvidia/cu13/{include,lib/libcudart.so.13,bin/nvcc}
+#   .cache/nvidia/cu135/nvidia/cu13/{include,lib/libcudart.so.13}   (13.5: the newest runtime)
 #   .cache/nvidia/cu12/nvidia/cuda_runtime/{include,lib/libcudart.so.12}
 #   .cache/nvidia/cu12/nvidia/cuda_nvcc/include/crt
 # With --cu12-clang, also what scripts/cu12-build.sh needs to build the CUDA tests for the 12
@@ -22,6 +23,7 @@ pins=(
     "nvidia-nvvm==13.0.88             cu13"
     "nvidia-cuda-crt==13.0.88         cu13"
     "nvidia-cuda-cccl==13.0.85        cu13"
+    "nvidia-cuda-runtime==13.5.37     cu135"
     "nvidia-cuda-runtime-cu12==12.9.79 cu12"
     "nvidia-cuda-nvcc-cu12==12.9.86   cu12"
 )
@@ -95,6 +97,7 @@ for p in "${pins[@]}"; do
 done
 
 for f in cu13/nvidia/cu13/lib/libcudart.so.13 cu13/nvidia/cu13/include/cuda_runtime_api.h \
+         cu135/nvidia/cu13/lib/libcudart.so.13 cu135/nvidia/cu13/include/cuda_runtime_api.h \
          cu13/nvidia/cu13/bin/nvcc cu12/nvidia/cuda_runtime/lib/libcudart.so.12 \
          cu12/nvidia/cuda_runtime/include/cuda_runtime_api.h \
          cu12/nvidia/cuda_nvcc/include/crt/host_defines.h; do

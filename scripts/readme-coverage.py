@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = "<!-- BEGIN coverage: written by scripts/readme-coverage.py from the symbol report; do not edit -->"
 END = "<!-- END coverage -->"
 ABIS = ("13", "12")
-NVIDIA = {"13": "13.0.96", "12": "12.9.79"}
+NVIDIA = {"13": "13.0.96 and 13.5.37", "12": "12.9.79"}
 # Exports NVIDIA's library lacks (scripts/abi/check.py's NOT_NVIDIAS).
 NOT_NVIDIAS = {"make_cudaPitchedPtr", "make_cudaPos", "make_cudaExtent"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -259,11 +259,12 @@ int main(void) {
         show("checked: cudaFreeHost(freed)", cudaFreeHost(h1));
         show("checked: cudaStreamWaitEvent(s2, 0x50)", cudaStreamWaitEvent(s2, (cudaEvent_t)(uintptr_t)0x50, 0));
         show("checked: last", cudaGetLastError());
-        /* A stream the program made through the driver API stays usable. */
+        /* A stream the program made through the driver API stays usable. (By version: the plain
+           call asks for the runtime's own version, which a 13.0 driver refuses under 13.5.) */
         void *fn = NULL, *fn2 = NULL;
         enum cudaDriverEntryPointQueryResult q;
-        OK(cudaGetDriverEntryPoint("cuStreamCreate", &fn, cudaEnableDefault, &q));
-        OK(cudaGetDriverEntryPoint("cuStreamDestroy", &fn2, cudaEnableDefault, &q));
+        OK(cudaGetDriverEntryPointByVersion("cuStreamCreate", &fn, 12000, cudaEnableDefault, &q));
+        OK(cudaGetDriverEntryPointByVersion("cuStreamDestroy", &fn2, 12000, cudaEnableDefault, &q));
         if (fn && fn2) {
             void *ds = NULL;
             printf("cuStreamCreate: %d\n", ((cuStreamCreate_t)fn)(&ds, 0));

@@ -34,6 +34,14 @@ CACHE = os.environ.get("CUDART_RS_NVIDIA", os.path.join(ROOT, ".cache", "nvidia"
 NVCC = os.path.join(CACHE, "cu13/nvidia/cu13/bin/nvcc")
 
 
+# NVIDIA's newer runtimes of an ABI (scripts/fetch-nvidia.sh), whose exports are allowed as
+# well as those of the reference runtime above: the export list is the union.
+NEWER_LIBS = {"13": [os.path.join(CACHE, "cu135/nvidia/cu13/lib/libcudart.so.13")]}
+# The CUDART_VERSION our header may say instead of the reference header's: 13.5's (its
+# structs are checked against 13.0's headers still; the 13.5 layouts are not yet followed).
+NEWER_VERSIONS = {("13", '"13050"'), ("13", "13050")}
+
+
 def nvidia(abi):
     if abi == "13":
         inc = [os.path.join(CACHE, "cu13/nvidia/cu13/include")]
@@ -548,6 +556,8 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
             problems.append("%s: not in NVIDIA's header (%s)" % (k, msg))
         for k in o:
             if k in n and o[k] != n[k]:
+                if k == "#CUDART_VERSION value" and (abi, o[k]) in NEWER_VERSIONS:
+                    continue  # the runtime version of NVIDIA's newer headers (NEWER_LIBS)
                 if k.endswith(" type") and re.search(r"Ut\d*_", n[k]):
                     continue  # NVIDIA's field has an unnamed type; its fields are compared
                 if k.endswith(" type"):
@@ -727,6 +737,10 @@ def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
     if vd != nvd:
         problems.append("version definitions %s, NVIDIA's %s" % (vd, nvd))
     ours, nv = dyn_syms(lib), dyn_syms(nv_lib)
+    # The 13 ABI follows NVIDIA's newest 13.x runtime too: what either exports may be exported.
+    for newer in NEWER_LIBS.get(abi, []):
+        if os.path.exists(newer):
+            nv = dict(dyn_syms(newer), **nv)
     for n in sorted(NOT_NVIDIAS):
         if n not in ours:
             problems.append("%s: not exported (allowed in NOT_NVIDIAS, the library must export it)" % n)

@@ -33,5 +33,6 @@ pub mod module;
 pub mod pool;
 pub mod stream;
 pub mod texture;
+pub mod v135;
 /// cbindgen:ignore
 pub mod vdpau;

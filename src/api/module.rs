@@ -896,6 +896,26 @@ pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: u
     })
 }
 
+/// The number of parameters of a kernel. As in NVIDIA's 13.5 runtime a NULL function is
+/// cudaErrorInvalidDeviceFunction, and a driver without the call (before CUDA 13.2) is
+/// cudaErrorCallRequiresNewerDriver before the function or the out pointer is judged.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: *mut usize) -> cudaError_t {
+    run("cudaFuncGetParamCount", || {
+        if func.is_null() {
+            return Err(cudaError::cudaErrorInvalidDeviceFunction);
+        }
+        let f = rt::ctx()?;
+        if f.cuKernelGetParamCount.is_none() {
+            return Err(cudaError::cudaErrorCallRequiresNewerDriver);
+        }
+        let k = resolve(func, f)?;
+        // SAFETY: a kernel of a loaded library; the out pointer is the driver's to check.
+        cu(f.cuKernelGetParamCount(k, paramCount))
+    })
+}
+
 /// Sets the preferred cache configuration for a device function (on the current device).
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: raw::cudaFuncCache) -> cudaError_t {

@@ -56,7 +56,7 @@ macro_rules! driver_api {
         /// One resolved table of driver entry points.
         #[allow(non_snake_case)]
         pub struct Fns {
-            $( $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
+            $( pub $name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>, )*
         }
 
         #[allow(non_snake_case, clippy::too_many_arguments, clippy::missing_safety_doc)]
@@ -469,6 +469,19 @@ driver_api! {
     cuGraphAddNode_v2 = "cuGraphAddNode" @ 12030 (phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const c_void, numDependencies: usize, nodeParams: *mut CUgraphNodeParams);
     cuGraphNodeSetParams = "cuGraphNodeSetParams" @ 12020 (hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
     cuGraphExecNodeSetParams = "cuGraphExecNodeSetParams" @ 12020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
+
+    // CUDA 13.5 driver calls (src/api/v135.rs); entry points newer than the driver are missing, and the
+    // runtime then reports cudaErrorCallRequiresNewerDriver as NVIDIA's 13.5 runtime does.
+    cuGraphGetId = "cuGraphGetId" @ 13010 (hGraph: CUgraph, graphId: *mut c_uint);
+    cuGraphExecGetId = "cuGraphExecGetId" @ 13010 (hGraphExec: CUgraphExec, graphId: *mut c_uint);
+    cuGraphNodeGetContainingGraph = "cuGraphNodeGetContainingGraph" @ 13010 (hNode: CUgraphNode, phGraph: *mut CUgraph);
+    cuGraphNodeGetLocalId = "cuGraphNodeGetLocalId" @ 13010 (hNode: CUgraphNode, nodeId: *mut c_uint);
+    cuGraphNodeGetToolsId = "cuGraphNodeGetToolsId" @ 13010 (hNode: CUgraphNode, toolsNodeId: *mut u64);
+    cuMemcpyWithAttributesAsync = "cuMemcpyWithAttributesAsync" @ 13020 (dst: CUdeviceptr, src: CUdeviceptr, size: usize, attr: *mut CUmemcpyAttributes, hStream: CUstream);
+    cuMemcpy3DWithAttributesAsync = "cuMemcpy3DWithAttributesAsync" @ 13020 (op: *mut CUDA_MEMCPY3D_BATCH_OP, flags: u64, hStream: CUstream);
+    cuMemGetLocationInfo = "cuMemGetLocationInfo" @ 13040 (ptr: CUdeviceptr, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut CUmemLocation);
+    cuKernelGetParamCount = "cuKernelGetParamCount" @ 13020 (kernel: CUkernel, paramCount: *mut usize);
+    cuLaunchHostFunc_v2 = "cuLaunchHostFunc" @ 13010 (hStream: CUstream, fn_: CUhostFn, userData: *mut c_void, syncMode: c_uint);
 }
 
 /// The loaded driver: both tables and the library that backs them.
@@ -534,6 +547,12 @@ fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
     }
     let resolver = |flags: u64| {
         move |sym: &str, ver: c_int| -> *mut c_void {
+            // An entry point newer than the driver is missing: asked for it, the driver would
+            // answer with its newest older version of the name (cuLaunchHostFunc at 13010
+            // gives a 13.0 driver's three-argument one).
+            if ver > version {
+                return std::ptr::null_mut();
+            }
             let name = CString::new(sym).expect("entry point names have no NUL");
             let mut p: *mut c_void = std::ptr::null_mut();
             let mut status: c_int = 0;
