@@ -37,6 +37,9 @@ NVCC = os.path.join(CACHE, "cu13/nvidia/cu13/bin/nvcc")
 # NVIDIA's newer runtimes of an ABI (scripts/fetch-nvidia.sh), whose exports are allowed as
 # well as those of the reference runtime above: the export list is the union.
 NEWER_LIBS = {"13": [os.path.join(CACHE, "cu135/nvidia/cu13/lib/libcudart.so.13")]}
+# The newest header of an ABI, whose per-thread #defines name what ours must (the 13 ABI's
+# runtime version is 13.5's).
+NEWEST_INCLUDE = {"13": os.path.join(CACHE, "cu135/nvidia/cu13/include")}
 # The CUDART_VERSION our header may say instead of the reference header's: 13.5's (its
 # structs are checked against 13.0's headers still; the 13.5 layouts are not yet followed).
 NEWER_VERSIONS = {("13", '"13050"'), ("13", "13050")}
@@ -973,12 +976,17 @@ def check_names(abi, header, nv_inc, h, work, fails):
     declares no `_v2` name of its three renamed functions in per-thread mode; ours calls their
     `_ptsz` forms there."""
     names = sorted(n for n, _ in h.funcs if not n.startswith("__"))
+    newest = NEWEST_INCLUDE.get(abi)
+    if newest and os.path.isfile(os.path.join(newest, "cuda_runtime_api.h")):
+        nv_inc = [newest] + list(nv_inc)
     nv_text = "\n".join(open(os.path.join(nv_inc[0], "cuda_runtime_api.h"), errors="replace").read().splitlines())
     names = sorted(set(names) | set(re.findall(r"#define\s+(cuda\w+)\s+__CUDART_API_PT", nv_text)))
     src = os.path.join(work, "names.c")
     allowed = {"cudaSignalExternalSemaphoresAsync_v2", "cudaWaitExternalSemaphoresAsync_v2",
                "cudaStreamGetCaptureInfo_v2"} if abi == "12" else set()
+    ours = {n for n, _ in h.funcs}
     problems = []
+    not_ours = set()
     for pt in ([], ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]):
         got = []
         for inc, defs in ((["-I" + i for i in nv_inc], []),
@@ -997,6 +1005,9 @@ def check_names(abi, header, nv_inc, h, work, fails):
         mode = "per-thread" if pt else "plain"
         for n in names:
             a, b = got[0].get(n), got[1].get(n)
+            if n not in ours and b == n:
+                not_ours.add(n)  # a function ours lacks (the symbol check's coverage counts it)
+                continue
             if a != b and not (pt and n in allowed):
                 problems.append("%s (%s): NVIDIA's header calls %s, ours %s" % (n, mode, a, b))
     if problems:
@@ -1005,7 +1016,8 @@ def check_names(abi, header, nv_inc, h, work, fails):
         fails.append("names")
     else:
         print("PASS names [%s]: %d function names compile to NVIDIA's symbols, plain and with "
-              "CUDA_API_PER_THREAD_DEFAULT_STREAM" % (abi, len(names)))
+              "CUDA_API_PER_THREAD_DEFAULT_STREAM%s" % (abi, len(names) - len(not_ours),
+              "; %d per-thread names of NVIDIA's newest header skipped: functions ours does not have yet" % len(not_ours) if not_ours else ""))
 
 
 def main():
