@@ -2,12 +2,15 @@
 # The one command for the GPU machine (prepared here by scripts/gpu-bundle.sh; .gpu carried):
 #   bash scripts/gpu-check.sh
 # Prints the GPU and driver, runs scripts/ctest.sh --gpu against the runtimes in .gpu/, and
-# leaves under $OUT (at most 8 files):
+# leaves under $OUT:
 #   gpu-check.log   everything printed
 #   expected.tgz    expected/<abi>/<name>.out, NVIDIA's outputs (commit as ctest/expected/),
 #                   and ctest-gpu.log
 #   gpu-runs.tgz    every build log and every run's output, ours and NVIDIA's
-# Ends with the line `N passed, N failed, N skipped`.
+#   tools/         scripts/tools-check.sh's outputs (PyTorch's profiler, compute-sanitizer)
+#   timeline.json  examples/timeline.cu's timeline under ours (CUDART_RS_TIMELINE=...,gpu)
+# Options go to scripts/ctest.sh (e.g. --abi 13); with --only a,b, the C tests only.
+# Ends with the line `N passed, N failed, N skipped` (everything together).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -33,7 +36,31 @@ main() {
     NVIDIA12_LIB=$root/.gpu/nvidia12 \
     CU12_INCLUDE=$root/.gpu/cu12/include \
     OUT=$out \
-        bash scripts/ctest.sh --gpu "$@"
+        bash scripts/ctest.sh --gpu "$@" | tee "$out/.ctest.log"
+    local rc=${PIPESTATUS[0]}
+    # With --only (a part of the C tests), that is all.
+    [[ " $* " == *" --only "* ]] && return "$rc"
+    echo "== NVIDIA's tools on our runtime"
+    OUT=$out/tools bash scripts/tools-check.sh | tee "$out/.tools.log"
+    ((PIPESTATUS[0] == 0)) || rc=1
+    echo "== timeline of examples/timeline.cu (CUDART_RS_TIMELINE=timeline.json,gpu)"
+    if /usr/local/cuda/bin/nvcc -cudart shared -arch=sm_90 examples/timeline.cu -o "$out/.timeline" >"$out/.timeline.log" 2>&1; then
+        LD_LIBRARY_PATH=$root/.gpu/dist/lib CUDART_RS_TIMELINE=$out/timeline.json,gpu "$out/.timeline"
+        echo "timeline.json: $(grep -o '"ph": *"X"' "$out/timeline.json" | wc -l) complete events (draw it: scripts/timeline-picture.sh)"
+    else
+        echo "examples/timeline.cu does not build:"; tail -n 5 "$out/.timeline.log"
+    fi
+    rm -f "$out/.timeline" "$out/.timeline.log"
+    # One summary line for everything.
+    local p=0 f=0 k=0 l
+    for l in "$(tail -n 1 "$out/.ctest.log")" "$(tail -n 1 "$out/.tools.log")"; do
+        [[ $l =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped ]] || { f=$((f + 1)); continue; }
+        p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2])) k=$((k + BASH_REMATCH[3]))
+    done
+    rm -f "$out/.ctest.log" "$out/.tools.log"
+    echo "gpu-check: C tests, then NVIDIA's tools"
+    echo "$p passed, $f failed, $k skipped"
+    return "$rc"
 }
 
 main "$@" 2>&1 | tee "$out/gpu-check.log"
