@@ -1,4 +1,4 @@
-/* ctest: gpu cu */
+/* ctest: gpu cu abi13 */
 /* Green contexts partition the SMs: the device's SM resource is split into two groups, a green
  * context is made from each, and a kernel that records the SM (%smid) each block ran on is
  * launched on a stream of each (<<<>>> on one, cudaLaunchKernel on the other, both at once).

@@ -1,4 +1,4 @@
-/* ctest: gpu cu */
+/* ctest: gpu cu abi13 */
 /* cudaFuncGetParamCount (CUDA 13.5) on kernels of 0, 1, 3 and 5 parameters (a struct among
  * them), through the host stub and through the cudaKernel_t of cudaGetKernel, checked against
  * cudaFuncGetParamInfo; a host function, NULL pointers. */
