@@ -22,10 +22,12 @@ rm -rf "$dest"
 mkdir -p "$dest/nvidia" "$dest/src" "$dest/drvtrace"
 cp "$nv/lib/libcudart.so.13" "$dest/nvidia/"
 cp -r "$nv/include" "$dest/include"
-for f in ctest.h graph_util.h new_calls_null.c green_ctx.c graph_ids.c copy_attrs.c device_basics.c \
-         entry_points.c cu_green_sm.cu cu_param_count.cu; do
+for f in ctest.h graph_util.h device_basics.c entry_points.c; do
     cp "$root/ctest/$f" "$dest/src/"
 done
+# The 13.5 tests live here, not in ctest/: the C suite's reference is the GPU machine's
+# NVIDIA 13.0.96, which has none of these calls; this bundle compares them with NVIDIA's 13.5.
+cp "$root"/scripts/v135/tests/*.c "$root"/scripts/v135/tests/*.cu "$dest/src/"
 cp "$root/scripts/v135/driver_probe.c" "$dest/src/"
 cp "$root/scripts/drvtrace/build.sh" "$root/scripts/drvtrace/drvtrace.c" "$dest/drvtrace/"
 cp "$root/scripts/v135/run.sh" "$dest/run.sh"
