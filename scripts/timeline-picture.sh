@@ -3,8 +3,9 @@
 #   bash scripts/timeline-picture.sh TRACE.json OUT.png [FROM_US TO_US]
 # Opens the file in the Chrome trace viewer (catapult's trace_viewer_full.html, from the
 # torch-tb-profiler wheel on PyPI, with the webcomponents.js 0.7 polyfill from npm) in headless
-# Chromium (Debian's `chromium` package) and saves a screenshot, zoomed to FROM_US..TO_US
-# microseconds of the trace when given. Downloads go to .cache/timeline-picture.
+# Chromium (Debian's `chromium` package) and saves a screenshot (HEIGHT pixels high, 300), of
+# FROM_US..TO_US microseconds of the trace when given (the events cut to that span). Downloads
+# go to .cache/timeline-picture.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 trace=$(realpath "$1") png=$(realpath -m "$2") from=${3:-} to=${4:-}
@@ -25,15 +26,25 @@ cp "$c/trace_viewer_full.html" "$c/webcomponents.min.js" "$w/"
 python3 - "$trace" "$w/index.html" "$from" "$to" <<'PY'
 import json, sys
 trace, page, lo, hi = sys.argv[1:5]
-data = open(trace).read()
-zoom = ""
+events = json.load(open(trace))
 if lo and hi:
-    zoom = """
-  setTimeout(function () {
-    const dt = new tr.ui.TimelineDisplayTransform();
-    dt.xSetWorldBounds(%f / 1000, %f / 1000, viewer.trackView.viewport.modelTrackContainer.canvas.clientWidth || 1370);
-    viewer.trackView.viewport.setDisplayTransformImmediately(dt);
-  }, 300);""" % (float(lo), float(hi))
+    # The span asked for: what overlaps it, cut to it (the viewer shows the whole of what it
+    # is given); metadata (track names) kept.
+    lo, hi = float(lo), float(hi)
+    kept = []
+    for e in events:
+        if e.get("ph") != "X":
+            kept.append(e)
+            continue
+        s, t = e["ts"], e["ts"] + e.get("dur", 0)
+        if t < lo or s > hi:
+            continue
+        e = dict(e, ts=max(s, lo))
+        e["dur"] = min(t, hi) - e["ts"]
+        kept.append(e)
+    events = kept
+data = json.dumps(events)
+zoom = ""
 open(page, "w").write("""<!DOCTYPE html><html><head>
 <script src="webcomponents.min.js"></script>
 <script>window.__hideTraceViewerPolyfillWarning = true;</script>
@@ -57,5 +68,5 @@ document.addEventListener('WebComponentsReady', function () {
 </script></body></html>""" % (json.dumps(data), json.dumps("cudart-rs timeline: " + trace.split("/")[-1]), zoom))
 PY
 (cd "$w" && timeout 120 chromium --headless=new --no-sandbox --disable-gpu --allow-file-access-from-files \
-    --virtual-time-budget=20000  --enable-logging=stderr --v=0 --window-size=1600,640 --screenshot="$png" "file://$w/index.html" 2>&1 | grep CONSOLE | grep -i 'uncaught' | cut -c1-250 >&2 || true)
+    --virtual-time-budget=20000  --enable-logging=stderr --v=0 --window-size=1600,${HEIGHT:-300} --screenshot="$png" "file://$w/index.html" 2>&1 | grep CONSOLE | grep -i 'uncaught' | cut -c1-250 >&2 || true)
 [[ -s $png ]] && echo "timeline-picture: $png"
