@@ -125,7 +125,7 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 /**
  * What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is.
  */
-#define CUDART_VERSION 13050
+#define CUDART_VERSION 13000
 #endif
 
 #if defined(CUDART_RS_ABI12)

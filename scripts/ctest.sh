@@ -23,8 +23,8 @@
 # Environment: CTEST_DIR (ctest), where the tests and expected/ are; CUDART_RS_DIST (dist);
 #   CTEST_DETECT_LEAKS (1; 0 turns LeakSanitizer off under --sanitize).
 # Environment (--gpu): NVCC (/usr/local/cuda/bin/nvcc),
-#   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: .gpu/nvidia135 (13.5), else
-#   /usr/local/cuda/lib64, else .gpu/nvidia13 (13.0.96)), NVIDIA13_INCLUDE (headers put before
+#   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: /usr/local/cuda/lib64, else
+#   .gpu/nvidia13 (13.0.96); .gpu/nvidia135 for 13.5.37), NVIDIA13_INCLUDE (headers put before
 #   nvcc's for the 13 ABI's NVIDIA builds: .gpu/cu135/include with .gpu/nvidia135),
 #   NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
 #   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out),
@@ -267,12 +267,12 @@ standin() {
 
 gpu() {
     local nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
-    # The 13 ABI's reference: NVIDIA's 13.5 runtime and headers when bundled (.gpu/nvidia135,
-    # .gpu/cu135/include), else the machine's, else 13.0.96 (.gpu/nvidia13).
+    # The 13 ABI's reference: the machine's NVIDIA runtime (13.0.96 with nvcc 13.0 on the GPU
+    # machine), else 13.0.96 (.gpu/nvidia13). NVIDIA13_LIB=.gpu/nvidia135 compares with 13.5.37
+    # (its headers, .gpu/cu135/include, then come first for the NVIDIA-header builds).
     local nv13=${NVIDIA13_LIB:-} nv13inc=${NVIDIA13_INCLUDE:-}
     if [[ -z $nv13 ]]; then
-        if [[ -e $root/.gpu/nvidia135/libcudart.so.13 ]]; then nv13=$root/.gpu/nvidia135
-        elif [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64; else nv13=$root/.gpu/nvidia13; fi
+        if [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64; else nv13=$root/.gpu/nvidia13; fi
     fi
     if [[ -z $nv13inc && $nv13 == "$root/.gpu/nvidia135" && -d $root/.gpu/cu135/include ]]; then
         nv13inc=$root/.gpu/cu135/include
@@ -348,7 +348,7 @@ gpu() {
             local only_cupti
             only_cupti=$(dirname "$bin")/cupti-lib
             mkdir -p "$only_cupti" && ln -sf "$cupti_lib/libcupti.so.13" "$only_cupti/libcupti.so.13"
-            cmd+=(-I"$cupti_inc" "$only_cupti/libcupti.so.13" -Xlinker -rpath="$only_cupti")
+            cmd+=(-I"$cupti_inc" -Xlinker "$only_cupti/libcupti.so.13" -Xlinker -rpath="$only_cupti")
         fi
     }
     # cu12_missing SRC ABI: true (with the reason in why) when the test is a CUDA source for

@@ -7,10 +7,11 @@
 #                           without pkg-config: bash scripts/deb-test.sh --system there
 #   .gpu/cu12/include/      NVIDIA's CUDA 12 headers (crt/ included)
 #   .gpu/nvidia12/          NVIDIA's libcudart.so.12 (12.9.79)
-#   .gpu/nvidia13/          NVIDIA's libcudart.so.13 (13.0.96), the second reference
-#   .gpu/nvidia135/         NVIDIA's libcudart.so.13 (13.5.37), the 13 ABI's reference, and
-#   .gpu/cu135/include/     its headers (scripts/ctest.sh --gpu builds NVIDIA-header tests
-#                           with them; NVIDIA13_LIB=.gpu/nvidia13 there compares with 13.0.96)
+#   .gpu/nvidia13/          NVIDIA's libcudart.so.13 (13.0.96), used when the machine's
+#                           /usr/local/cuda/lib64 has none
+#   .gpu/nvidia135/         NVIDIA's libcudart.so.13 (13.5.37) and .gpu/cu135/include/ its
+#                           headers: NVIDIA13_LIB=.gpu/nvidia135 scripts/ctest.sh --gpu compares
+#                           with 13.5 (not the default: ours is 13.0's ABI)
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
 #                           reason, for a test not built, e.g. where clang-19 is missing)
@@ -49,7 +50,7 @@ cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
 if ! bash scripts/cu12-build.sh --out target/gpu-staging/cu12-clang; then
     echo "gpu-bundle: some CUDA tests are not built for the 12 ABI (.gpu/cu12-clang/*.skip); they are skipped on the GPU" >&2
 fi
-# CUDA 13.5's runtime and headers, the 13 ABI's reference (scripts/ctest.sh --gpu): the library
+# CUDA 13.5's runtime and headers (NVIDIA13_LIB=.gpu/nvidia135 scripts/ctest.sh --gpu): the library
 # also as libcudart.so, what the NVIDIA-header builds link to.
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/libcudart.so
@@ -66,7 +67,7 @@ fi
 {
     echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "nvidia13=nvidia-cuda-runtime 13.0.96"
-    echo "nvidia135=nvidia-cuda-runtime 13.5.37 (with its headers in cu135/include): the 13 ABI's reference"
+    echo "nvidia135=nvidia-cuda-runtime 13.5.37 (with its headers in cu135/include)"
     echo "nvidia12=nvidia-cuda-runtime-cu12 12.9.79, headers with nvidia-cuda-nvcc-cu12 12.9.86 crt/"
     echo "cu12-clang=$(find target/gpu-staging/cu12-clang -maxdepth 1 -type f -perm -u+x | wc -l) CUDA tests built for 12 ($(head -n 1 target/gpu-staging/cu12-clang/BUILD-INFO 2>/dev/null | sed 's/^compiler=//'))"
 } >target/gpu-staging/BUNDLE-INFO

@@ -13,11 +13,10 @@ if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
     exit 0
 fi
 nv=.cache/nvidia
-# The 13 ABI against NVIDIA's 13.5 runtime (its headers first, crt/ from 13.0's).
 work=target/nodriver
 mkdir -p "$work"
-declare -A inc=([13]="-I $nv/cu135/nvidia/cu13/include -I $nv/cu13/nvidia/cu13/include" [12]="-I $nv/cu12/nvidia/cuda_runtime/include -I $nv/cu12/nvidia/cuda_nvcc/include")
-declare -A lib=([13]="$nv/cu135/nvidia/cu13/lib" [12]="$nv/cu12/nvidia/cuda_runtime/lib")
+declare -A inc=([13]="-I $nv/cu13/nvidia/cu13/include" [12]="-I $nv/cu12/nvidia/cuda_runtime/include -I $nv/cu12/nvidia/cuda_nvcc/include")
+declare -A lib=([13]="$nv/cu13/nvidia/cu13/lib" [12]="$nv/cu12/nvidia/cuda_runtime/lib")
 passed=0 failed=0
 for src in ctest/nodriver/*.c; do
     name=$(basename "$src" .c)

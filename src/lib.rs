@@ -29,7 +29,7 @@ pub mod types;
 
 /// What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is.
 #[cfg(not(feature = "abi12"))]
-pub const CUDART_VERSION: std::ffi::c_int = 13050;
+pub const CUDART_VERSION: std::ffi::c_int = 13000;
 #[cfg(feature = "abi12")]
 pub const CUDART_VERSION: std::ffi::c_int = 12090;
 
