@@ -55,11 +55,15 @@ done
 if ((${#missing[@]})); then
     [[ -n $python ]] || die "python3 is needed to download ${missing[*]}"
     echo "fetch-nvidia: downloading ${missing[*]}"
-    "$python" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-        --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 \
-        --platform manylinux_2_17_x86_64 --platform manylinux_2_27_x86_64 \
-        --python-version 3.11 "${missing[@]}" -d "$wheels" \
-        || die "pip download failed for ${missing[*]}"
+    # One requirement per pip call: two versions of one distribution (the 13.0 and 13.5
+    # runtimes) in one call are a conflict to pip's resolver, even with --no-deps.
+    for req in "${missing[@]}"; do
+        "$python" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+            --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 \
+            --platform manylinux_2_17_x86_64 --platform manylinux_2_27_x86_64 \
+            --python-version 3.11 "$req" -d "$wheels" \
+            || die "pip download failed for $req"
+    done
     for req in "${missing[@]}"; do
         [[ -n $(wheel_of "$req") ]] || die "no wheel for $req in $wheels after download"
     done
