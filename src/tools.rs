@@ -28,16 +28,16 @@
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
-use crate::driver::types::CUctx_st;
+use crate::driver::types::{CUctx_st, CUresult, CUuuid};
 
 /// The tools table: `{a094798c-2e74-2e74-93f2-0800200c0a66}`.
-const HOOKS: [u8; 16] = [
-    0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66,
-];
+const HOOKS: CUuuid = CUuuid {
+    bytes: [0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66],
+};
 /// The table whose slot 2 reads the current context: `{42d85a81-23f6-cb47-8298-f6e78a3aecdc}`.
-const CONTEXT: [u8; 16] = [
-    0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc,
-];
+const CONTEXT: CUuuid = CUuuid {
+    bytes: [0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc],
+};
 
 /// Entries of every enable array this module points the shims at; callback ids are below.
 pub const SLOTS: usize = 1024;
@@ -61,7 +61,7 @@ thread_local! {
 }
 
 /// `cuGetExportTable`.
-pub type GetExportTable = unsafe extern "C" fn(*mut *const c_void, *const [u8; 16]) -> c_int;
+pub type GetExportTable = unsafe extern "C" fn(*mut *const c_void, *const CUuuid) -> CUresult;
 type Hook = unsafe extern "C" fn(cbid: u32, record: *mut Record) -> c_int;
 type ContextUid = unsafe extern "C" fn(ctx: *mut CUctx_st, uid: *mut u64) -> c_int;
 type CurrentContext = unsafe extern "C" fn(ctx: *mut *mut CUctx_st) -> c_int;
@@ -109,7 +109,7 @@ pub fn attach(get_export_table: GetExportTable) {
     TABLES.get_or_init(|| unsafe { look(get_export_table) });
 }
 
-unsafe fn table(get: GetExportTable, id: &[u8; 16], slots: usize) -> Option<*const usize> {
+unsafe fn table(get: GetExportTable, id: &CUuuid, slots: usize) -> Option<*const usize> {
     let mut t: *const c_void = std::ptr::null();
     if get(&mut t, id) != 0 || t.is_null() {
         return None;
@@ -295,7 +295,7 @@ mod tests {
     }
     static HOOKS_TABLE: [usize; 7] = [56, 0, 0, 0, 0, 0, 0];
     static CONTEXT_TABLE: [usize; 3] = [24, 0, 0];
-    unsafe extern "C" fn fake_get(t: *mut *const c_void, id: *const [u8; 16]) -> c_int {
+    unsafe extern "C" fn fake_get(t: *mut *const c_void, id: *const CUuuid) -> CUresult {
         static FILLED: std::sync::Once = std::sync::Once::new();
         static mut H: [usize; 7] = [0; 7];
         static mut C: [usize; 3] = [0; 3];
@@ -307,9 +307,9 @@ mod tests {
             C = CONTEXT_TABLE;
             C[2] = fake_current as *const () as usize;
         });
-        *t = if *id == HOOKS {
+        *t = if (*id).bytes == HOOKS.bytes {
             std::ptr::addr_of!(H) as *const c_void
-        } else if *id == CONTEXT {
+        } else if (*id).bytes == CONTEXT.bytes {
             std::ptr::addr_of!(C) as *const c_void
         } else {
             return 1;

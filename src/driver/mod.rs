@@ -569,16 +569,16 @@ fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
     let ptds = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
     // The tools' tables, as NVIDIA's runtime asks for them on its first call: after cuInit (a
     // tool the driver injects at cuInit must find them not yet asked for). A failing cuInit
-    // is left for the runtime's initialisation to report. Not under compute-sanitizer, whose
-    // injected library makes the program fail once the runtime's hooks call it; it then
-    // reports at the driver level (what it sees of the runtime's calls is their driver calls).
-    let get = resolver(CU_GET_PROC_ADDRESS_LEGACY_STREAM)("cuGetExportTable", 3000);
+    // is left for the runtime's initialisation to report. Not under compute-sanitizer: with
+    // the hooks attached the program failed under it (cause not found); without them it
+    // sees the runtime's calls as their driver calls.
     let sanitizer = std::env::var_os("CUDA_INJECTION64_PATH")
         .is_some_and(|p| p.to_string_lossy().contains("sanitizer"));
-    // SAFETY: the driver's cuInit.
-    if !get.is_null() && !sanitizer && unsafe { legacy.cuInit(0) } == CUDA_SUCCESS {
-        // SAFETY: the driver's cuGetExportTable (CUuuid is 16 bytes).
-        crate::tools::attach(unsafe { std::mem::transmute::<*mut c_void, crate::tools::GetExportTable>(get) });
+    if let Some(get) = legacy.cuGetExportTable.filter(|_| !sanitizer) {
+        // SAFETY: the driver's cuInit.
+        if unsafe { legacy.cuInit(0) } == CUDA_SUCCESS {
+            crate::tools::attach(get);
+        }
     }
     Ok(Driver { legacy, ptds, version, _lib: lib })
 }
