@@ -12,7 +12,7 @@
 # Options go to scripts/ctest.sh (e.g. --abi 13); with --only a,b, the C tests only.
 # Ends with the line `N passed, N failed, N skipped` (everything together).
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$root"
 
 out=${OUT:-$root/target/gpu-check}
@@ -44,22 +44,21 @@ main() {
     OUT=$out/tools bash scripts/tools-check.sh | tee "$out/.tools.log"
     ((PIPESTATUS[0] == 0)) || rc=1
     echo "== timeline of examples/timeline.cu (CUDART_RS_TIMELINE=timeline.json,gpu)"
-    if /usr/local/cuda/bin/nvcc -cudart shared -arch=sm_90 examples/timeline.cu -o "$out/.timeline" >"$out/.timeline.log" 2>&1; then
+    if "${NVCC:-/usr/local/cuda/bin/nvcc}" -cudart shared -arch=sm_90 examples/timeline.cu -o "$out/.timeline" >"$out/.timeline.log" 2>&1; then
         LD_LIBRARY_PATH=$root/.gpu/dist/lib CUDART_RS_TIMELINE=$out/timeline.json,gpu "$out/.timeline"
         echo "timeline.json: $(grep -o '"ph": *"X"' "$out/timeline.json" | wc -l) complete events (draw it: scripts/timeline-picture.sh)"
     else
         echo "examples/timeline.cu does not build:"; tail -n 5 "$out/.timeline.log"
     fi
     rm -f "$out/.timeline" "$out/.timeline.log"
-    # One summary line for everything.
-    local p=0 f=0 k=0 l
-    for l in "$(tail -n 1 "$out/.ctest.log")" "$(tail -n 1 "$out/.tools.log")"; do
-        [[ $l =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped ]] || { f=$((f + 1)); continue; }
-        p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2])) k=$((k + BASH_REMATCH[3]))
+    # One summary line for everything (a part without its summary line counts as a failure).
+    local passed=0 failed=0 skipped=0 l
+    for l in .ctest.log .tools.log; do
+        add_summary "$(tail -n 1 "$out/$l")" || failed=$((failed + 1))
     done
     rm -f "$out/.ctest.log" "$out/.tools.log"
     echo "gpu-check: C tests, then NVIDIA's tools"
-    echo "$p passed, $f failed, $k skipped"
+    echo "$passed passed, $failed failed, $skipped skipped"
     return "$rc"
 }
 

@@ -2,6 +2,15 @@
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# add_summary LINE: adds a runner's last line, `N passed, N failed, N skipped`, to the totals
+# in passed, failed and skipped; non-zero (totals untouched) when LINE is not such a line.
+add_summary() {
+    [[ $1 =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]] || return 1
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+    skipped=$((skipped + BASH_REMATCH[3]))
+}
+
 # cargo_out_dir: runs `cargo build "$@" --message-format=json-render-diagnostics` (output
 # as cargo renders it goes to stderr) and prints the OUT_DIR of the cudart-rs build script.
 cargo_out_dir() {

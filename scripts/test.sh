@@ -24,7 +24,7 @@
 #   N passed, N failed, N skipped
 # The exit status is non-zero when anything failed.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$root"
 
 passed=0 failed=0 skipped=0
@@ -49,17 +49,13 @@ run_step() {
 
 # ctest_step NAME ARGS...: a C test run; its summary line is added to the totals.
 ctest_step() {
-    local name=$1 rc line
+    local name=$1 rc before=$failed
     shift
     step "$name: scripts/ctest.sh $*"
     bash scripts/ctest.sh "$@" 2>&1 | tee "$log/ctest.out"
     rc=${PIPESTATUS[0]}
-    line=$(tail -n 1 "$log/ctest.out")
-    if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
-        passed=$((passed + BASH_REMATCH[1]))
-        failed=$((failed + BASH_REMATCH[2]))
-        skipped=$((skipped + BASH_REMATCH[3]))
-        if ((rc != 0 && BASH_REMATCH[2] == 0)); then
+    if add_summary "$(tail -n 1 "$log/ctest.out")"; then
+        if ((rc != 0 && failed == before)); then
             failed_steps+=("$name")
         fi
     else
