@@ -44,7 +44,6 @@ if lo and hi:
         kept.append(e)
     events = kept
 data = json.dumps(events)
-zoom = ""
 open(page, "w").write("""<!DOCTYPE html><html><head>
 <script src="webcomponents.min.js"></script>
 <script>window.__hideTraceViewerPolyfillWarning = true;</script>
@@ -63,10 +62,10 @@ document.addEventListener('WebComponentsReady', function () {
   const model = new tr.Model();
   new tr.importer.Import(model).importTraces([TRACE]);
   viewer.model = model;
-  viewer.viewTitle = %s;%s
+  viewer.viewTitle = %s;
 });
-</script></body></html>""" % (json.dumps(data), json.dumps("cudart-rs timeline: " + trace.split("/")[-1]), zoom))
+</script></body></html>""" % (json.dumps(data), json.dumps("cudart-rs timeline: " + trace.split("/")[-1])))
 PY
 (cd "$w" && timeout 120 chromium --headless=new --no-sandbox --disable-gpu --allow-file-access-from-files \
-    --virtual-time-budget=20000  --enable-logging=stderr --v=0 --window-size=1600,${HEIGHT:-300} --screenshot="$png" "file://$w/index.html" 2>&1 | grep CONSOLE | grep -i 'uncaught' | cut -c1-250 >&2 || true)
+    --virtual-time-budget=20000 --enable-logging=stderr --v=0 --window-size=1600,${HEIGHT:-300} --screenshot="$png" "file://$w/index.html" 2>&1 | grep CONSOLE | grep -i 'uncaught' | cut -c1-250 >&2 || true)
 [[ -s $png ]] && echo "timeline-picture: $png"

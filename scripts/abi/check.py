@@ -37,12 +37,9 @@ NVCC = os.path.join(CACHE, "cu13/nvidia/cu13/bin/nvcc")
 # NVIDIA's newer runtimes of an ABI (scripts/fetch-nvidia.sh), whose exports are allowed as
 # well as those of the reference runtime above: the export list is the union.
 NEWER_LIBS = {"13": [os.path.join(CACHE, "cu135/nvidia/cu13/lib/libcudart.so.13")]}
-# The newest header of an ABI, whose per-thread #defines name what ours must (the 13 ABI's
-# runtime version is 13.5's).
+# The newest header of an ABI, whose per-thread #defines name what ours must for the newer
+# functions ours declares (CUDA 13.5's, which 13.0's header lacks).
 NEWEST_INCLUDE = {"13": os.path.join(CACHE, "cu135/nvidia/cu13/include")}
-# The CUDART_VERSION our header may say instead of the reference header's: 13.5's (its
-# structs are checked against 13.0's headers still; the 13.5 layouts are not yet followed).
-NEWER_VERSIONS = {("13", '"13050"'), ("13", "13050")}
 
 
 def nvidia(abi):
@@ -559,8 +556,6 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
             problems.append("%s: not in NVIDIA's header (%s)" % (k, msg))
         for k in o:
             if k in n and o[k] != n[k]:
-                if k == "#CUDART_VERSION value" and (abi, o[k]) in NEWER_VERSIONS:
-                    continue  # the runtime version of NVIDIA's newer headers (NEWER_LIBS)
                 if k.endswith(" type") and re.search(r"Ut\d*_", n[k]):
                     continue  # NVIDIA's field has an unnamed type; its fields are compared
                 if k.endswith(" type"):
