@@ -12,7 +12,7 @@ with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
     torch.cuda.synchronize()
 rows = sorted((e.key, e.count) for e in prof.key_averages() if e.key.startswith("cuda"))
 kern = sum(e.count for e in prof.key_averages() if e.device_type.name == "CUDA")
-print("runtime:", [m for m in open("/proc/self/maps").read().split() if "libcudart" in m][:1])
+print("runtime:", sorted({m for m in open("/proc/self/maps").read().split() if "libcudart" in m}))
 for k, n in rows:
     print(f"{n:4d} {k}")
 print(f"device rows (kernels/copies): {kern}")
