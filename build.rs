@@ -388,6 +388,8 @@ fn family(module: &str, name: &str) -> &'static str {
         "v135" if name.contains("Stream") => "Stream",
         "v135" if name.starts_with("cudaMem") => "Memory",
         "v135" => "Device",
+        "green" if name.contains("Stream") => "Stream",
+        "green" => "Device",
         "egl" | "gl" | "vdpau" | "interop" | "external" => "Interop",
         other => panic!("build.rs: no observation family for the exports of src/api/{other}.rs (add it to family())"),
     }
@@ -437,7 +439,8 @@ fn handle_kind(ty: &str) -> Option<&'static str> {
         "cudaFunction_t" => "Function",
         "cudaUserObject_t" => "UserObject",
         "cudaExternalMemory_t" | "cudaExternalSemaphore_t" | "cudaGraphicsResource_t" | "cudaAsyncCallbackHandle_t"
-        | "cudaLogsCallbackHandle" | "cudaEglStreamConnection" | "EGLImageKHR" | "EGLStreamKHR" | "EGLSyncKHR" => "Other",
+        | "cudaLogsCallbackHandle" | "cudaEglStreamConnection" | "EGLImageKHR" | "EGLStreamKHR" | "EGLSyncKHR"
+        | "cudaExecutionContext_t" | "cudaDevResourceDesc_t" => "Other",
         _ => return None,
     })
 }

@@ -23,6 +23,10 @@ typedef struct CUuuid_st {
 #define cudaKernelNodeAttrID cudaLaunchAttributeID
 #define cudaKernelNodeAttrValue cudaLaunchAttributeValue
 
+/* Selects SMs from the union of all available locality domains in the input SM resource
+ * (cudaDevSmResourceSplit with cudaDevSmResourceGroupLocalityDomainId). */
+#define cudaDevSmResourceGroupLocalityDomainIdAny (~0u)
+
 /* Defined at the end (cbindgen cannot write its anonymous union). */
 typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 
@@ -107,7 +111,9 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 #define cudaMemcpy3DWithAttributesAsync cudaMemcpy3DWithAttributesAsync_ptsz
 #define cudaMemcpyWithAttributesAsync cudaMemcpyWithAttributesAsync_ptsz
 #define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_ptsz
+#define cudaStreamBeginRecaptureToGraph cudaStreamBeginRecaptureToGraph_ptsz
 #define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_ptsz
+#define cudaStreamGetDevResource cudaStreamGetDevResource_ptsz
 #define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_ptsz
 #endif
 #endif
@@ -2528,6 +2534,39 @@ typedef enum cudaGraphConditionalNodeType {
 } cudaGraphConditionalNodeType;
 
 /**
+ * Type of a device resource.
+ */
+typedef enum cudaDevResourceType {
+    cudaDevResourceTypeInvalid = 0,
+    /**
+     * Streaming multiprocessors related information
+     */
+    cudaDevResourceTypeSm = 1,
+    /**
+     * Workqueue configuration related information
+     */
+    cudaDevResourceTypeWorkqueueConfig = 1000,
+    /**
+     * Pre-existing workqueue related information
+     */
+    cudaDevResourceTypeWorkqueue = 10000,
+} cudaDevResourceType;
+
+/**
+ * Sharing scope of workqueue resources.
+ */
+typedef enum cudaDevWorkqueueConfigScope {
+    /**
+     * Use all shared workqueue resources on the device. Default driver behaviour.
+     */
+    cudaDevWorkqueueConfigScopeDeviceCtx = 0,
+    /**
+     * When possible, use non-overlapping workqueue resources with other balanced green contexts.
+     */
+    cudaDevWorkqueueConfigScopeGreenCtxBalanced = 1,
+} cudaDevWorkqueueConfigScope;
+
+/**
  * Online compiler and linker options
  */
 typedef enum cudaJitOption {
@@ -3039,6 +3078,51 @@ typedef enum cudaResourceViewFormat {
 } cudaResourceViewFormat;
 
 /**
+ * Possible recapture statuses that can be returned to the user callback
+ */
+typedef enum cudaGraphRecaptureStatus {
+    /**
+     * Node is eligible for update in an instantiated graph.
+     */
+    cudaGraphRecaptureEligibleForUpdate = 0,
+    /**
+     * Parameter changes in the node cannot be applied to an instantiated graph.
+     */
+    cudaGraphRecaptureIneligibleForUpdate = 1,
+    /**
+     * Error while attempting to recapture the node.
+     */
+    cudaGraphRecaptureError = 2,
+} cudaGraphRecaptureStatus;
+
+/**
+ * Flags of an SM resource group (::cudaDevSmResourceGroupParams).
+ */
+typedef enum cudaDevSmResourceGroup_flags {
+    cudaDevSmResourceGroupDefault = 0,
+    /**
+     * Treats constraints as a hint, ignoring them if necessary to reach the requested smCount.
+     */
+    cudaDevSmResourceGroupBackfill = 1,
+    /**
+     * The SMs must be located on a specific locality domain, specified by localityDomainId.
+     */
+    cudaDevSmResourceGroupLocalityDomainId = 2,
+    /**
+     * Allows selection of SMs in the locality domain beyond its multiprocessor count.
+     */
+    cudaDevSmResourceGroupLocalityDomainSupplementalSms = 4,
+} cudaDevSmResourceGroup_flags;
+
+/**
+ * Flags of ::cudaDevSmResourceSplitByCount.
+ */
+typedef enum cudaDevSmResourceSplitByCount_flags {
+    cudaDevSmResourceSplitIgnoreSmCoscheduling = 1,
+    cudaDevSmResourceSplitMaxPotentialClusterSize = 2,
+} cudaDevSmResourceSplitByCount_flags;
+
+/**
  * CUDA cooperative group scope
  */
 typedef enum cudaCGScope {
@@ -3462,6 +3546,11 @@ typedef enum cudaAtomicOperationCapability {
 #endif
 
 /**
+ * Opaque resource descriptor: the driver's `CUdevResourceDesc`.
+ */
+typedef struct CUdevResourceDesc_st CUdevResourceDesc_st;
+
+/**
  * Opaque driver event (`CUevent`).
  */
 typedef struct CUevent_st CUevent_st;
@@ -3543,6 +3632,11 @@ typedef struct cudaArray cudaArray;
  * Opaque async notification callback entry.
  */
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
+
+/**
+ * Opaque execution context.
+ */
+typedef struct cudaExecutionContext_st cudaExecutionContext_st;
 
 /**
  * CUDA graphics interop resource: a driver `CUgraphicsResource`.
@@ -5885,6 +5979,110 @@ typedef struct cudaConditionalNodeParams {
 } cudaConditionalNodeParams;
 
 /**
+ * An SM resource.
+ */
+typedef struct cudaDevSmResource {
+    /**
+     * The amount of streaming multiprocessors available in this resource.
+     */
+    unsigned int smCount;
+    /**
+     * The minimum number of streaming multiprocessors required to partition this resource.
+     */
+    unsigned int minSmPartitionSize;
+    /**
+     * The number of streaming multiprocessors in this resource that are guaranteed to be
+     * co-scheduled on the same GPU processing cluster.
+     */
+    unsigned int smCoscheduledAlignment;
+    /**
+     * The flags set on this SM resource (::cudaDevSmResourceGroup_flags).
+     */
+    unsigned int flags;
+    /**
+     * Locality domain that the SM must be located on.
+     */
+    unsigned int localityDomainId;
+} cudaDevSmResource;
+
+/**
+ * A workqueue configuration resource.
+ */
+typedef struct cudaDevWorkqueueConfigResource {
+    /**
+     * The device on which the workqueue resources are available
+     */
+    int device;
+    /**
+     * The expected maximum number of concurrent stream-ordered workloads
+     */
+    unsigned int wqConcurrencyLimit;
+    /**
+     * The sharing scope for the workqueue resources
+     */
+    enum cudaDevWorkqueueConfigScope sharingScope;
+} cudaDevWorkqueueConfigResource;
+
+/**
+ * A pre-existing workqueue resource.
+ */
+typedef struct cudaDevWorkqueueResource {
+    /**
+     * Reserved for future use
+     */
+    unsigned char reserved[40];
+} cudaDevWorkqueueResource;
+
+/**
+ * A device resource.
+ */
+typedef struct cudaDevResource_st cudaDevResource;
+
+/**
+ * How one group of ::cudaDevSmResourceSplit is made.
+ */
+typedef struct cudaDevSmResourceGroupParams_st {
+    /**
+     * The amount of SMs available in this resource.
+     */
+    unsigned int smCount;
+    /**
+     * The amount of co-scheduled SMs grouped together for locality purposes.
+     */
+    unsigned int coscheduledSmCount;
+    /**
+     * When possible, combine co-scheduled groups together into larger groups of this size.
+     */
+    unsigned int preferredCoscheduledSmCount;
+    /**
+     * Combination of ::cudaDevSmResourceGroup_flags values.
+     */
+    unsigned int flags;
+    /**
+     * Locality domain that the SM must be located on.
+     */
+    unsigned int localityDomainId;
+    unsigned int reserved[11];
+} cudaDevSmResourceGroupParams_st;
+
+/**
+ * How one group of ::cudaDevSmResourceSplit is made.
+ */
+typedef struct cudaDevSmResourceGroupParams_st cudaDevSmResourceGroupParams;
+
+/**
+ * An opaque descriptor handle. The descriptor encapsulates multiple created and configured
+ * resources. Created via ::cudaDevResourceGenerateDesc.
+ */
+typedef struct CUdevResourceDesc_st *cudaDevResourceDesc_t;
+
+/**
+ * An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
+ * ::cudaDeviceGetExecutionCtx).
+ */
+typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
+
+/**
  * CUDA graphics resource types
  */
 typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
@@ -6367,6 +6565,31 @@ typedef struct cudaResourceViewDesc {
  * An opaque value that represents a CUDA Surface object
  */
 typedef unsigned long long cudaSurfaceObject_t;
+
+/**
+ * Callback function invoked when node parameter mismatches are detected while recapturing to
+ * an existing graph. Parameter struct pointers are only valid within the callback.
+ */
+typedef cudaError_t (*cudaGraphRecaptureCallback_t)(void *data,
+                                                    cudaGraphNode_t node,
+                                                    const struct cudaGraphNodeParams *originalParams,
+                                                    const struct cudaGraphNodeParams *recaptureParams,
+                                                    enum cudaGraphRecaptureStatus status);
+
+/**
+ * Struct of user callback data that is invoked when node parameter mismatches are detected
+ * while recapturing to an existing graph
+ */
+typedef struct cudaGraphRecaptureCallbackData {
+    /**
+     * Callback function that will be invoked
+     */
+    cudaGraphRecaptureCallback_t callbackFunc;
+    /**
+     * Generic pointer that is passed to the callback function
+     */
+    void *userData;
+} cudaGraphRecaptureCallbackData;
 
 /**
  * CUDA Mem Fabric Handle
@@ -8402,6 +8625,139 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec,
                                        cudaGraphNode_t node,
                                        struct cudaGraphNodeParams *nodeParams);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The resources of a device (`type` is checked by the driver).
+ */
+cudaError_t cudaDeviceGetDevResource(int device,
+                                     cudaDevResource *resource,
+                                     enum cudaDevResourceType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Splits an SM resource into groups of at least `minCount` SMs each.
+ */
+cudaError_t cudaDevSmResourceSplitByCount(cudaDevResource *result,
+                                          unsigned int *nbGroups,
+                                          const cudaDevResource *input,
+                                          cudaDevResource *remaining,
+                                          unsigned int useFlags,
+                                          unsigned int minCount);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Splits an SM resource into groups described one by one (a CUDA 13.1 driver call: older
+ * drivers get `cudaErrorCallRequiresNewerDriver`, whatever the arguments).
+ */
+cudaError_t cudaDevSmResourceSplit(cudaDevResource *result,
+                                   unsigned int nbGroups,
+                                   const cudaDevResource *input,
+                                   cudaDevResource *remainder,
+                                   unsigned int flags,
+                                   cudaDevSmResourceGroupParams *groupParams);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A descriptor of resources, for [`cudaGreenCtxCreate`]. No resources at all is
+ * `cudaErrorInvalidValue` (the 13.0 driver crashes on it).
+ */
+cudaError_t cudaDevResourceGenerateDesc(cudaDevResourceDesc_t *phDesc,
+                                        cudaDevResource *resources,
+                                        unsigned int nbResources);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Creates a green context on the resources of `desc`; its handle is its driver context.
+ */
+cudaError_t cudaGreenCtxCreate(cudaExecutionContext_t *phCtx,
+                               cudaDevResourceDesc_t desc,
+                               int device,
+                               unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The execution context of a device: its primary context.
+ */
+cudaError_t cudaDeviceGetExecutionCtx(cudaExecutionContext_t *ctx, int device);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Destroys a green context (its streams stay, detached). Only green contexts this runtime
+ * made can be destroyed.
+ */
+cudaError_t cudaExecutionCtxDestroy(cudaExecutionContext_t ctx);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The resources of an execution context.
+ */
+cudaError_t cudaExecutionCtxGetDevResource(cudaExecutionContext_t ctx,
+                                           cudaDevResource *resource,
+                                           enum cudaDevResourceType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The device of an execution context.
+ */
+cudaError_t cudaExecutionCtxGetDevice(int *device, cudaExecutionContext_t ctx);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The id of an execution context, unique in the process.
+ */
+cudaError_t cudaExecutionCtxGetId(cudaExecutionContext_t ctx, unsigned long long *ctxId);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Records, in `event`, all the work submitted to an execution context so far.
+ */
+cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Makes all future work submitted to an execution context wait for `event`.
+ */
+cudaError_t cudaExecutionCtxWaitEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Waits for all the work of an execution context.
+ */
+cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Creates a stream in an execution context. A green context's streams never synchronize
+ * with the legacy stream (the driver requires it; NVIDIA's runtime adds the flag).
+ */
+cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream,
+                                         cudaExecutionContext_t ctx,
+                                         unsigned int flags,
+                                         int priority);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The resources of the context a stream belongs to (its green context's, if it has one).
+ */
+cudaError_t cudaStreamGetDevResource(cudaStream_t hStream,
+                                     cudaDevResource *resource,
+                                     enum cudaDevResourceType type);
+#endif
+
 /**
  * Unregisters a graphics resource for access by CUDA.
  */
@@ -9239,12 +9595,73 @@ cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream,
                                   unsigned int syncMode);
 #endif
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
+ * is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
+ */
+cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A conditional handle of a graph, for the given execution context (NULL: the context
+ * current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
+ */
+cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out,
+                                                cudaGraph_t graph,
+                                                cudaExecutionContext_t ctx,
+                                                unsigned int defaultLaunchValue,
+                                                unsigned int flags);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
+ * program back for each node whose parameters differ.
+ */
+cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream,
+                                            enum cudaStreamCaptureMode mode,
+                                            cudaGraph_t graph,
+                                            struct cudaGraphRecaptureCallbackData *callbackData);
+#endif
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
 
 #endif  /* CUDART_RS_CUDA_RUNTIME_API_H */
 
+#ifndef CUDART_RS_DEV_RESOURCE
+#define CUDART_RS_DEV_RESOURCE
+/**
+ * A device resource (src/types/green.rs: NVIDIA's union member is anonymous, `resource.sm`,
+ * which cbindgen cannot write).
+ */
+struct cudaDevResource_st {
+    /**
+     * Type of resource, dictates which union field was last set
+     */
+    enum cudaDevResourceType type;
+    unsigned char _internal_padding[92];
+    union {
+        /**
+         * Resource corresponding to cudaDevResourceTypeSm type.
+         */
+        struct cudaDevSmResource sm;
+        /**
+         * Resource corresponding to cudaDevResourceTypeWorkqueueConfig type.
+         */
+        struct cudaDevWorkqueueConfigResource wqConfig;
+        /**
+         * Resource corresponding to cudaDevResourceTypeWorkqueue type.
+         */
+        struct cudaDevWorkqueueResource wq;
+        unsigned char _oversize[40];
+    };
+    struct cudaDevResource_st *nextResource;
+};
+#endif
 #ifndef CUDART_RS_GRAPH_NODE_PARAMS
 #define CUDART_RS_GRAPH_NODE_PARAMS
 /**

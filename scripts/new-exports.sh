@@ -38,7 +38,7 @@ text = re.sub(r"^\s*#[^\n]*(\\\n[^\n]*)*", " ", text, flags=re.M)
 for m in re.finditer(r"(?:extern\s+)?([\w\s\*]*?)\b(cuda\w+)\s*\(([^;{}]*?)\)\s*;", text):
     ret, name, params = m.groups()
     ret = re.sub(r"\b(extern|__host__|__device__|__cudart_builtin__|CUDARTAPI|__dv\(\w*\)|CUDART_CB|__CUDA_DEPRECATED|__CUDART_API_PTDS|__CUDART_API_PTSZ)\b", " ", ret)
-    params = re.sub(r"__dv\([^)]*\)", "", params)
+    params = re.sub(r"__dv\([^)]*\)|\bCUDART_CB\b", "", params)
     ps = []
     for p in params.split(","):
         p = re.sub(r"=.*$", "", p)

@@ -339,6 +339,52 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
     Ok(d)
 }
 
+/// The driver's `CUgraphNodeParams` as the runtime's (`cudaGraphNodeGetParams`, the recapture
+/// callback): [`node_params`] the other way. The union's bytes as they are, with kernels
+/// (the host stub of a registered kernel), copies and allocations converted back.
+#[cfg_attr(feature = "abi12", allow(dead_code))]
+pub(crate) fn node_params_back(f: &Fns, d: &CUgraphNodeParams) -> Res<cudaGraphNodeParams> {
+    use cudaGraphNodeType::*;
+    // SAFETY: the union is plain data; which member is meant is what `type` says.
+    unsafe {
+        let mut p = cudaGraphNodeParams {
+            r#type: raw::cudaGraphNodeType(d.type_),
+            reserved0: d.reserved0,
+            u: cudaGraphNodeParamsUnion { reserved1: d.u.reserved1 },
+            reserved2: d.reserved2,
+        };
+        let t = p.r#type;
+        if t == cudaGraphNodeTypeKernel {
+            let k = kernel_params_back(f, &d.u.kernel);
+            p.u.kernel = cudaKernelNodeParamsV2 {
+                func: k.func,
+                gridDim: k.gridDim,
+                blockDim: k.blockDim,
+                sharedMemBytes: k.sharedMemBytes,
+                kernelParams: k.kernelParams,
+                extra: k.extra,
+            };
+        } else if t == cudaGraphNodeTypeMemcpy {
+            let m = &d.u.memcpy;
+            p.u.memcpy = cudaMemcpyNodeParams {
+                flags: m.flags,
+                reserved: [m.reserved, 0, 0],
+                copyParams: copy3d_back(f, &m.copyParams)?,
+            };
+        } else if t == cudaGraphNodeTypeMemAlloc {
+            let a = alloc_back(&d.u.alloc);
+            p.u.alloc = cudaMemAllocNodeParamsV2 {
+                poolProps: a.poolProps,
+                accessDescs: a.accessDescs,
+                accessDescCount: a.accessDescCount,
+                bytesize: a.bytesize,
+                dptr: a.dptr,
+            };
+        }
+        Ok(p)
+    }
+}
+
 /// What the driver wrote back into a node's parameters when it made the node: the address of
 /// an allocation, the body graphs of a conditional node.
 fn node_params_out(p: &mut cudaGraphNodeParams, d: &CUgraphNodeParams) {

@@ -25,6 +25,7 @@ pub mod external;
 pub mod gl;
 pub mod graph;
 pub mod graph_node;
+pub mod green;
 pub mod interop;
 pub mod ipc;
 pub mod library;

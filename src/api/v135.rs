@@ -4,11 +4,19 @@
 //! driver) gets `cudaErrorCallRequiresNewerDriver` before any argument is judged, as
 //! NVIDIA's 13.5 runtime answers on one.
 #![allow(non_snake_case)]
+#![cfg_attr(feature = "abi12", allow(unused_imports, dead_code))]
 
-use std::ffi::{c_uint, c_ulonglong, c_void};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
-use crate::boundary::{cu, run};
-use crate::driver::types::{CUmemLocation, CUmemcpyAttributes, CUDA_MEMCPY3D_BATCH_OP};
+use parking_lot::Mutex;
+
+use crate::api::graph_node::node_params_back;
+use crate::boundary::{cu, out, run};
+use crate::driver::types::{
+    CUcontext, CUgraphNode, CUgraphNodeParams, CUgraphRecaptureCallback, CUmemLocation, CUmemcpyAttributes, CUresult,
+    CUDA_MEMCPY3D_BATCH_OP,
+};
+use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
 
@@ -107,4 +115,135 @@ pub unsafe extern "C" fn cudaLaunchHostFunc_v2(
     syncMode: c_uint,
 ) -> cudaError_t {
     run("cudaLaunchHostFunc_v2", || cu(rt::ctx()?.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode)))
+}
+
+/// A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
+/// is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    run("cudaGraphNodeGetParams", || {
+        let o = out(nodeParams)?;
+        let f = rt::ctx()?;
+        let mut d = CUgraphNodeParams::default();
+        cu(f.cuGraphNodeGetParams(node, &mut d))?;
+        *o = node_params_back(f, &d)?;
+        Ok(())
+    })
+}
+
+/// A conditional handle of a graph, for the given execution context (NULL: the context
+/// current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
+    pHandle_out: *mut cudaGraphConditionalHandle,
+    graph: cudaGraph_t,
+    ctx: cudaExecutionContext_t,
+    defaultLaunchValue: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run("cudaGraphConditionalHandleCreate_v2", || {
+        let f = rt::fns()?;
+        let mut c = ctx as CUcontext;
+        if c.is_null() {
+            cu(f.cuCtxGetCurrent(&mut c))?;
+        }
+        cu(f.cuGraphConditionalHandleCreate(pHandle_out, graph, c, defaultLaunchValue, flags))
+    })
+}
+
+/// The recapture callbacks in use, one per stream (the driver holds a pointer to it until the
+/// capture ends; a stream's next recapture replaces it).
+static RECAPTURE: Mutex<Vec<(usize, Recapture)>> = Mutex::new(Vec::new());
+
+/// A program's recapture callback and its data, kept where the driver can reach them.
+struct Recapture(#[allow(dead_code)] Box<cudaGraphRecaptureCallbackData>);
+// SAFETY: the program's data pointer is only handed back to the program's callback.
+unsafe impl Send for Recapture {}
+
+/// The driver's recapture callback: the node parameters converted to the runtime's, the
+/// program's callback called; its error (any but cudaSuccess) ends the recapture, reported to
+/// the driver as `CUDA_ERROR_UNKNOWN`.
+unsafe extern "C" fn recapture_callback(
+    data: *mut c_void,
+    node: CUgraphNode,
+    original: *const CUgraphNodeParams,
+    recaptured: *const CUgraphNodeParams,
+    status: c_int,
+) -> CUresult {
+    const CUDA_ERROR_UNKNOWN: CUresult = 999;
+    let r = std::panic::catch_unwind(|| {
+        // SAFETY: `data` is a RECAPTURE entry, alive while the capture is.
+        let cb = unsafe { &*(data as *const cudaGraphRecaptureCallbackData) };
+        let Some(func) = cb.callbackFunc else { return 0 };
+        let Ok(f) = rt::fns() else { return CUDA_ERROR_UNKNOWN };
+        // SAFETY: the driver's parameter blocks, valid during the callback.
+        let conv = |p: *const CUgraphNodeParams| unsafe { p.as_ref() }.and_then(|d| node_params_back(f, d).ok());
+        let (o, n) = (conv(original), conv(recaptured));
+        let ptr = |p: &Option<cudaGraphNodeParams>| p.as_ref().map_or(std::ptr::null(), |p| p as *const _);
+        // SAFETY: the program's callback with its own data.
+        let e = unsafe { func(cb.userData, node.cast(), ptr(&o), ptr(&n), raw::cudaGraphRecaptureStatus(status)) };
+        if e == cudaError::cudaSuccess {
+            0
+        } else {
+            CUDA_ERROR_UNKNOWN
+        }
+    });
+    r.unwrap_or(CUDA_ERROR_UNKNOWN)
+}
+
+/// Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
+/// program back for each node whose parameters differ.
+#[cfg(not(feature = "abi12"))]
+// also: cudaStreamBeginRecaptureToGraph_ptsz
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
+    stream: cudaStream_t,
+    mode: raw::cudaStreamCaptureMode,
+    graph: cudaGraph_t,
+    callbackData: *mut cudaGraphRecaptureCallbackData,
+) -> cudaError_t {
+    run("cudaStreamBeginRecaptureToGraph", || {
+        let f = rt::ctx()?;
+        let (cb, data): (CUgraphRecaptureCallback, *mut c_void) = match callbackData.as_ref() {
+            Some(d) if d.callbackFunc.is_some() => {
+                let mut b = Box::new(*d);
+                let p = &mut *b as *mut cudaGraphRecaptureCallbackData as *mut c_void;
+                let mut all = RECAPTURE.lock();
+                all.retain(|e| e.0 != stream as usize);
+                all.push((stream as usize, Recapture(b)));
+                (Some(recapture_callback), p)
+            }
+            _ => (None, std::ptr::null_mut()),
+        };
+        cu(f.cuStreamBeginRecaptureToGraph(stream.cast(), mode.0, graph, cb, data))
+    })
+}
+
+/// `cudaSubgridCreate`, `cudaSubgridWorkerGridCreate`, `cudaSubgridWorksetCreate`: exported by
+/// NVIDIA's 13.5 runtime, declared by no header, and answered with
+/// `cudaErrorCallRequiresNewerDriver` whatever the arguments (measured with all-zero
+/// arguments on the 13.0 driver); no driver declares a call behind them.
+/// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaSubgridCreate() -> cudaError_t {
+    run("cudaSubgridCreate", || Err(cudaError::cudaErrorCallRequiresNewerDriver))
+}
+
+/// See [`cudaSubgridCreate`].
+/// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaSubgridWorkerGridCreate() -> cudaError_t {
+    run("cudaSubgridWorkerGridCreate", || Err(cudaError::cudaErrorCallRequiresNewerDriver))
+}
+
+/// See [`cudaSubgridCreate`].
+/// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
+#[no_mangle]
+pub unsafe extern "C" fn cudaSubgridWorksetCreate() -> cudaError_t {
+    run("cudaSubgridWorksetCreate", || Err(cudaError::cudaErrorCallRequiresNewerDriver))
 }

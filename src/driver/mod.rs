@@ -482,6 +482,29 @@ driver_api! {
     cuMemGetLocationInfo = "cuMemGetLocationInfo" @ 13040 (ptr: CUdeviceptr, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut CUmemLocation);
     cuKernelGetParamCount = "cuKernelGetParamCount" @ 13020 (kernel: CUkernel, paramCount: *mut usize);
     cuLaunchHostFunc_v2 = "cuLaunchHostFunc" @ 13010 (hStream: CUstream, fn_: CUhostFn, userData: *mut c_void, syncMode: c_uint);
+    cuGraphNodeGetParams = "cuGraphNodeGetParams" @ 13020 (hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
+    cuStreamBeginRecaptureToGraph = "cuStreamBeginRecaptureToGraph" @ 13030 (hStream: CUstream, mode: c_int, hGraph: CUgraph, callbackFunc: CUgraphRecaptureCallback, userData: *mut c_void);
+    cuDevSmResourceSplit = "cuDevSmResourceSplit" @ 13010 (result: *mut c_void, nbGroups: c_uint, input: *const c_void, remainder: *mut c_void, flags: c_uint, groupParams: *mut c_void);
+
+    // Device resources and green contexts (CUDA 12.4 and later drivers); `CUdevResource` is
+    // the runtime's `cudaDevResource`, passed through untouched.
+    cuDeviceGetDevResource = "cuDeviceGetDevResource" @ 12040 (device: CUdevice, resource: *mut c_void, type_: c_int);
+    cuDevSmResourceSplitByCount = "cuDevSmResourceSplitByCount" @ 12040 (result: *mut c_void, nbGroups: *mut c_uint, input: *const c_void, remaining: *mut c_void, useFlags: c_uint, minCount: c_uint);
+    cuDevResourceGenerateDesc = "cuDevResourceGenerateDesc" @ 12040 (phDesc: *mut *mut c_void, resources: *mut c_void, nbResources: c_uint);
+    cuGreenCtxCreate = "cuGreenCtxCreate" @ 12040 (phCtx: *mut CUgreenCtx, desc: *mut c_void, dev: CUdevice, flags: c_uint);
+    cuCtxFromGreenCtx = "cuCtxFromGreenCtx" @ 12040 (pContext: *mut CUcontext, hCtx: CUgreenCtx);
+    cuGreenCtxDestroy = "cuGreenCtxDestroy" @ 12040 (hCtx: CUgreenCtx);
+    cuCtxGetDevResource = "cuCtxGetDevResource" @ 12040 (hCtx: CUcontext, resource: *mut c_void, type_: c_int);
+    cuGreenCtxGetDevResource = "cuGreenCtxGetDevResource" @ 12040 (hCtx: CUgreenCtx, resource: *mut c_void, type_: c_int);
+    cuCtxGetId = "cuCtxGetId" @ 12000 (ctx: CUcontext, ctxId: *mut u64);
+    cuGreenCtxGetId = "cuGreenCtxGetId" @ 12090 (greenCtx: CUgreenCtx, greenCtxId: *mut u64);
+    cuGreenCtxStreamCreate = "cuGreenCtxStreamCreate" @ 12050 (phStream: *mut CUstream, greenCtx: CUgreenCtx, flags: c_uint, priority: c_int);
+    cuCtxRecordEvent = "cuCtxRecordEvent" @ 12050 (hCtx: CUcontext, hEvent: CUevent);
+    cuCtxWaitEvent = "cuCtxWaitEvent" @ 12050 (hCtx: CUcontext, hEvent: CUevent);
+    cuGreenCtxRecordEvent = "cuGreenCtxRecordEvent" @ 12040 (hCtx: CUgreenCtx, hEvent: CUevent);
+    cuGreenCtxWaitEvent = "cuGreenCtxWaitEvent" @ 12040 (hCtx: CUgreenCtx, hEvent: CUevent);
+    cuCtxSynchronize_v2 = "cuCtxSynchronize" @ 13000 (ctx: CUcontext);
+    cuCtxGetDevice_v2 = "cuCtxGetDevice" @ 13000 (device: *mut CUdevice, ctx: CUcontext);
 }
 
 /// The loaded driver: both tables and the library that backs them.

@@ -58,6 +58,17 @@ pub type CUexternalMemory = *mut CUexternalMemory_st;
 pub type CUexternalSemaphore = *mut CUexternalSemaphore_st;
 
 pub type CUhostFn = Option<unsafe extern "C" fn(userData: *mut c_void)>;
+/// `CUgraphRecaptureCallback`: called by the driver for each node whose parameters differ
+/// while a stream recaptures into an existing graph.
+pub type CUgraphRecaptureCallback = Option<
+    unsafe extern "C" fn(
+        data: *mut c_void,
+        node: CUgraphNode,
+        originalParams: *const CUgraphNodeParams,
+        recaptureParams: *const CUgraphNodeParams,
+        status: c_int,
+    ) -> CUresult,
+>;
 
 pub const CUDA_SUCCESS: CUresult = 0;
 pub const CUDA_ERROR_INVALID_VALUE: CUresult = 1;

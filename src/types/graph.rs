@@ -675,6 +675,41 @@ const _: () = {
     assert!(size_of::<cudaGraphKernelNodeUpdate>() == 40);
 };
 
+/// Possible recapture statuses that can be returned to the user callback
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaGraphRecaptureStatus {
+    /// Node is eligible for update in an instantiated graph.
+    cudaGraphRecaptureEligibleForUpdate = 0,
+    /// Parameter changes in the node cannot be applied to an instantiated graph.
+    cudaGraphRecaptureIneligibleForUpdate = 1,
+    /// Error while attempting to recapture the node.
+    cudaGraphRecaptureError = 2,
+}
+
+/// Callback function invoked when node parameter mismatches are detected while recapturing to
+/// an existing graph. Parameter struct pointers are only valid within the callback.
+pub type cudaGraphRecaptureCallback_t = Option<
+    unsafe extern "C" fn(
+        data: *mut c_void,
+        node: cudaGraphNode_t,
+        originalParams: *const cudaGraphNodeParams,
+        recaptureParams: *const cudaGraphNodeParams,
+        status: raw::cudaGraphRecaptureStatus,
+    ) -> super::cudaError_t,
+>;
+
+/// Struct of user callback data that is invoked when node parameter mismatches are detected
+/// while recapturing to an existing graph
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct cudaGraphRecaptureCallbackData {
+    /// Callback function that will be invoked
+    pub callbackFunc: cudaGraphRecaptureCallback_t,
+    /// Generic pointer that is passed to the callback function
+    pub userData: *mut c_void,
+}
+
 /// Integer views of this module's enums (see `types::raw`).
 pub mod raw {
     super::super::raw_enum!(
@@ -691,6 +726,7 @@ pub mod raw {
         cudaGraphKernelNodeField,
         cudaGraphDebugDotFlags,
         cudaGraphInstantiateFlags,
+        cudaGraphRecaptureStatus,
     );
     /// cbindgen:ignore
     pub type cudaGraphDependencyType = cudaGraphDependencyType_enum;

@@ -22,6 +22,7 @@ mod egl;
 /// cbindgen:ignore
 mod gl;
 mod graph;
+mod green;
 mod interop;
 mod ipc;
 mod launch;
@@ -39,6 +40,7 @@ pub use egl::*;
 pub use external::*;
 pub use gl::*;
 pub use graph::*;
+pub use green::*;
 pub use interop::*;
 pub use ipc::*;
 pub use launch::*;
@@ -152,6 +154,7 @@ pub mod raw {
     pub use super::external::raw::*;
     pub use super::gl::raw::*;
     pub use super::graph::raw::*;
+    pub use super::green::raw::*;
     pub use super::launch::raw::*;
     pub use super::library::raw::*;
     pub use super::memory::raw::*;
