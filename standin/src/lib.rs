@@ -148,7 +148,9 @@ macro_rules! table {
                 "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
                 "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
                 "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
-                n if graph::is_entry(n) || pool::is_entry(n) || interop::is_entry(n) => graph::unsupported as *mut c_void,
+                n if graph::is_entry(n) || pool::is_entry(n) || interop::is_entry(n) || devctl::is_green_entry(n) => {
+                    graph::unsupported as *mut c_void
+                }
                 $( $sym => $f as *mut c_void, )*
                 _ => return None,
             })
