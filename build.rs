@@ -680,6 +680,7 @@ fn slow_path(name: &str, e: &Export, index: usize, cbids: &HashMap<String, u32>,
         return s;
     }
     let sname = format!("{name}_v{}_params", cbids[&format!("{name}#")]);
+    s.push_str(&format!("            if !crate::tools::hooked({id}) {{ return body(); }}\n"));
     s.push_str(&format!("            #[repr(C)]\n            #[allow(non_camel_case_types, dead_code)]\n            struct {sname} {{ "));
     for (n, t) in &ps {
         s.push_str(&format!("{n}: {t}, "));
@@ -696,7 +697,7 @@ fn slow_path(name: &str, e: &Export, index: usize, cbids: &HashMap<String, u32>,
         "std::ptr::null()"
     };
     s.push_str(&format!(
-        "            if !crate::tools::hooked({id}) {{ return body(); }}\n            crate::tools::call({id}, c{name:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
+        "            crate::tools::call({id}, c{name:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
         e.ret == "cudaError_t"
     ));
     s
