@@ -77,7 +77,7 @@ fn main() {
                 e.params,
                 e.ret,
                 cbid(&cbids, a),
-                slow_path(a, e, index(a), &cbids, &call),
+                slow_path(a, e, &exports, index(a), &cbids, &call),
             )
             .unwrap();
         }
@@ -533,7 +533,7 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
                  \x20       #[cold]\n        #[inline(never)]\n\
                  \x20       pub(crate) unsafe extern \"C\" fn cold_{n}({p}) -> {r} {{\n{}        }}\n\
                  \x20       core::arch::global_asm!(\".set {IMPL}{n}, {n}\");",
-                slow_path(n, e, index(n), cbids, &format!("{IMPL}{n}({args})")),
+                slow_path(n, e, exports, index(n), cbids, &format!("{IMPL}{n}({args})")),
             )
             .unwrap();
             // The shim: on x86-64 three instructions that touch no argument register (a
@@ -633,7 +633,15 @@ fn enum_names(root: &Path, out: &Path) {
 
 /// Exports NVIDIA's runtime makes no callback for, although CUPTI has an id for them
 /// (observed on the H100 with NVIDIA's runtime 13.0.96).
-const NO_CALLBACK: &[&str] = &["cudaRuntimeGetVersion", "__cudaPushCallConfiguration", "__cudaPopCallConfiguration"];
+const NO_CALLBACK: &[&str] = &["cudaRuntimeGetVersion", "__cudaPushCallConfiguration", "__cudaPopCallConfiguration", "__cudaGetKernel"];
+
+/// Exports NVIDIA's runtime reports as another call: a `<<<...>>>` launch's
+/// `__cudaLaunchKernel` is shown as the `cudaLaunchKernel` it stands for (observed on the H100
+/// with NVIDIA's runtime 13.0.96), and `__cudaLaunchKernel_ptsz` as `cudaLaunchKernel_ptsz`
+/// likewise: that call's callback id, name and parameter struct, whose `func` is the host stub
+/// the kernel was registered with, and the kernel's name as the symbol. Only where CUPTI has an
+/// id for the export itself (the 13 ABI); the 12 ABI's exports keep their own (none).
+const REPORTED_AS: &[(&str, &str)] = &[("__cudaLaunchKernel", "cudaLaunchKernel"), ("__cudaLaunchKernel_ptsz", "cudaLaunchKernel_ptsz")];
 
 /// name -> (versioned name, id), the newest version of each name.
 fn callback_ids(root: &Path, major: u32) -> HashMap<String, u32> {
@@ -664,14 +672,25 @@ fn callback_ids(root: &Path, major: u32) -> HashMap<String, u32> {
     out
 }
 
+/// The call that export `name` is reported to tools as (see [`REPORTED_AS`]): mostly itself.
+fn reported_as<'a>(cbids: &HashMap<String, u32>, name: &'a str) -> &'a str {
+    match REPORTED_AS.iter().find(|r| r.0 == name) {
+        Some(&(_, to)) if cbids.contains_key(name) => to,
+        _ => name,
+    }
+}
+
 fn cbid(cbids: &HashMap<String, u32>, name: &str) -> u32 {
-    cbids.get(name).copied().unwrap_or(0)
+    cbids.get(reported_as(cbids, name)).copied().unwrap_or(0)
 }
 
 /// The body of an export's slow path (taken when its enable entry is set): the call
 /// observed if observation is on, and the tool's hook around it when a tool wants it, with
 /// CUPTI's parameter struct `<name>_v<N>_params` (the arguments in order) built on the stack.
-fn slow_path(name: &str, e: &Export, index: usize, cbids: &HashMap<String, u32>, call: &str) -> String {
+/// An export reported as another call (one of `exports`) fills that call's struct with its
+/// arguments in order; where the other call takes a host stub and the export a kernel
+/// handle, with the host stub of the kernel.
+fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &HashMap<String, u32>, call: &str) -> String {
     let id = cbid(cbids, name);
     let ps = params(&e.params);
     let mut s = format!(
@@ -682,24 +701,42 @@ fn slow_path(name: &str, e: &Export, index: usize, cbids: &HashMap<String, u32>,
         s.push_str("            body()\n");
         return s;
     }
-    let sname = format!("{name}_v{}_params", cbids[&format!("{name}#")]);
+    let shown = reported_as(cbids, name);
+    let fields = if shown == name {
+        ps.clone()
+    } else {
+        let r = exports.iter().find(|x| x.name == shown || x.also.iter().any(|a| a == shown));
+        params(&r.unwrap_or_else(|| panic!("{name} reported as {shown}, which is no export")).params)
+    };
+    assert_eq!(fields.len(), ps.len(), "{name} reported as {shown}: the parameters differ");
+    let values: Vec<String> = fields
+        .iter()
+        .zip(&ps)
+        .map(|((_, t), (n, own))| match (t.as_str(), own.as_str()) {
+            (t, own) if t == own => format!("unsafe {{ std::ptr::read(&{n}) }}"),
+            ("*const c_void", "cudaKernel_t") => format!("crate::api::module::kernel_stub({n})"),
+            _ => panic!("{name} reported as {shown}: parameter {n} is {own}, not {t}"),
+        })
+        .collect();
+    let sname = format!("{shown}_v{}_params", cbids[&format!("{shown}#")]);
+    s.push_str(&format!("            if !crate::tools::hooked({id}) {{ return body(); }}\n"));
     s.push_str(&format!("            #[repr(C)]\n            #[allow(non_camel_case_types, dead_code)]\n            struct {sname} {{ "));
-    for (n, t) in &ps {
+    for (n, t) in &fields {
         s.push_str(&format!("{n}: {t}, "));
     }
     s.push_str("}\n");
     s.push_str(&format!("            let params = std::mem::ManuallyDrop::new({sname} {{ "));
-    for (n, _) in &ps {
-        s.push_str(&format!("{n}: unsafe {{ std::ptr::read(&{n}) }}, "));
+    for ((n, _), v) in fields.iter().zip(&values) {
+        s.push_str(&format!("{n}: {v}, "));
     }
     s.push_str("});\n");
-    let symbol = if name.starts_with("cudaLaunch") && ps.iter().any(|(n, _)| n == "func") {
-        "crate::api::module::kernel_symbol(func as *const c_void)"
+    let symbol = if shown.starts_with("cudaLaunch") && fields.iter().any(|(n, _)| n == "func") {
+        "crate::api::module::kernel_symbol(params.func as *const c_void)"
     } else {
         "std::ptr::null()"
     };
     s.push_str(&format!(
-        "            if !crate::tools::hooked({id}) {{ return body(); }}\n            crate::tools::call({id}, c{name:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
+        "            crate::tools::call({id}, c{shown:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
         e.ret == "cudaError_t"
     ));
     s

@@ -1203,3 +1203,14 @@ pub(crate) fn kernel_symbol(func: *const c_void) -> *const c_char {
         None => std::ptr::null(),
     }
 }
+
+/// The host stub a kernel handle was registered with (what the tools' callbacks show as the
+/// `func` of a launch by handle), else the handle itself. The 12 ABI reports no launch by
+/// handle as a `cudaLaunchKernel` (build.rs, `REPORTED_AS`).
+#[cfg(not(feature = "abi12"))]
+pub(crate) fn kernel_stub(kernel: cudaKernel_t) -> *const c_void {
+    match KERNELS.read().get(&(kernel as usize)) {
+        Some(f) if f.stub != 0 => f.stub as *const c_void,
+        _ => kernel as *const c_void,
+    }
+}
