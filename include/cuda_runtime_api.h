@@ -23,9 +23,11 @@ typedef struct CUuuid_st {
 #define cudaKernelNodeAttrID cudaLaunchAttributeID
 #define cudaKernelNodeAttrValue cudaLaunchAttributeValue
 
+#if !defined(CUDART_RS_ABI12)
 /* Selects SMs from the union of all available locality domains in the input SM resource
  * (cudaDevSmResourceSplit with cudaDevSmResourceGroupLocalityDomainId). */
 #define cudaDevSmResourceGroupLocalityDomainIdAny (~0u)
+#endif
 
 /* Defined at the end (cbindgen cannot write its anonymous union). */
 typedef struct cudaGraphNodeParams cudaGraphNodeParams;
@@ -2533,6 +2535,7 @@ typedef enum cudaGraphConditionalNodeType {
     cudaGraphCondTypeSwitch = 2,
 } cudaGraphConditionalNodeType;
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Type of a device resource.
  */
@@ -2551,7 +2554,9 @@ typedef enum cudaDevResourceType {
      */
     cudaDevResourceTypeWorkqueue = 10000,
 } cudaDevResourceType;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Sharing scope of workqueue resources.
  */
@@ -2565,6 +2570,7 @@ typedef enum cudaDevWorkqueueConfigScope {
      */
     cudaDevWorkqueueConfigScopeGreenCtxBalanced = 1,
 } cudaDevWorkqueueConfigScope;
+#endif
 
 /**
  * Online compiler and linker options
@@ -3077,6 +3083,7 @@ typedef enum cudaResourceViewFormat {
     cudaResViewFormatUnsignedBlockCompressed7 = 34,
 } cudaResourceViewFormat;
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Possible recapture statuses that can be returned to the user callback
  */
@@ -3094,7 +3101,9 @@ typedef enum cudaGraphRecaptureStatus {
      */
     cudaGraphRecaptureError = 2,
 } cudaGraphRecaptureStatus;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Flags of an SM resource group (::cudaDevSmResourceGroupParams).
  */
@@ -3113,7 +3122,9 @@ typedef enum cudaDevSmResourceGroup_flags {
      */
     cudaDevSmResourceGroupLocalityDomainSupplementalSms = 4,
 } cudaDevSmResourceGroup_flags;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Flags of ::cudaDevSmResourceSplitByCount.
  */
@@ -3121,6 +3132,7 @@ typedef enum cudaDevSmResourceSplitByCount_flags {
     cudaDevSmResourceSplitIgnoreSmCoscheduling = 1,
     cudaDevSmResourceSplitMaxPotentialClusterSize = 2,
 } cudaDevSmResourceSplitByCount_flags;
+#endif
 
 /**
  * CUDA cooperative group scope
@@ -3545,10 +3557,12 @@ typedef enum cudaAtomicOperationCapability {
 } cudaAtomicOperationCapability;
 #endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Opaque resource descriptor: the driver's `CUdevResourceDesc`.
  */
 typedef struct CUdevResourceDesc_st CUdevResourceDesc_st;
+#endif
 
 /**
  * Opaque driver event (`CUevent`).
@@ -3633,10 +3647,12 @@ typedef struct cudaArray cudaArray;
  */
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Opaque execution context.
  */
 typedef struct cudaExecutionContext_st cudaExecutionContext_st;
+#endif
 
 /**
  * CUDA graphics interop resource: a driver `CUgraphicsResource`.
@@ -5978,6 +5994,7 @@ typedef struct cudaConditionalNodeParams {
     cudaGraph_t *phGraph_out;
 } cudaConditionalNodeParams;
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * An SM resource.
  */
@@ -6004,7 +6021,9 @@ typedef struct cudaDevSmResource {
      */
     unsigned int localityDomainId;
 } cudaDevSmResource;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * A workqueue configuration resource.
  */
@@ -6022,7 +6041,9 @@ typedef struct cudaDevWorkqueueConfigResource {
      */
     enum cudaDevWorkqueueConfigScope sharingScope;
 } cudaDevWorkqueueConfigResource;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * A pre-existing workqueue resource.
  */
@@ -6032,12 +6053,16 @@ typedef struct cudaDevWorkqueueResource {
      */
     unsigned char reserved[40];
 } cudaDevWorkqueueResource;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * A device resource.
  */
 typedef struct cudaDevResource_st cudaDevResource;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * How one group of ::cudaDevSmResourceSplit is made.
  */
@@ -6064,23 +6089,30 @@ typedef struct cudaDevSmResourceGroupParams_st {
     unsigned int localityDomainId;
     unsigned int reserved[11];
 } cudaDevSmResourceGroupParams_st;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * How one group of ::cudaDevSmResourceSplit is made.
  */
 typedef struct cudaDevSmResourceGroupParams_st cudaDevSmResourceGroupParams;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * An opaque descriptor handle. The descriptor encapsulates multiple created and configured
  * resources. Created via ::cudaDevResourceGenerateDesc.
  */
 typedef struct CUdevResourceDesc_st *cudaDevResourceDesc_t;
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
  * ::cudaDeviceGetExecutionCtx).
  */
 typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
+#endif
 
 /**
  * CUDA graphics resource types
@@ -6566,6 +6598,7 @@ typedef struct cudaResourceViewDesc {
  */
 typedef unsigned long long cudaSurfaceObject_t;
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Callback function invoked when node parameter mismatches are detected while recapturing to
  * an existing graph. Parameter struct pointers are only valid within the callback.
@@ -6575,7 +6608,9 @@ typedef cudaError_t (*cudaGraphRecaptureCallback_t)(void *data,
                                                     const struct cudaGraphNodeParams *originalParams,
                                                     const struct cudaGraphNodeParams *recaptureParams,
                                                     enum cudaGraphRecaptureStatus status);
+#endif
 
+#if !defined(CUDART_RS_ABI12)
 /**
  * Struct of user callback data that is invoked when node parameter mismatches are detected
  * while recapturing to an existing graph
@@ -6590,6 +6625,7 @@ typedef struct cudaGraphRecaptureCallbackData {
      */
     void *userData;
 } cudaGraphRecaptureCallbackData;
+#endif
 
 /**
  * CUDA Mem Fabric Handle
@@ -8625,7 +8661,7 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec,
                                        cudaGraphNode_t node,
                                        struct cudaGraphNodeParams *nodeParams);
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * The resources of a device (`type` is checked by the driver).
  */
@@ -8634,7 +8670,7 @@ cudaError_t cudaDeviceGetDevResource(int device,
                                      enum cudaDevResourceType type);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Splits an SM resource into groups of at least `minCount` SMs each.
  */
@@ -8646,7 +8682,7 @@ cudaError_t cudaDevSmResourceSplitByCount(cudaDevResource *result,
                                           unsigned int minCount);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Splits an SM resource into groups described one by one (a CUDA 13.1 driver call: older
  * drivers get `cudaErrorCallRequiresNewerDriver`, whatever the arguments).
@@ -8659,7 +8695,7 @@ cudaError_t cudaDevSmResourceSplit(cudaDevResource *result,
                                    cudaDevSmResourceGroupParams *groupParams);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * A descriptor of resources, for [`cudaGreenCtxCreate`]. No resources at all is
  * `cudaErrorInvalidValue` (the 13.0 driver crashes on it).
@@ -8669,7 +8705,7 @@ cudaError_t cudaDevResourceGenerateDesc(cudaDevResourceDesc_t *phDesc,
                                         unsigned int nbResources);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Creates a green context on the resources of `desc`; its handle is its driver context.
  */
@@ -8679,14 +8715,14 @@ cudaError_t cudaGreenCtxCreate(cudaExecutionContext_t *phCtx,
                                unsigned int flags);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * The execution context of a device: its primary context.
  */
 cudaError_t cudaDeviceGetExecutionCtx(cudaExecutionContext_t *ctx, int device);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Destroys a green context (its streams stay, detached). Only green contexts this runtime
  * made can be destroyed.
@@ -8694,7 +8730,7 @@ cudaError_t cudaDeviceGetExecutionCtx(cudaExecutionContext_t *ctx, int device);
 cudaError_t cudaExecutionCtxDestroy(cudaExecutionContext_t ctx);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * The resources of an execution context.
  */
@@ -8703,42 +8739,42 @@ cudaError_t cudaExecutionCtxGetDevResource(cudaExecutionContext_t ctx,
                                            enum cudaDevResourceType type);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * The device of an execution context.
  */
 cudaError_t cudaExecutionCtxGetDevice(int *device, cudaExecutionContext_t ctx);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * The id of an execution context, unique in the process.
  */
 cudaError_t cudaExecutionCtxGetId(cudaExecutionContext_t ctx, unsigned long long *ctxId);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Records, in `event`, all the work submitted to an execution context so far.
  */
 cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Makes all future work submitted to an execution context wait for `event`.
  */
 cudaError_t cudaExecutionCtxWaitEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Waits for all the work of an execution context.
  */
 cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * Creates a stream in an execution context. A green context's streams never synchronize
  * with the legacy stream (the driver requires it; NVIDIA's runtime adds the flag).
@@ -8749,7 +8785,7 @@ cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream,
                                          int priority);
 #endif
 
-#if !defined(CUDART_RS_ABI12)
+#if (!defined(CUDART_RS_ABI12) && !defined(CUDART_RS_ABI12))
 /**
  * The resources of the context a stream belongs to (its green context's, if it has one).
  */
@@ -9632,7 +9668,7 @@ cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream,
 
 #endif  /* CUDART_RS_CUDA_RUNTIME_API_H */
 
-#ifndef CUDART_RS_DEV_RESOURCE
+#if !defined(CUDART_RS_ABI12) && !defined(CUDART_RS_DEV_RESOURCE)
 #define CUDART_RS_DEV_RESOURCE
 /**
  * A device resource (src/types/green.rs: NVIDIA's union member is anonymous, `resource.sm`,

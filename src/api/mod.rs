@@ -25,6 +25,7 @@ pub mod external;
 pub mod gl;
 pub mod graph;
 pub mod graph_node;
+#[cfg(not(feature = "abi12"))]
 pub mod green;
 pub mod interop;
 pub mod ipc;

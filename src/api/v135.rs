@@ -155,16 +155,20 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
 
 /// The recapture callbacks in use, one per stream (the driver holds a pointer to it until the
 /// capture ends; a stream's next recapture replaces it).
+#[cfg(not(feature = "abi12"))]
 static RECAPTURE: Mutex<Vec<(usize, Recapture)>> = Mutex::new(Vec::new());
 
 /// A program's recapture callback and its data, kept where the driver can reach them.
+#[cfg(not(feature = "abi12"))]
 struct Recapture(#[allow(dead_code)] Box<cudaGraphRecaptureCallbackData>);
 // SAFETY: the program's data pointer is only handed back to the program's callback.
+#[cfg(not(feature = "abi12"))]
 unsafe impl Send for Recapture {}
 
 /// The driver's recapture callback: the node parameters converted to the runtime's, the
 /// program's callback called; its error (any but cudaSuccess) ends the recapture, reported to
 /// the driver as `CUDA_ERROR_UNKNOWN`.
+#[cfg(not(feature = "abi12"))]
 unsafe extern "C" fn recapture_callback(
     data: *mut c_void,
     node: CUgraphNode,

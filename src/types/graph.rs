@@ -676,6 +676,7 @@ const _: () = {
 };
 
 /// Possible recapture statuses that can be returned to the user callback
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum cudaGraphRecaptureStatus {
@@ -689,6 +690,7 @@ pub enum cudaGraphRecaptureStatus {
 
 /// Callback function invoked when node parameter mismatches are detected while recapturing to
 /// an existing graph. Parameter struct pointers are only valid within the callback.
+#[cfg(not(feature = "abi12"))]
 pub type cudaGraphRecaptureCallback_t = Option<
     unsafe extern "C" fn(
         data: *mut c_void,
@@ -701,6 +703,7 @@ pub type cudaGraphRecaptureCallback_t = Option<
 
 /// Struct of user callback data that is invoked when node parameter mismatches are detected
 /// while recapturing to an existing graph
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
 pub struct cudaGraphRecaptureCallbackData {
@@ -726,8 +729,9 @@ pub mod raw {
         cudaGraphKernelNodeField,
         cudaGraphDebugDotFlags,
         cudaGraphInstantiateFlags,
-        cudaGraphRecaptureStatus,
     );
+    #[cfg(not(feature = "abi12"))]
+    super::super::raw_enum!(cudaGraphRecaptureStatus);
     /// cbindgen:ignore
     pub type cudaGraphDependencyType = cudaGraphDependencyType_enum;
 }

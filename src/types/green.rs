@@ -3,25 +3,32 @@
 //! the driver's; an execution context is the driver context it names (a green context's is
 //! the context `cuCtxFromGreenCtx` gives).
 
+#![cfg_attr(feature = "abi12", allow(unused_imports))]
+
 use std::ffi::{c_int, c_uchar, c_uint};
 
 /// Opaque resource descriptor: the driver's `CUdevResourceDesc`.
+#[cfg(not(feature = "abi12"))]
 pub struct CUdevResourceDesc_st {
     _private: [u8; 0],
 }
 /// An opaque descriptor handle. The descriptor encapsulates multiple created and configured
 /// resources. Created via ::cudaDevResourceGenerateDesc.
+#[cfg(not(feature = "abi12"))]
 pub type cudaDevResourceDesc_t = *mut CUdevResourceDesc_st;
 
 /// Opaque execution context.
+#[cfg(not(feature = "abi12"))]
 pub struct cudaExecutionContext_st {
     _private: [u8; 0],
 }
 /// An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
 /// ::cudaDeviceGetExecutionCtx).
+#[cfg(not(feature = "abi12"))]
 pub type cudaExecutionContext_t = *mut cudaExecutionContext_st;
 
 /// Flags of an SM resource group (::cudaDevSmResourceGroupParams).
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum cudaDevSmResourceGroup_flags {
@@ -37,9 +44,11 @@ pub enum cudaDevSmResourceGroup_flags {
 /// Selects SMs from the union of all available locality domains in the input SM resource.
 /// (The header's `(~0u)` is cbindgen.toml's, an unsigned int as NVIDIA's.)
 /// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
 pub const cudaDevSmResourceGroupLocalityDomainIdAny: c_uint = 0xffff_ffff;
 
 /// Flags of ::cudaDevSmResourceSplitByCount.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum cudaDevSmResourceSplitByCount_flags {
@@ -48,6 +57,7 @@ pub enum cudaDevSmResourceSplitByCount_flags {
 }
 
 /// Type of a device resource.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum cudaDevResourceType {
@@ -61,6 +71,7 @@ pub enum cudaDevResourceType {
 }
 
 /// An SM resource.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct cudaDevSmResource {
@@ -78,6 +89,7 @@ pub struct cudaDevSmResource {
 }
 
 /// Sharing scope of workqueue resources.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum cudaDevWorkqueueConfigScope {
@@ -88,6 +100,7 @@ pub enum cudaDevWorkqueueConfigScope {
 }
 
 /// A workqueue configuration resource.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
 pub struct cudaDevWorkqueueConfigResource {
@@ -100,6 +113,7 @@ pub struct cudaDevWorkqueueConfigResource {
 }
 
 /// A pre-existing workqueue resource.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
 pub struct cudaDevWorkqueueResource {
@@ -108,6 +122,7 @@ pub struct cudaDevWorkqueueResource {
 }
 
 /// How one group of ::cudaDevSmResourceSplit is made.
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default)]
 pub struct cudaDevSmResourceGroupParams_st {
@@ -124,12 +139,14 @@ pub struct cudaDevSmResourceGroupParams_st {
     pub reserved: [c_uint; 11],
 }
 /// How one group of ::cudaDevSmResourceSplit is made.
+#[cfg(not(feature = "abi12"))]
 pub type cudaDevSmResourceGroupParams = cudaDevSmResourceGroupParams_st;
 
 /// A device resource. NVIDIA's union member is anonymous (`resource.sm`), which cbindgen
 /// cannot write: the header's definition is cbindgen.toml's (its trailer); here the union is
 /// `u`.
 /// cbindgen:no-export
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct cudaDevResource_st {
@@ -143,10 +160,12 @@ pub struct cudaDevResource_st {
 }
 /// A device resource.
 /// cbindgen:no-export
+#[cfg(not(feature = "abi12"))]
 pub type cudaDevResource = cudaDevResource_st;
 
 /// The anonymous union of ::cudaDevResource.
 /// cbindgen:no-export
+#[cfg(not(feature = "abi12"))]
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub union cudaDevResourceUnion {
@@ -156,6 +175,7 @@ pub union cudaDevResourceUnion {
     pub _oversize: [c_uchar; 40],
 }
 
+#[cfg(not(feature = "abi12"))]
 const _: () = {
     use std::mem::{offset_of, size_of};
     assert!(size_of::<cudaDevSmResource>() == 20);
@@ -167,5 +187,6 @@ const _: () = {
 
 /// Integer views of this module's enums (see `types::raw`).
 pub mod raw {
+    #[cfg(not(feature = "abi12"))]
     super::super::raw_enum!(cudaDevResourceType, cudaDevWorkqueueConfigScope);
 }

@@ -40,6 +40,7 @@ pub use egl::*;
 pub use external::*;
 pub use gl::*;
 pub use graph::*;
+#[cfg_attr(feature = "abi12", allow(unused_imports))]
 pub use green::*;
 pub use interop::*;
 pub use ipc::*;
@@ -154,6 +155,7 @@ pub mod raw {
     pub use super::external::raw::*;
     pub use super::gl::raw::*;
     pub use super::graph::raw::*;
+    #[cfg_attr(feature = "abi12", allow(unused_imports))]
     pub use super::green::raw::*;
     pub use super::launch::raw::*;
     pub use super::library::raw::*;
