@@ -1,7 +1,7 @@
 /* Driver entry points through the runtime (cudaGetDriverEntryPoint, ...ByVersion and their
  * _ptsz exports): lookups at several versions and with each flag, calls through the pointers
  * they return (mixed with runtime calls), unknown symbols, bad versions, flags and pointers;
- * cudaProfilerStart/Stop; cudaGetExportTable with bad arguments and an unknown UUID. */
+ * cudaProfilerStart/Stop; cudaGetExportTable with bad arguments, an unknown UUID and the runtime's error-naming table. */
 #include "ctest.h"
 #include <stdint.h>
 
@@ -198,5 +198,33 @@ int main(void) {
     SHOW("cudaGetExportTable(&t, zero uuid)", cudaGetExportTable(&table, &bogus));
     printf("  table %s\n", table == (const void *)0x1 ? "untouched" : table ? "set" : "NULL");
     SHOW_LAST("export table zero uuid");
+    /* The runtime's error-naming table, which compute-sanitizer asks the runtime for:
+     * {b646c6a2-110b-294a-890a-2e89ad00abd0}: size, runtime version, interface version,
+     * (error, &name, &description). */
+    static const unsigned char errors_id[16] = {0xb6, 0x46, 0xc6, 0xa2, 0x11, 0x0b, 0x29, 0x4a,
+                                                0x89, 0x0a, 0x2e, 0x89, 0xad, 0x00, 0xab, 0xd0};
+    memcpy(&bogus, errors_id, sizeof bogus);
+    table = (const void *)0x1;
+    SHOW("cudaGetExportTable(&t, errors uuid)", cudaGetExportTable(&table, &bogus));
+    printf("  table %s\n", table == (const void *)0x1 ? "untouched" : table ? "set" : "NULL");
+    if (table && table != (const void *)0x1) {
+        const size_t *w = (const size_t *)table;
+        printf("  size %zu\n", w[0]);
+        unsigned int v = 0;
+        int r = ((int (*)(unsigned int *))w[1])(&v);
+        printf("  slot 1: %d, %u\n", r, v);
+        printf("  slot 1 NULL: %d\n", ((int (*)(unsigned int *))w[1])(NULL));
+        v = 0;
+        r = ((int (*)(unsigned int *))w[2])(&v);
+        printf("  slot 2: %d, %u\n", r, v);
+        int codes[] = {0, 2, 101, 719, 999, 12345};
+        for (int i = 0; i < 6; i++) {
+            const char *n = NULL, *d = NULL;
+            r = ((int (*)(int, const char **, const char **))w[3])(codes[i], &n, &d);
+            printf("  slot 3 (%d): %d, %s, \"%s\"\n", codes[i], r, n ? n : "NULL", d ? d : "NULL");
+        }
+        printf("  slot 3 NULL outs: %d\n", ((int (*)(int, const char **, const char **))w[3])(2, NULL, NULL));
+    }
+    SHOW_LAST("export table errors uuid");
     DONE();
 }

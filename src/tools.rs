@@ -96,11 +96,84 @@ pub struct Record {
 }
 const _: () = assert!(std::mem::size_of::<Record>() == 120);
 
-/// The runtime function NVIDIA's runtime leaves in each record: none is known to be called;
-/// this one answers 0 whatever it is asked.
-extern "C" fn runtime_fn() -> usize {
+/// The runtime's own export tables, by UUID (`cudaGetExportTable`, and the function each
+/// record carries for the tool: compute-sanitizer asks it for [`ERRORS`] to name a failed
+/// call's error). A NULL or unknown UUID is `cudaErrorInvalidValue` (1).
+pub fn runtime_table(id: *const CUuuid) -> Option<*const c_void> {
+    // SAFETY: the caller's UUID, NULL checked.
+    let id = unsafe { id.as_ref() }?;
+    (id.bytes == ERRORS_ID.bytes).then_some(&ERRORS as *const ErrorsTable as *const c_void)
+}
+
+/// The function the runtime leaves in each record: `(const void **table, const CUuuid *id)`,
+/// the runtime's export-table lookup, as NVIDIA's runtime's (observed: compute-sanitizer
+/// calls it for [`ERRORS_ID`] when a call fails; with no table it took the missing one for
+/// given and the program crashed).
+unsafe extern "C" fn runtime_fn(table: *mut *const c_void, id: *const CUuuid) -> c_int {
+    if table.is_null() {
+        return 1;
+    }
+    match runtime_table(id) {
+        Some(t) => {
+            *table = t;
+            0
+        }
+        None => 1,
+    }
+}
+
+/// The runtime's error-naming table: `{b646c6a2-110b-294a-890a-2e89ad00abd0}`.
+const ERRORS_ID: CUuuid = CUuuid {
+    bytes: [0xb6, 0x46, 0xc6, 0xa2, 0x11, 0x0b, 0x29, 0x4a, 0x89, 0x0a, 0x2e, 0x89, 0xad, 0x00, 0xab, 0xd0],
+};
+
+/// Its layout, as NVIDIA's runtime 13.0 has it: the size in bytes, then the runtime's version,
+/// an interface version (1), and a call's error name and description.
+#[repr(C)]
+pub struct ErrorsTable {
+    size: usize,
+    runtime_version: unsafe extern "C" fn(*mut u32) -> c_int,
+    interface_version: unsafe extern "C" fn(*mut u32) -> c_int,
+    describe: unsafe extern "C" fn(c_int, *mut *const c_char, *mut *const c_char) -> c_int,
+}
+
+static ERRORS: ErrorsTable = ErrorsTable {
+    size: 4 * std::mem::size_of::<usize>(),
+    runtime_version: errors_runtime_version,
+    interface_version: errors_interface_version,
+    describe: errors_describe,
+};
+
+unsafe extern "C" fn errors_runtime_version(v: *mut u32) -> c_int {
+    match v.as_mut() {
+        Some(v) => {
+            *v = crate::CUDART_VERSION as u32;
+            0
+        }
+        None => 1,
+    }
+}
+
+unsafe extern "C" fn errors_interface_version(v: *mut u32) -> c_int {
+    match v.as_mut() {
+        Some(v) => {
+            *v = 1;
+            0
+        }
+        None => 1,
+    }
+}
+
+unsafe extern "C" fn errors_describe(code: c_int, name: *mut *const c_char, string: *mut *const c_char) -> c_int {
+    if let Some(n) = name.as_mut() {
+        *n = crate::error::name(code);
+    }
+    if let Some(s) = string.as_mut() {
+        *s = crate::error::string(code);
+    }
     0
 }
+
 
 /// Looks for the driver's tools tables (once, when the driver is loaded) and points the
 /// shims at the driver's enable array. Called from the driver's loading.

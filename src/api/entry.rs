@@ -64,6 +64,13 @@ pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, p
         if ppExportTable.is_null() || pExportTableId.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
+        // The runtime's own tables (the ones NVIDIA's tools ask a runtime for), else the
+        // driver's.
+        if let Some(t) = crate::tools::runtime_table(pExportTableId as *const crate::driver::types::CUuuid) {
+            // SAFETY: checked above.
+            unsafe { *ppExportTable = t };
+            return Ok(());
+        }
         // SAFETY: checked above.
         unsafe { *ppExportTable = std::ptr::null() };
         let f = rt::fns().map_err(|_| cudaError::cudaErrorUnknown)?;

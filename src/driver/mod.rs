@@ -592,12 +592,8 @@ fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
     let ptds = Fns::resolve(&resolver(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
     // The tools' tables, as NVIDIA's runtime asks for them on its first call: after cuInit (a
     // tool the driver injects at cuInit must find them not yet asked for). A failing cuInit
-    // is left for the runtime's initialisation to report. Not under compute-sanitizer: with
-    // the hooks attached the program failed under it (cause not found); without them it
-    // sees the runtime's calls as their driver calls.
-    let sanitizer = std::env::var_os("CUDA_INJECTION64_PATH")
-        .is_some_and(|p| p.to_string_lossy().contains("sanitizer"));
-    if let Some(get) = legacy.cuGetExportTable.filter(|_| !sanitizer) {
+    // is left for the runtime's initialisation to report.
+    if let Some(get) = legacy.cuGetExportTable {
         // SAFETY: the driver's cuInit.
         if unsafe { legacy.cuInit(0) } == CUDA_SUCCESS {
             crate::tools::attach(get);
