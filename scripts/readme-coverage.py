@@ -173,12 +173,15 @@ RENAMES_12 = renames_12()
 def compared(abi):
     """Names the tests with a recorded NVIDIA output for ABI name, and those tests."""
     names, tests = set(), []
-    for f in sorted(os.listdir(os.path.join(ROOT, "ctest"))):
+    # The C suite, and for the 13 ABI the CUDA 13.5 tests with NVIDIA 13.5's recorded outputs.
+    places = [("ctest", "ctest/expected/" + abi)] + ([("scripts/v135/tests", "scripts/v135/expected")] if abi == "13" else [])
+    for d, f in [(d, f) for d, _ in places for f in sorted(os.listdir(os.path.join(ROOT, d)))]:
+        exp = dict(places)[d]
         stem, ext = os.path.splitext(f)
-        if ext not in (".c", ".cu") or not os.path.exists(os.path.join(ROOT, "ctest/expected", abi, stem + ".out")):
+        if ext not in (".c", ".cu") or not os.path.exists(os.path.join(ROOT, exp, stem + ".out")):
             continue
         tests.append(f)
-        text = source_with_includes("ctest/" + f, set(), abi, ext == ".cu" and abi == "12")
+        text = source_with_includes(d + "/" + f, set(), abi, ext == ".cu" and abi == "12")
         first = text.splitlines()[0] if text else ""
         # Names in string literals are symbols looked up as written (dlsym, entry points);
         # names in the code are what the header makes of them.
@@ -213,7 +216,8 @@ def render():
         cu_tests[abi] = len([t for t in tests if t.endswith(".cu")])
     out = [BEGIN, "",
            "Generated from the symbol report (`dist/coverage-N.txt`, written by `scripts/abi-check.sh`), the",
-           "export lists and the tests with NVIDIA's recorded outputs (`ctest/expected/`) by",
+           "export lists and the tests with NVIDIA's recorded outputs (`ctest/expected/`; for CUDA 13.5's",
+           "functions `scripts/v135/expected/`, NVIDIA 13.5.37's) by",
            "`scripts/readme-coverage.py`; CI fails when this part is out of date.",
            "",
            "| | CUDA 13 ABI | CUDA 12 ABI |",

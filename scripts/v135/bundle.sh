@@ -28,6 +28,7 @@ done
 # The 13.5 tests live here, not in ctest/: the C suite's reference is the GPU machine's
 # NVIDIA 13.0.96, which has none of these calls; this bundle compares them with NVIDIA's 13.5.
 cp "$root"/scripts/v135/tests/*.c "$root"/scripts/v135/tests/*.cu "$dest/src/"
+cp -r "$root/scripts/v135/expected" "$dest/expected"
 cp "$root/scripts/v135/driver_probe.c" "$dest/src/"
 cp "$root/scripts/drvtrace/build.sh" "$root/scripts/drvtrace/drvtrace.c" "$dest/drvtrace/"
 cp "$root/scripts/v135/run.sh" "$dest/run.sh"

@@ -74,6 +74,11 @@ for t in "${C_TESTS[@]}" "${CU_TESTS[@]}"; do
     run "$t" "$W/nv" LD_LIBRARY_PATH="$W/lib"
     echo "== nvidia $t: exit $(cat "$W/nv/$t.rc" 2>/dev/null || echo none), $(wc -l <"$W/nv/$t.out" 2>/dev/null || echo 0) lines, $(grep -c '^FAIL' "$W/nv/$t.out" 2>/dev/null) FAIL lines at $((SECONDS - T0)) s"
     grep '^FAIL' "$W/nv/$t.out" 2>/dev/null | head -5
+    # NVIDIA's output recorded in scripts/v135/expected/ (copied to $H/expected by bundle.sh).
+    if [[ -f $H/expected/$t.out ]]; then
+        if cmp -s "$H/expected/$t.out" "$W/nv/$t.out"; then echo "   as recorded"; else
+            echo "   differs from the recorded output:"; diff "$H/expected/$t.out" "$W/nv/$t.out" | grep '^[<>]' | head -10; fi
+    fi
 done
 
 echo "== return codes of the new functions under NVIDIA's 13.5 runtime (init: after cudaFree(NULL); fresh: first call)"
