@@ -7,6 +7,8 @@
 #    under torch's own runtime and with LD_PRELOAD of ours.
 # 2. compute-sanitizer on a program with API errors and an out-of-bounds write
 #    (scripts/tools/api_errors.cu), under both runtimes (addresses masked).
+# 3. Nsight Systems (when nsys is installed): the runtime functions and their call counts in
+#    `nsys stats -r cuda_api_sum` of examples/timeline.cu, under both runtimes.
 # (CUPTI's callbacks and activity records are compared by ctest/cu_cupti.cu.)
 # Each: PASS when the outputs are the same, FAIL with the diff, SKIP with the reason. Outputs
 # under $OUT (or target/tools-check). Ends with `N passed, N failed, N skipped`.
@@ -64,6 +66,26 @@ else
         compare compute-sanitizer "$out/sanitizer-nvidia.out" "$out/sanitizer-ours.out"
     else
         echo "FAIL compute-sanitizer: no report of the bad write under NVIDIA's runtime"; failed=$((failed + 1))
+    fi
+fi
+nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda/nsight-systems*/bin/nsys 2>/dev/null | head -n 1)
+if [[ -z $nsys || ! -x $nsys ]]; then
+    echo "SKIP nsys: skipped: Nsight Systems is not installed"; skipped=$((skipped + 1))
+elif ! "$nvcc" -cudart shared -arch=sm_90 -Xlinker --no-as-needed examples/timeline.cu -o "$w/timeline" >"$w/tl.log" 2>&1; then
+    echo "FAIL nsys: examples/timeline.cu does not build"; tail -n 5 "$w/tl.log"; failed=$((failed + 1))
+else
+    for rt in nvidia ours; do
+        [[ $rt == nvidia ]] && lib=$nvrt || lib=$(dirname "$ours")
+        LD_LIBRARY_PATH=$lib timeout 120 "$nsys" profile -t cuda -o "$w/nsys-$rt" --force-overwrite true "$w/timeline" >"$out/nsys-$rt.log" 2>&1
+        # Name and call count of each runtime function (columns: ..., Num Calls (3), ..., Name (last)).
+        timeout 120 "$nsys" stats -q -r cuda_api_sum -f csv "$w/nsys-$rt.nsys-rep" 2>>"$out/nsys-$rt.log" |
+            awk -F, 'NR > 1 && NF > 3 {gsub(/"/, ""); print $NF, $3}' | sort >"$out/nsys-$rt.out"
+    done
+    if [[ ! -s $out/nsys-nvidia.out ]]; then
+        echo "FAIL nsys: no cuda_api_sum rows under NVIDIA's runtime"; tail -n 5 "$out/nsys-nvidia.log"; failed=$((failed + 1))
+    else
+        cat "$out/nsys-ours.out"
+        compare nsys "$out/nsys-nvidia.out" "$out/nsys-ours.out"
     fi
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
