@@ -420,4 +420,33 @@ mod tests {
     fn callback_id_zero_is_never_hooked() {
         assert!(!hooked(0));
     }
+
+    #[test]
+    fn the_runtime_answers_for_its_error_naming_table_only() {
+        use std::ffi::CStr;
+        let t = runtime_table(&ERRORS_ID).expect("the error-naming table") as *const ErrorsTable;
+        let unknown = CUuuid { bytes: [0x42; 16] };
+        assert!(runtime_table(&unknown).is_none() && runtime_table(std::ptr::null()).is_none());
+        // SAFETY: the table and its functions, called as compute-sanitizer calls them.
+        unsafe {
+            assert_eq!((*t).size, 32);
+            let mut v = 0u32;
+            assert_eq!(((*t).runtime_version)(&mut v), 0);
+            assert_eq!(v as c_int, crate::CUDART_VERSION);
+            assert_eq!(((*t).runtime_version)(std::ptr::null_mut()), 1);
+            assert_eq!(((*t).interface_version)(&mut v), 0);
+            assert_eq!(v, 1);
+            let (mut n, mut d) = (std::ptr::null(), std::ptr::null());
+            assert_eq!(((*t).describe)(2, &mut n, &mut d), 0);
+            assert_eq!(CStr::from_ptr(n).to_str(), Ok("cudaErrorMemoryAllocation"));
+            assert_eq!(CStr::from_ptr(d).to_str(), Ok("out of memory"));
+            assert_eq!(((*t).describe)(2, std::ptr::null_mut(), std::ptr::null_mut()), 0);
+            // The record's function: the same lookup, 0 with the table, 1 without.
+            let mut got: *const c_void = std::ptr::null();
+            assert_eq!(runtime_fn(&mut got, &ERRORS_ID), 0);
+            assert_eq!(got, t as *const c_void);
+            assert_eq!(runtime_fn(&mut got, &unknown), 1);
+            assert_eq!(runtime_fn(std::ptr::null_mut(), &ERRORS_ID), 1);
+        }
+    }
 }
