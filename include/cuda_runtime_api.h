@@ -17,6 +17,10 @@ typedef struct CUuuid_st {
 } CUuuid;
 #endif
 
+/* The legacy and per-thread default streams' handles, parenthesised as NVIDIA's are. */
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+
 /* Stream and kernel node attributes are launch attributes (driver_types.h). */
 #define cudaStreamAttrID cudaLaunchAttributeID
 #define cudaStreamAttrValue cudaLaunchAttributeValue
@@ -6786,16 +6790,6 @@ typedef struct cudalibraryHostUniversalFunctionAndDataTable {
  * Types of async notification that can occur
  */
 typedef enum cudaAsyncNotificationType_enum cudaAsyncNotificationType;
-
-/**
- * Legacy stream handle: implicitly synchronizes with all other blocking streams.
- */
-#define cudaStreamLegacy (cudaStream_t)1
-
-/**
- * Per-thread stream handle: the thread's own default stream.
- */
-#define cudaStreamPerThread (cudaStream_t)2
 
 #if defined(CUDART_RS_ABI12)
 /**

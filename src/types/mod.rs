@@ -92,8 +92,12 @@ pub const cudaStreamDefault: c_uint = 0x00;
 /// Stream does not synchronize with stream 0 (the NULL stream).
 pub const cudaStreamNonBlocking: c_uint = 0x01;
 /// Legacy stream handle: implicitly synchronizes with all other blocking streams.
+/// (In the header as NVIDIA's writes it, `((cudaStream_t)0x1)`: cbindgen.toml.)
+/// cbindgen:ignore
 pub const cudaStreamLegacy: cudaStream_t = 0x1 as cudaStream_t;
 /// Per-thread stream handle: the thread's own default stream.
+/// (In the header as NVIDIA's writes it, `((cudaStream_t)0x2)`: cbindgen.toml.)
+/// cbindgen:ignore
 pub const cudaStreamPerThread: cudaStream_t = 0x2 as cudaStream_t;
 
 /// Default event flag.
