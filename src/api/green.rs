@@ -16,7 +16,8 @@ use std::ptr::null_mut;
 use parking_lot::Mutex;
 
 use crate::boundary::{cu, out, run, Res};
-use crate::driver::types::{CUcontext, CUgreenCtx, CUstream};
+use crate::driver::types::{CUcontext, CUgreenCtx, CUresult, CUstream};
+use crate::driver::Fns;
 use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
@@ -40,6 +41,21 @@ fn exec_ctx(ctx: cudaExecutionContext_t) -> Res<CUcontext> {
         return Err(cudaError::cudaErrorInvalidValue);
     }
     Ok(ctx as CUcontext)
+}
+
+/// One driver call about an execution context: of the green context behind it (`green`) when
+/// this runtime made one, else of the context itself (`plain`), as NVIDIA's runtime asks.
+fn per_kind(
+    ctx: cudaExecutionContext_t,
+    green: impl FnOnce(&Fns, CUgreenCtx) -> CUresult,
+    plain: impl FnOnce(&Fns, CUcontext) -> CUresult,
+) -> Res {
+    let c = exec_ctx(ctx)?;
+    let f = rt::fns()?;
+    cu(match green_of(ctx) {
+        Some(g) => green(f, g),
+        None => plain(f, c),
+    })
 }
 
 /// The resources of a device (`type` is checked by the driver).
@@ -160,9 +176,8 @@ pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) ->
         let f = rt::fns()?;
         cu(f.cuGreenCtxDestroy(g))?;
         GREEN.lock().retain(|e| e.0 != ctx as usize);
-        // A destroyed context left current would answer every later call with
-        // cudaErrorContextIsDestroyed; NVIDIA's runtime goes on in the device's primary
-        // context (its streams then answer cudaErrorInvalidResourceHandle).
+        // A green context the program made current (driver API) is not left current once
+        // destroyed: the next call that needs a context makes the device's primary one current.
         let mut cur: CUcontext = null_mut();
         if f.cuCtxGetCurrent(&mut cur) == 0 && cur == ctx as CUcontext {
             f.cuCtxSetCurrent(null_mut());
@@ -180,12 +195,11 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevResource(
     r#type: raw::cudaDevResourceType,
 ) -> cudaError_t {
     run("cudaExecutionCtxGetDevResource", || {
-        let c = exec_ctx(ctx)?;
-        let f = rt::fns()?;
-        match green_of(ctx) {
-            Some(g) => cu(f.cuGreenCtxGetDevResource(g, resource.cast(), r#type.0)),
-            None => cu(f.cuCtxGetDevResource(c, resource.cast(), r#type.0)),
-        }
+        per_kind(
+            ctx,
+            |f, g| f.cuGreenCtxGetDevResource(g, resource.cast(), r#type.0),
+            |f, c| f.cuCtxGetDevResource(c, resource.cast(), r#type.0),
+        )
     })
 }
 
@@ -205,12 +219,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevice(device: *mut c_int, ctx: cuda
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxId: *mut c_ulonglong) -> cudaError_t {
     run("cudaExecutionCtxGetId", || {
-        let c = exec_ctx(ctx)?;
-        let f = rt::fns()?;
-        match green_of(ctx) {
-            Some(g) => cu(f.cuGreenCtxGetId(g, ctxId)),
-            None => cu(f.cuCtxGetId(c, ctxId)),
-        }
+        per_kind(ctx, |f, g| f.cuGreenCtxGetId(g, ctxId), |f, c| f.cuCtxGetId(c, ctxId))
     })
 }
 
@@ -219,12 +228,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxI
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
     run("cudaExecutionCtxRecordEvent", || {
-        let c = exec_ctx(ctx)?;
-        let f = rt::fns()?;
-        match green_of(ctx) {
-            Some(g) => cu(f.cuGreenCtxRecordEvent(g, event.cast())),
-            None => cu(f.cuCtxRecordEvent(c, event.cast())),
-        }
+        per_kind(ctx, |f, g| f.cuGreenCtxRecordEvent(g, event.cast()), |f, c| f.cuCtxRecordEvent(c, event.cast()))
     })
 }
 
@@ -233,12 +237,7 @@ pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxWaitEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
     run("cudaExecutionCtxWaitEvent", || {
-        let c = exec_ctx(ctx)?;
-        let f = rt::fns()?;
-        match green_of(ctx) {
-            Some(g) => cu(f.cuGreenCtxWaitEvent(g, event.cast())),
-            None => cu(f.cuCtxWaitEvent(c, event.cast())),
-        }
+        per_kind(ctx, |f, g| f.cuGreenCtxWaitEvent(g, event.cast()), |f, c| f.cuCtxWaitEvent(c, event.cast()))
     })
 }
 
@@ -263,17 +262,21 @@ pub unsafe extern "C" fn cudaExecutionCtxStreamCreate(
     priority: c_int,
 ) -> cudaError_t {
     run("cudaExecutionCtxStreamCreate", || {
-        let c = exec_ctx(ctx)?;
-        let f = rt::fns()?;
         let s = phStream.cast::<CUstream>();
-        if let Some(g) = green_of(ctx) {
-            return cu(f.cuGreenCtxStreamCreate(s, g, flags | cudaStreamNonBlocking, priority));
-        }
-        cu(f.cuCtxPushCurrent(c))?;
-        let r = cu(f.cuStreamCreateWithPriority(s, flags, priority));
-        let mut popped: CUcontext = null_mut();
-        f.cuCtxPopCurrent(&mut popped);
-        r
+        per_kind(
+            ctx,
+            |f, g| f.cuGreenCtxStreamCreate(s, g, flags | cudaStreamNonBlocking, priority),
+            |f, c| {
+                let r = f.cuCtxPushCurrent(c);
+                if r != 0 {
+                    return r;
+                }
+                let r = f.cuStreamCreateWithPriority(s, flags, priority);
+                let mut popped: CUcontext = null_mut();
+                f.cuCtxPopCurrent(&mut popped);
+                r
+            },
+        )
     })
 }
 
