@@ -20,7 +20,8 @@
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run};
+use crate::boundary::{cu, out, run, Res};
+use crate::driver::types::CUcontext;
 use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
@@ -527,11 +528,26 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
     flags: c_uint,
 ) -> cudaError_t {
     run("cudaGraphConditionalHandleCreate", || {
-        let f = rt::fns()?;
-        let mut ctx = null_mut();
-        cu(f.cuCtxGetCurrent(&mut ctx))?;
-        cu(f.cuGraphConditionalHandleCreate(pHandle_out, graph, ctx, defaultLaunchValue, flags))
+        conditional_handle_create(pHandle_out, graph, null_mut(), defaultLaunchValue, flags)
     })
+}
+
+/// A conditional handle for context `ctx`; NULL: the context current on this thread, if any
+/// (`cudaGraphConditionalHandleCreate`, and `_v2` without an execution context).
+pub(crate) fn conditional_handle_create(
+    pHandle_out: *mut cudaGraphConditionalHandle,
+    graph: cudaGraph_t,
+    mut ctx: CUcontext,
+    defaultLaunchValue: c_uint,
+    flags: c_uint,
+) -> Res {
+    let f = rt::fns()?;
+    if ctx.is_null() {
+        // SAFETY: a valid out pointer.
+        cu(unsafe { f.cuCtxGetCurrent(&mut ctx) })?;
+    }
+    // SAFETY: the caller's arguments; the driver checks them.
+    cu(unsafe { f.cuGraphConditionalHandleCreate(pHandle_out, graph, ctx, defaultLaunchValue, flags) })
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 use parking_lot::Mutex;
 
+use crate::api::graph::conditional_handle_create;
 use crate::api::graph_node::node_params_back;
 use crate::boundary::{cu, out, run};
 use crate::driver::types::{
@@ -144,12 +145,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
     flags: c_uint,
 ) -> cudaError_t {
     run("cudaGraphConditionalHandleCreate_v2", || {
-        let f = rt::fns()?;
-        let mut c = ctx as CUcontext;
-        if c.is_null() {
-            cu(f.cuCtxGetCurrent(&mut c))?;
-        }
-        cu(f.cuGraphConditionalHandleCreate(pHandle_out, graph, c, defaultLaunchValue, flags))
+        conditional_handle_create(pHandle_out, graph, ctx as CUcontext, defaultLaunchValue, flags)
     })
 }
 
