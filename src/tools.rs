@@ -145,19 +145,18 @@ static ERRORS: ErrorsTable = ErrorsTable {
 };
 
 unsafe extern "C" fn errors_runtime_version(v: *mut u32) -> c_int {
-    match v.as_mut() {
-        Some(v) => {
-            *v = crate::CUDART_VERSION as u32;
-            0
-        }
-        None => 1,
-    }
+    put(v, crate::CUDART_VERSION as u32)
 }
 
 unsafe extern "C" fn errors_interface_version(v: *mut u32) -> c_int {
-    match v.as_mut() {
-        Some(v) => {
-            *v = 1;
+    put(v, 1)
+}
+
+/// A table function's answer: 0 with the value written, 1 (`cudaErrorInvalidValue`) for NULL.
+unsafe fn put(p: *mut u32, v: u32) -> c_int {
+    match p.as_mut() {
+        Some(p) => {
+            *p = v;
             0
         }
         None => 1,
@@ -173,7 +172,6 @@ unsafe extern "C" fn errors_describe(code: c_int, name: *mut *const c_char, stri
     }
     0
 }
-
 
 /// Looks for the driver's tools tables (once, when the driver is loaded) and points the
 /// shims at the driver's enable array. Called from the driver's loading.
