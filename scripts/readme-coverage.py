@@ -175,8 +175,7 @@ def compared(abi):
     names, tests = set(), []
     # The C suite, and for the 13 ABI the CUDA 13.5 tests with NVIDIA 13.5's recorded outputs.
     places = [("ctest", "ctest/expected/" + abi)] + ([("scripts/v135/tests", "scripts/v135/expected")] if abi == "13" else [])
-    for d, f in [(d, f) for d, _ in places for f in sorted(os.listdir(os.path.join(ROOT, d)))]:
-        exp = dict(places)[d]
+    for d, exp, f in [(d, exp, f) for d, exp in places for f in sorted(os.listdir(os.path.join(ROOT, d)))]:
         stem, ext = os.path.splitext(f)
         if ext not in (".c", ".cu") or not os.path.exists(os.path.join(ROOT, exp, stem + ".out")):
             continue

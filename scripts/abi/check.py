@@ -534,6 +534,9 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
             if sub:
                 used.add(sub)
     standins = set(k for k in used if (h.aggs[k]["tag"] or h.aggs[k]["name"]) not in nv_bodies[1])
+    # What the reference header lacks is compared with the ABI's newest header (CUDA 13.5's
+    # types for its new calls); C only, as 13.0's nvcc cannot parse 13.5's C++.
+    newest = NEWEST_INCLUDE.get(abi)
     newer_checked = set()
     for lang, cmd, ext in (("C", ["gcc", "-std=gnu11", "-w", "-fmax-errors=0"], "c"),
                            ("C++", cxx_cmd, "cpp")):
@@ -556,14 +559,11 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
             if m and m.group(1) in standins:
                 continue  # a named stand-in for one of NVIDIA's anonymous nested types
             absent[k] = msg
-        # What the reference header lacks is compared with the ABI's newest header (CUDA
-        # 13.5's types for its new calls); C only, as 13.0's nvcc cannot parse 13.5's C++.
-        newest = NEWEST_INCLUDE.get(abi)
         if absent and not cxx and newest and os.path.isdir(newest):
             nw_p = Probe(C_PRELUDE % ("<cuda_runtime_api.h>" + include_lines(extra, False)),
                          {k: items[k] for k in absent}, "return 0; }")
             werr, _, wexe = nw_p.build(os.path.join(work, "layout_newest.%s" % ext),
-                                       cmd + list(sysinc) + ["-I", newest] + sum((["-I", i] for i in nv_inc), []))
+                                       cmd + ["-I", newest] + nv_incs)
             w = run_probe(wexe) if wexe else {}
             for k in list(absent):
                 if k not in werr:
@@ -625,7 +625,7 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
     ok = True
     if newer_checked:
         print("INFO layout [%s]: %d items not in the reference header compared with NVIDIA's newest "
-              "(%s): %s" % (abi, len(newer_checked), NEWEST_INCLUDE.get(abi),
+              "(%s): %s" % (abi, len(newer_checked), newest,
                             " ".join(sorted(set(k.split(" ")[-1].split(".")[0].split("::")[0]
                                                 for k in newer_checked)))))
     if standins:
