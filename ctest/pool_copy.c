@@ -62,6 +62,8 @@ int main(void) {
     memcpy(pinned, src, N);
     OK(SHOW("cudaMemcpyAsync(a <- pinned)", cudaMemcpyAsync(a, pinned, N, cudaMemcpyHostToDevice, s)));
     OK(SHOW("cudaMemcpyAsync(b <- a)", cudaMemcpyAsync(b, a, N, cudaMemcpyDeviceToDevice, s)));
+    /* The copy from pinned memory reads it asynchronously: cleared only once it is done. */
+    OK(cudaStreamSynchronize(s));
     memset(pinned, 0, N);
     OK(SHOW("cudaMemcpyAsync(pinned <- b)", cudaMemcpyAsync(pinned, b, N, cudaMemcpyDeviceToHost, s)));
     OK(cudaStreamSynchronize(s));
