@@ -23,9 +23,12 @@
 # Environment: CTEST_DIR (ctest), where the tests and expected/ are; CUDART_RS_DIST (dist);
 #   CTEST_DETECT_LEAKS (1; 0 turns LeakSanitizer off under --sanitize).
 # Environment (--gpu): NVCC (/usr/local/cuda/bin/nvcc),
-#   NVIDIA13_LIB (folder with NVIDIA's libcudart.so.13: /usr/local/cuda/lib64, else
-#   .gpu/nvidia13 (13.0.96); .gpu/nvidia135 for 13.5.37), NVIDIA13_INCLUDE (headers put before
-#   nvcc's for the 13 ABI's NVIDIA builds: .gpu/cu135/include with .gpu/nvidia135),
+#   NVIDIA13_LIB (folder with the reference libcudart.so.13: .gpu/nvidia135 (13.5.37, the
+#   version the 13 ABI implements), else /usr/local/cuda/lib64, else .gpu/nvidia13 (13.0.96)),
+#   NVIDIA13_INCLUDE (headers put before nvcc's for the 13 ABI's NVIDIA builds:
+#   .gpu/cu135/include with .gpu/nvidia135), NVIDIA13_ALSO_LIB (a second NVIDIA runtime run
+#   on the reference builds, its differences listed as NOTE lines: with 13.5.37 the reference,
+#   /usr/local/cuda/lib64, else .gpu/nvidia13; none: none),
 #   NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
 #   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out),
 #   CU12_CLANG_BIN (.gpu/cu12-clang: NAME, the program of ctest/NAME.cu for the 12 ABI, or
@@ -86,6 +89,7 @@ failed=0
 skipped=0
 failed_names=()
 unverified=()
+also_notes=()
 
 # The marker line of a test: what follows `ctest:` in the first lines' comment, e.g.
 #   /* ctest: gpu cu nvcc-flags=--default-stream per-thread */
@@ -267,21 +271,35 @@ standin() {
 
 gpu() {
     local nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
-    # The 13 ABI's reference: the machine's NVIDIA runtime (13.0.96 with nvcc 13.0 on the GPU
-    # machine), else 13.0.96 (.gpu/nvidia13). NVIDIA13_LIB=.gpu/nvidia135 compares with 13.5.37
-    # (its headers, .gpu/cu135/include, then come first for the NVIDIA-header builds).
-    local nv13=${NVIDIA13_LIB:-} nv13inc=${NVIDIA13_INCLUDE:-}
+    # The 13 ABI's reference: NVIDIA's 13.5.37 (.gpu/nvidia135), the version whose table and
+    # declarations the 13 ABI implements (its headers, .gpu/cu135/include, then come first for
+    # the NVIDIA-header builds); without it, the machine's NVIDIA runtime (13.0.96 with nvcc
+    # 13.0 on the GPU machine), else 13.0.96 (.gpu/nvidia13).
+    # A second NVIDIA runtime (NVIDIA13_ALSO_LIB: with 13.5.37 the reference, the machine's
+    # 13.0.96, else .gpu/nvidia13; `none` for none) runs the reference build too; where its
+    # output differs from the reference's, the lines are listed (NOTE, not a failure: the two
+    # NVIDIA versions differ there, and ours follows the reference).
+    local nv13=${NVIDIA13_LIB:-} nv13inc=${NVIDIA13_INCLUDE:-} nv13also=${NVIDIA13_ALSO_LIB:-}
     if [[ -z $nv13 ]]; then
-        if [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64; else nv13=$root/.gpu/nvidia13; fi
+        if [[ -e $root/.gpu/nvidia135/libcudart.so.13 ]]; then nv13=$root/.gpu/nvidia135
+        elif [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13=/usr/local/cuda/lib64
+        else nv13=$root/.gpu/nvidia13; fi
     fi
+    if [[ -z $nv13also && $nv13 == "$root/.gpu/nvidia135" ]]; then
+        if [[ -e /usr/local/cuda/lib64/libcudart.so.13 ]]; then nv13also=/usr/local/cuda/lib64; else nv13also=$root/.gpu/nvidia13; fi
+    fi
+    [[ $nv13also == none || ! -e $nv13also/libcudart.so.13 ]] && nv13also=
     if [[ -z $nv13inc && $nv13 == "$root/.gpu/nvidia135" && -d $root/.gpu/cu135/include ]]; then
         nv13inc=$root/.gpu/cu135/include
     fi
     # NVIDIA-header builds of the 13 ABI: those headers first, linked to that runtime (its
     # libcudart.so), so that calls newer than nvcc's toolkit build and link.
-    local nv13flags=()
+    # The CUDA sources (nvcc) keep nvcc's own headers: CUDA 13.5's would meet nvcc 13.0's CCCL,
+    # which refuses a CUDART_VERSION other than its own; they use no 13.5 declaration and are
+    # linked to, and run under, the same runtimes.
+    local nv13flags=() nv13cuflags=()
     [[ -n $nv13inc ]] && nv13flags+=(-I"$nv13inc")
-    [[ -e $nv13/libcudart.so ]] && nv13flags+=(-L"$nv13")
+    [[ -e $nv13/libcudart.so ]] && { nv13flags+=(-L"$nv13"); nv13cuflags+=(-L"$nv13"); }
     local nv12=${NVIDIA12_LIB:-$root/.gpu/nvidia12}
     local cu12inc=${CU12_INCLUDE:-$root/.gpu/cu12/include}
     local cu12bin=${CU12_CLANG_BIN:-$root/.gpu/cu12-clang}
@@ -294,6 +312,7 @@ gpu() {
     rm -rf "$work"
 
     echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")${nv13inc:+, headers $nv13inc}"
+    [[ -n $nv13also ]] && echo "NVIDIA 13 runtime compared with it (differences listed): $(readlink -f "$nv13also/libcudart.so.13")"
     echo "NVIDIA 12 runtime: $(readlink -f "$nv12/libcudart.so.12" 2>/dev/null || echo "MISSING in $nv12")"
     echo "NVIDIA 12 headers: $cu12inc"
     echo "nvcc: $nvcc ($("$nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*' || echo MISSING))"
@@ -339,7 +358,7 @@ gpu() {
             13/nvcc)
                 IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
                 read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
-                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed "${nv13flags[@]}" -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
+                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed "${nv13cuflags[@]}" -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
             # Built elsewhere (scripts/cu12-build.sh): copied, and made executable whatever
             # way it travelled.
             12/clang) cmd=(install -m 755 "$cu12bin/$(basename "${src%.*}")" "$bin") ;;
@@ -349,6 +368,22 @@ gpu() {
             only_cupti=$(dirname "$bin")/cupti-lib
             mkdir -p "$only_cupti" && ln -sf "$cupti_lib/libcupti.so.13" "$only_cupti/libcupti.so.13"
             cmd+=(-I"$cupti_inc" -Xlinker "$only_cupti/libcupti.so.13" -Xlinker -rpath="$only_cupti")
+        fi
+    }
+    # also_diff BIN REF NAME REF_RC: BIN under the second NVIDIA runtime; its output and exit
+    # status against the reference's (REF.out, REF_RC): the differing lines are listed, and
+    # kept in $out/expected/13-also/NAME.diff.
+    also_diff() {
+        local also=$2.nvidia-also also_rc
+        run_one "$1" "$also" LD_LIBRARY_PATH="$nv13also"
+        also_rc=$?
+        if [[ $also_rc != "$4" ]] || ! cmp -s "$2.out" "$also.out"; then
+            mkdir -p "$out/expected/13-also"
+            { echo "exit: reference $4, second $also_rc"
+              diff -u --label "reference ($nv13)" --label "second ($nv13also)" "$2.out" "$also.out"; } >"$out/expected/13-also/$3.diff"
+            also_notes+=("$3")
+            echo "NOTE $3 [13]: NVIDIA's $(basename "$(readlink -f "$nv13also/libcudart.so.13")") differs from the reference (exit $also_rc, reference $4):"
+            diff "$2.out" "$also.out" | grep '^[<>]' | head -n 20 | sed 's/^/      /'
         fi
     }
     # cu12_missing SRC ABI: true (with the reason in why) when the test is a CUDA source for
@@ -426,6 +461,9 @@ gpu() {
                 if res=$(judge "$ref" "$rc"); then
                     have_ref=1
                     cp "$ref.out" "$out/expected/$abi/$name.out"
+                    if [[ $abi == 13 && -n $nv13also ]]; then
+                        also_diff "$bdir/$ref_build" "$ref" "$name" "$ref_rc"
+                    fi
                 else
                     ok=0
                     detail+="  NVIDIA's runtime fails this test (the test is wrong, or expects what NVIDIA does not do):"$'\n'"$res"$'\n'
@@ -482,6 +520,9 @@ gpu() {
 summary() {
     if ((${#unverified[@]})); then
         echo "unverified (no NVIDIA output recorded): ${unverified[*]}"
+    fi
+    if ((${#also_notes[@]})); then
+        echo "where NVIDIA's second 13 runtime differs from the reference (NOTE lines; expected/13-also/): ${also_notes[*]}"
     fi
     if ((${#failed_names[@]})); then
         echo "failed: ${failed_names[*]}"

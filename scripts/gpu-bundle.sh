@@ -10,8 +10,8 @@
 #   .gpu/nvidia13/          NVIDIA's libcudart.so.13 (13.0.96), used when the machine's
 #                           /usr/local/cuda/lib64 has none
 #   .gpu/nvidia135/         NVIDIA's libcudart.so.13 (13.5.37) and .gpu/cu135/include/ its
-#                           headers: NVIDIA13_LIB=.gpu/nvidia135 scripts/ctest.sh --gpu compares
-#                           with 13.5 (not the default: ours is 13.0's ABI)
+#                           headers: the 13 ABI's reference in scripts/ctest.sh --gpu (ours is
+#                           13.5's ABI); the machine's 13.0.96 runs there as a second one
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
 #                           reason, for a test not built, e.g. where clang-19 is missing)
@@ -50,7 +50,7 @@ cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
 if ! bash scripts/cu12-build.sh --out target/gpu-staging/cu12-clang; then
     echo "gpu-bundle: some CUDA tests are not built for the 12 ABI (.gpu/cu12-clang/*.skip); they are skipped on the GPU" >&2
 fi
-# CUDA 13.5's runtime and headers (NVIDIA13_LIB=.gpu/nvidia135 scripts/ctest.sh --gpu): the library
+# CUDA 13.5's runtime and headers (the 13 ABI's reference in scripts/ctest.sh --gpu): the library
 # also as libcudart.so, what the NVIDIA-header builds link to.
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/libcudart.so
