@@ -436,12 +436,19 @@ int main(void) {
     np.memcpy.flags = 1;
     SHOW("AddNode memcpy flags 1", ADD_NODE(&n, g, NULL, 0, &np));
     np.memcpy.flags = 0;
+#if CUDART_VERSION >= 13050
+    /* CUDA 13.5: one reserved word, then the context (cu_decl135.cu in scripts/v135/tests). */
+    np.memcpy.reserved = 1;
+    SHOW("AddNode memcpy reserved[0] set", ADD_NODE(&n, g, NULL, 0, &np));
+    np.memcpy.reserved = 0;
+#else
     np.memcpy.reserved[0] = 1;
     SHOW("AddNode memcpy reserved[0] set", ADD_NODE(&n, g, NULL, 0, &np));
     np.memcpy.reserved[0] = 0;
     np.memcpy.reserved[2] = 1;
     SHOW("AddNode memcpy reserved[2] set", ADD_NODE(&n, g, NULL, 0, &np));
     np.memcpy.reserved[2] = 0;
+#endif
     np.memcpy.copyParams.kind = (enum cudaMemcpyKind)7;
     SHOW("AddNode memcpy kind 7", ADD_NODE(&n, g, NULL, 0, &np));
     memset(&np, 0, sizeof np);

@@ -33,8 +33,84 @@ typedef struct CUuuid_st {
 #define cudaDevSmResourceGroupLocalityDomainIdAny (~0u)
 #endif
 
-/* Defined at the end (cbindgen cannot write its anonymous union). */
+/* Defined at the end (cbindgen cannot write their anonymous unions). */
 typedef struct cudaGraphNodeParams cudaGraphNodeParams;
+typedef struct cudaKernelNodeParamsV2 cudaKernelNodeParamsV2;
+typedef struct cudaPointerAttributes cudaPointerAttributes;
+
+/* cudaMemLocation has an anonymous union in CUDA 13.5 (src/types/memory.rs); it is used by
+ * value before anything cbindgen writes could be, so it is written here, with its enum. */
+/**
+ * Specifies the type of location.
+ */
+typedef enum cudaMemLocationType {
+    /**
+     * Invalid location
+     */
+    cudaMemLocationTypeInvalid = 0,
+    /**
+     * Location is a device location, thus id is a device ordinal
+     */
+    cudaMemLocationTypeDevice = 1,
+    /**
+     * Location is host, id is ignored
+     */
+    cudaMemLocationTypeHost = 2,
+    /**
+     * Location is a host NUMA node, thus id is a host NUMA node id
+     */
+    cudaMemLocationTypeHostNuma = 3,
+    /**
+     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
+     */
+    cudaMemLocationTypeHostNumaCurrent = 4,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Location is not visible but device is accessible, id is always cudaInvalidDeviceId
+     */
+    cudaMemLocationTypeInvisible = 5,
+    /**
+     * Location is a device locality domain (deviceId and localityDomainId in localized)
+     */
+    cudaMemLocationTypeDeviceLocalityDomain = 6,
+#endif
+} cudaMemLocationType;
+
+/**
+ * Specifies a memory location.
+ */
+typedef struct cudaMemLocation {
+    /**
+     * Specifies the location type, which modifies the meaning of id.
+     */
+    enum cudaMemLocationType type;
+#if !defined(CUDART_RS_ABI12)
+    union {
+        /**
+         * identifier for a given this location's ::CUmemLocationType.
+         */
+        int id;
+        /**
+         * Identifier for ::cudaMemLocationTypeDeviceLocalityDomain.
+         */
+        struct {
+            /**
+             * The device ordinal.
+             */
+            unsigned char deviceId;
+            /**
+             * The locality domain id within the device.
+             */
+            unsigned char localityDomainId;
+        } localized;
+    };
+#else
+    /**
+     * identifier for a given this location's ::CUmemLocationType.
+     */
+    int id;
+#endif
+} cudaMemLocation;
 
 /* As NVIDIA's header: with CUDA_API_PER_THREAD_DEFAULT_STREAM defined (nvcc's
  * --default-stream per-thread), the calls that take the default stream are their
@@ -135,9 +211,10 @@ typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 
 #if !defined(CUDART_RS_ABI12)
 /**
- * What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is.
+ * What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is (13.5 for
+ * the 13 ABI: its 458 functions and its declarations).
  */
-#define CUDART_VERSION 13000
+#define CUDART_VERSION 13050
 #endif
 
 #if defined(CUDART_RS_ABI12)
@@ -538,6 +615,12 @@ typedef enum cudaError {
      * invalid configuration argument
      */
     cudaErrorInvalidConfiguration = 9,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Driver is newer than runtime and returned parameters the runtime cannot process
+     */
+    cudaErrorVersionTranslation = 10,
+#endif
     /**
      * invalid pitch argument
      */
@@ -790,6 +873,12 @@ typedef enum cudaError {
      * Invalid access of peer GPU memory over nvlink or a hardware error
      */
     cudaErrorContained = 226,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Loader version is insufficient for fatbin
+     */
+    cudaErrorInsufficientLoaderVersion = 227,
+#endif
     /**
      * device kernel image is invalid
      */
@@ -1026,6 +1115,25 @@ typedef enum cudaError {
      * one or more resources are insufficient or non-applicable for the operation
      */
     cudaErrorInvalidResourceConfiguration = 915,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * API call not permitted since the green context associated with the stream has been
+     * destroyed
+     */
+    cudaErrorStreamDetached = 917,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * recapturing to the source graph failed and had to be terminated
+     */
+    cudaErrorGraphRecaptureFailure = 918,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * GPU fabric is not ready within the probe wait budget; application may retry
+     */
+    cudaErrorFabricNotReady = 919,
+#endif
     /**
      * unknown error
      */
@@ -1168,6 +1276,90 @@ typedef enum cudaChannelFormatKind {
      * 4 channel unsigned normalized (10-bit, 10-bit, 10-bit, 2-bit) format
      */
     cudaChannelFormatKindUnsignedNormalized1010102 = 31,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 4 channel unsigned 8-bit YUV 4:2:2 packed
+     */
+    cudaChannelFormatKindUnsigned8Packed422 = 32,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 4 channel unsigned 8-bit YUV 4:4:4 packed
+     */
+    cudaChannelFormatKindUnsigned8Packed444 = 33,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 8-bit YUV semi-planar 4:2:0
+     */
+    cudaChannelFormatKindUnsigned8SemiPlanar420 = 34,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 16-bit YUV semi-planar 4:2:0
+     */
+    cudaChannelFormatKindUnsigned16SemiPlanar420 = 35,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 8-bit YUV semi-planar 4:2:2
+     */
+    cudaChannelFormatKindUnsigned8SemiPlanar422 = 36,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 16-bit YUV semi-planar 4:2:2
+     */
+    cudaChannelFormatKindUnsigned16SemiPlanar422 = 37,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 8-bit YUV semi-planar 4:4:4
+     */
+    cudaChannelFormatKindUnsigned8SemiPlanar444 = 38,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 16-bit YUV semi-planar 4:4:4
+     */
+    cudaChannelFormatKindUnsigned16SemiPlanar444 = 39,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 8-bit YUV planar 4:2:0
+     */
+    cudaChannelFormatKindUnsigned8Planar420 = 40,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 16-bit YUV planar 4:2:0
+     */
+    cudaChannelFormatKindUnsigned16Planar420 = 41,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 8-bit YUV planar 4:2:2
+     */
+    cudaChannelFormatKindUnsigned8Planar422 = 42,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 16-bit YUV planar 4:2:2
+     */
+    cudaChannelFormatKindUnsigned16Planar422 = 43,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 8-bit YUV planar 4:4:4
+     */
+    cudaChannelFormatKindUnsigned8Planar444 = 44,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * 3 channel unsigned 16-bit YUV planar 4:4:4
+     */
+    cudaChannelFormatKindUnsigned16Planar444 = 45,
+#endif
 } cudaChannelFormatKind;
 
 /**
@@ -1221,32 +1413,6 @@ typedef enum cudaMemcpySrcAccessOrder {
     cudaMemcpySrcAccessOrderAny = 3,
     cudaMemcpySrcAccessOrderMax = 2147483647,
 } cudaMemcpySrcAccessOrder;
-
-/**
- * Specifies the type of location.
- */
-typedef enum cudaMemLocationType {
-    /**
-     * Invalid location
-     */
-    cudaMemLocationTypeInvalid = 0,
-    /**
-     * Location is a device location, thus id is a device ordinal
-     */
-    cudaMemLocationTypeDevice = 1,
-    /**
-     * Location is host, id is ignored
-     */
-    cudaMemLocationTypeHost = 2,
-    /**
-     * Location is a host NUMA node, thus id is a host NUMA node id
-     */
-    cudaMemLocationTypeHostNuma = 3,
-    /**
-     * Location is the host NUMA node closest to the current thread's CPU, id is ignored
-     */
-    cudaMemLocationTypeHostNumaCurrent = 4,
-} cudaMemLocationType;
 
 /**
  * These flags allow applications to convey the operand type for individual copies specified
@@ -1324,6 +1490,12 @@ typedef enum cudaLimit {
      * A size in bytes for L2 persisting lines cache size
      */
     cudaLimitPersistingL2CacheSize = 6,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Per-block memory size (shared memory included)
+     */
+    cudaLimitPerBlockMemorySize = 10,
+#endif
 } cudaLimit;
 
 /**
@@ -2006,6 +2178,42 @@ typedef enum cudaDeviceAttr {
      */
     cudaDevAttrOnlyPartialHostNativeAtomicSupported = 147,
 #endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Device supports atomic reductions
+     */
+    cudaDevAttrAtomicReductionSupported = 148,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Number of locality domains of the device
+     */
+    cudaDevAttrLocalityDomainCount = 149,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Maximum oversized shared memory per block
+     */
+    cudaDevAttrOversizedSharedMemoryPerBlock = 150,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Device supports CIG streams
+     */
+    cudaDevAttrCigStreamsSupported = 151,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Number of multiprocessors in a locality domain
+     */
+    cudaDevAttrLocalityDomainMultiprocessorCount = 157,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Minimum size of a large tensor for tensor maps
+     */
+    cudaDevAttrTensorMapLargeTensorMinSize = 160,
+#endif
 #if defined(CUDART_RS_ABI12)
     /**
      * One past the last attribute.
@@ -2016,7 +2224,7 @@ typedef enum cudaDeviceAttr {
     /**
      * One past the last attribute.
      */
-    cudaDevAttrMax = 148,
+    cudaDevAttrMax = 161,
 #endif
 } cudaDeviceAttr;
 
@@ -2189,7 +2397,30 @@ typedef enum cudaGraphNodeType {
      * inside of a graph.
      */
     cudaGraphNodeTypeConditional = 13,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Memcpy batch node
+     */
+    cudaGraphNodeTypeMemcpyBatch = 14,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved
+     */
+    cudaGraphNodeTypeReserved16 = 16,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * External engine node
+     */
+    cudaGraphNodeTypeExternalEngine = 17,
+#endif
+#if defined(CUDART_RS_ABI12)
     cudaGraphNodeTypeCount = 14,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    cudaGraphNodeTypeCount = 18,
+#endif
 } cudaGraphNodeType;
 
 /**
@@ -2373,6 +2604,18 @@ typedef enum cudaLaunchAttributeID {
      */
     cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
 #endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Valid for launches: the portable cluster size mode (::cudaLaunchAttributeValue::portableClusterSizeMode)
+     */
+    cudaLaunchAttributePortableClusterSizeMode = 17,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Valid for launches: the shared memory mode (::cudaLaunchAttributeValue::sharedMemoryMode)
+     */
+    cudaLaunchAttributeSharedMemoryMode = 18,
+#endif
 } cudaLaunchAttributeID;
 
 /**
@@ -2419,6 +2662,12 @@ typedef enum cudaClusterSchedulingPolicy {
      * allow the hardware to load-balance the blocks in a cluster to the SMs
      */
     cudaClusterSchedulingPolicyLoadBalancing = 2,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Rubin DSMEM locality
+     */
+    cudaClusterSchedulingPolicyRubinDsmemLocality = 3,
+#endif
 } cudaClusterSchedulingPolicy;
 
 /**
@@ -2439,6 +2688,55 @@ typedef enum cudaLaunchMemSyncDomain {
      */
     cudaLaunchMemSyncDomainRemote = 1,
 } cudaLaunchMemSyncDomain;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Portable cluster size modes (::cudaLaunchAttributePortableClusterSizeMode).
+ */
+typedef enum cudaLaunchAttributePortableClusterMode {
+    /**
+     * The default mode
+     */
+    cudaLaunchPortableClusterModeDefault = 0,
+    /**
+     * Only portable cluster sizes
+     */
+    cudaLaunchPortableClusterModeRequirePortable = 1,
+    /**
+     * Non-portable cluster sizes allowed
+     */
+    cudaLaunchPortableClusterModeAllowNonPortable = 2,
+} cudaLaunchAttributePortableClusterMode;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Shared memory modes of a kernel (::cudaFuncAttributeSharedMemoryMode,
+ * ::cudaLaunchAttributeSharedMemoryMode).
+ */
+typedef enum cudaSharedMemoryMode {
+    /**
+     * The default mode
+     */
+    cudaSharedMemoryModeDefault = 0,
+    /**
+     * Only portable shared memory sizes
+     */
+    cudaSharedMemoryModeRequirePortable = 1,
+    /**
+     * Non-portable shared memory sizes allowed
+     */
+    cudaSharedMemoryModeAllowNonPortable = 2,
+    /**
+     * Oversized shared memory allowed
+     */
+    cudaSharedMemoryModeAllowOversizedSharedMemory = 3,
+    /**
+     * Oversized shared memory preferred
+     */
+    cudaSharedMemoryModePreferOversizedSharedMemory = 4,
+} cudaSharedMemoryMode;
+#endif
 
 /**
  * Defines the allocation types available
@@ -2503,6 +2801,30 @@ typedef enum cudaMemAccessFlags {
     cudaMemAccessFlagsProtReadWrite = 3,
 } cudaMemAccessFlags;
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * What the `func` member of ::cudaKernelNodeParamsV2 is.
+ */
+typedef enum cudaKernelFunctionType {
+    /**
+     * The runtime finds out (a host stub, a ::cudaKernel_t or a ::cudaFunction_t)
+     */
+    cudaKernelFunctionTypeUnspecified = 0,
+    /**
+     * A host stub of a registered kernel (`func`)
+     */
+    cudaKernelFunctionTypeDeviceEntry = 1,
+    /**
+     * A ::cudaKernel_t (`kern`)
+     */
+    cudaKernelFunctionTypeKernel = 2,
+    /**
+     * A ::cudaFunction_t (`cuFunc`)
+     */
+    cudaKernelFunctionTypeFunction = 3,
+} cudaKernelFunctionType;
+#endif
+
 /**
  * Child graph node ownership
  */
@@ -2517,6 +2839,12 @@ typedef enum cudaGraphChildGraphNodeOwnership {
      * parent and will be destroyed when the parent is destroyed.
      */
     cudaGraphChildGraphOwnershipMove = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Invalid ownership (the value of a node that is not a child graph node)
+     */
+    cudaGraphChildGraphOwnershipInvalid = -1,
+#endif
 } cudaGraphChildGraphNodeOwnership;
 
 /**
@@ -2725,7 +3053,18 @@ typedef enum cudaFuncAttribute {
      * Required cluster scheduling policy preference
      */
     cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Shared memory mode (::cudaSharedMemoryMode)
+     */
+    cudaFuncAttributeSharedMemoryMode = 16,
+#endif
+#if defined(CUDART_RS_ABI12)
     cudaFuncAttributeMax = 16,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    cudaFuncAttributeMax = 17,
+#endif
 } cudaFuncAttribute;
 
 /**
@@ -2867,6 +3206,48 @@ typedef enum cudaMemPoolAttr {
      * reset to zero.
      */
     cudaMemPoolAttrUsedMemHigh = 8,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = cudaMemAllocationType) The allocation type of the pool
+     */
+    cudaMemPoolAttrAllocationType = 9,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = cudaMemAllocationHandleType) The handle types the pool exports
+     */
+    cudaMemPoolAttrExportHandleTypes = 10,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = int) The location id of the pool
+     */
+    cudaMemPoolAttrLocationId = 11,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = cudaMemLocationType) The location type of the pool
+     */
+    cudaMemPoolAttrLocationType = 12,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = cuuint64_t) The maximum size of the pool
+     */
+    cudaMemPoolAttrMaxPoolSize = 13,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = int) Whether the pool has hardware decompression enabled
+     */
+    cudaMemPoolAttrHwDecompressEnabled = 14,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * (value type = int) The locality domain id of the pool
+     */
+    cudaMemPoolAttrLocalityDomainId = 15,
+#endif
 } cudaMemPoolAttr;
 
 /**
@@ -3105,6 +3486,22 @@ typedef enum cudaGraphRecaptureStatus {
      */
     cudaGraphRecaptureError = 2,
 } cudaGraphRecaptureStatus;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The status of a fabric operation.
+ */
+typedef enum cudaFabricOpStatusInfo {
+    /**
+     * Success
+     */
+    cudaFabricOpStatusInfoSuccess = 0,
+    /**
+     * Forces the enum to 32 bits
+     */
+    cudaFabricOpStatusInfoMax = 2147483647,
+} cudaFabricOpStatusInfo;
 #endif
 
 #if !defined(CUDART_RS_ABI12)
@@ -3380,6 +3777,12 @@ typedef enum cudaGraphDebugDotFlags {
      * Adds cudaConditionalNodeParams to output
      */
     cudaGraphDebugDotFlagsConditionalNodeParams = (1 << 15),
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Adds memcpy batch node parameters to output
+     */
+    cudaGraphDebugDotFlagsMemcpyBatchNodeParams = (1 << 16),
+#endif
 } cudaGraphDebugDotFlags;
 
 /**
@@ -3804,22 +4207,6 @@ typedef struct cudaArrayMemoryRequirements {
  * CUDA stream.
  */
 typedef struct CUstream_st *cudaStream_t;
-
-/**
- * Specifies a memory location.
- *
- * The type is held as an integer: C may pass any value.
- */
-typedef struct cudaMemLocation {
-    /**
-     * Specifies the location type, which modifies the meaning of id.
-     */
-    enum cudaMemLocationType type;
-    /**
-     * identifier for a given this location's ::CUmemLocationType.
-     */
-    int id;
-} cudaMemLocation;
 
 /**
  * Attributes specific to copies within a batch. For more details on usage see
@@ -5612,6 +5999,20 @@ typedef union cudaLaunchAttributeValue {
     unsigned int nvlinkUtilCentricScheduling
 #endif
     ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Value of launch attribute ::cudaLaunchAttributePortableClusterSizeMode.
+     */
+    enum cudaLaunchAttributePortableClusterMode portableClusterSizeMode
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Value of launch attribute ::cudaLaunchAttributeSharedMemoryMode.
+     */
+    enum cudaSharedMemoryMode sharedMemoryMode
+#endif
+    ;
 } cudaLaunchAttributeValue;
 
 /**
@@ -5726,10 +6127,27 @@ typedef struct cudaMemPoolProps {
      * Bitmask indicating intended usage for the pool.
      */
     unsigned short usage;
+#if defined(CUDART_RS_ABI12)
     /**
      * reserved for future use, must be 0
      */
-    unsigned char reserved[54];
+    unsigned char reserved[54]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[53]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * reserved for future use
+     */
+    unsigned char reserved1
+#endif
+    ;
 } cudaMemPoolProps;
 
 /**
@@ -5773,35 +6191,13 @@ typedef struct cudaMemAllocNodeParams {
     void *dptr;
 } cudaMemAllocNodeParams;
 
+#if !defined(CUDART_RS_ABI12)
 /**
- * CUDA GPU kernel node parameters
+ * An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
+ * ::cudaDeviceGetExecutionCtx).
  */
-typedef struct cudaKernelNodeParamsV2 {
-    /**
-     * Kernel to launch
-     */
-    void *func;
-    /**
-     * Grid dimensions
-     */
-    struct dim3 gridDim;
-    /**
-     * Block dimensions
-     */
-    struct dim3 blockDim;
-    /**
-     * Dynamic shared-memory size per thread block in bytes
-     */
-    unsigned int sharedMemBytes;
-    /**
-     * Array of pointers to individual kernel arguments
-     */
-    void **kernelParams;
-    /**
-     * Pointer to kernel arguments in the "extra" format
-     */
-    void **extra;
-} cudaKernelNodeParamsV2;
+typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
+#endif
 
 /**
  * Memcpy node parameters
@@ -5811,10 +6207,27 @@ typedef struct cudaMemcpyNodeParams {
      * Must be zero
      */
     int flags;
+#if defined(CUDART_RS_ABI12)
     /**
      * Must be zero
      */
-    int reserved[3];
+    int reserved[3]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    int reserved
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
     /**
      * Parameters for the memory copy
      */
@@ -5849,6 +6262,13 @@ typedef struct cudaMemsetParamsV2 {
      * Number of rows
      */
     size_t height;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
 } cudaMemsetParamsV2;
 
 /**
@@ -5863,6 +6283,20 @@ typedef struct cudaHostNodeParamsV2 {
      * Argument to pass to the function
      */
     void *userData;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * How the host task waits (::cudaHostTaskSyncMode)
+     */
+    unsigned int syncMode
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
 } cudaHostNodeParamsV2;
 
 /**
@@ -5898,6 +6332,13 @@ typedef struct cudaEventRecordNodeParams {
      * The event to record when the node executes
      */
     cudaEvent_t event;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
 } cudaEventRecordNodeParams;
 
 /**
@@ -5916,6 +6357,13 @@ typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
      * Number of handles and parameters supplied in extSemArray and paramsArray.
      */
     unsigned int numExtSems;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
 } cudaExternalSemaphoreSignalNodeParamsV2;
 
 /**
@@ -5934,6 +6382,13 @@ typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
      * Number of handles and parameters supplied in extSemArray and paramsArray.
      */
     unsigned int numExtSems;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
 } cudaExternalSemaphoreWaitNodeParamsV2;
 
 /**
@@ -5996,7 +6451,57 @@ typedef struct cudaConditionalNodeParams {
      * node. Valid for the lifetime of the conditional node.
      */
     cudaGraph_t *phGraph_out;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
 } cudaConditionalNodeParams;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Memcpy batch node parameters
+ */
+typedef struct cudaMemcpyBatchNodeParams {
+    /**
+     * Number of copies
+     */
+    size_t count;
+    /**
+     * Destination pointers
+     */
+    void **dsts;
+    /**
+     * Source pointers
+     */
+    void **srcs;
+    /**
+     * Sizes of the copies, in bytes
+     */
+    size_t *sizes;
+    /**
+     * Attributes of the copies
+     */
+    struct cudaMemcpyAttributes *attrs;
+    /**
+     * Indices of the copies each attribute applies from
+     */
+    size_t *attrsIdxs;
+    /**
+     * Number of attributes
+     */
+    size_t numAttrs;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaMemcpyBatchNodeParams;
+#endif
 
 #if !defined(CUDART_RS_ABI12)
 /**
@@ -6110,14 +6615,6 @@ typedef struct cudaDevSmResourceGroupParams_st cudaDevSmResourceGroupParams;
 typedef struct CUdevResourceDesc_st *cudaDevResourceDesc_t;
 #endif
 
-#if !defined(CUDART_RS_ABI12)
-/**
- * An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
- * ::cudaDeviceGetExecutionCtx).
- */
-typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
-#endif
-
 /**
  * CUDA graphics resource types
  */
@@ -6156,38 +6653,6 @@ typedef struct CUlib_st *cudaLibrary_t;
  * CUDA kernel.
  */
 typedef struct CUkern_st *cudaKernel_t;
-
-/**
- * CUDA pointer attributes
- */
-typedef struct cudaPointerAttributes {
-    /**
-     * The type of memory - ::cudaMemoryTypeUnregistered, ::cudaMemoryTypeHost,
-     * ::cudaMemoryTypeDevice or ::cudaMemoryTypeManaged.
-     */
-    enum cudaMemoryType type;
-    /**
-     * The device against which the memory was allocated or registered.
-     */
-    int device;
-    /**
-     * The address which may be dereferenced on the current device to access the memory or
-     * NULL if no such address exists.
-     */
-    void *devicePointer;
-    /**
-     * The address which may be dereferenced on the host to access the memory or NULL if no
-     * such address exists.
-     */
-    void *hostPointer;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    long reserved[8]
-#endif
-    ;
-} cudaPointerAttributes;
 
 /**
  * Launch attribute
@@ -6358,10 +6823,34 @@ typedef struct cudaFuncAttributes {
      * Whether the function can be launched with non-portable cluster size.
      */
     int nonPortableClusterSizeAllowed;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Whether the function can be in a device-updatable kernel node.
+     */
+    int deviceNodeUpdateStatus
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The shared memory mode of the function (::cudaSharedMemoryMode).
+     */
+    enum cudaSharedMemoryMode sharedMemoryMode
+#endif
+    ;
+#if defined(CUDART_RS_ABI12)
     /**
      * Reserved for future use.
      */
-    int reserved[16];
+    int reserved[16]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved for future use.
+     */
+    int reserved[14]
+#endif
+    ;
 } cudaFuncAttributes;
 
 /**
@@ -6796,6 +7285,13 @@ typedef enum cudaAsyncNotificationType_enum cudaAsyncNotificationType;
  * Deprecated, External timeline semaphore interop is supported on the device
  */
 #define cudaDevAttrMaxTimelineSemaphoreInteropSupported cudaDevAttrTimelineSemaphoreInteropSupported
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The last status of a fabric operation
+ */
+#define cudaFabricOpStatusInfoLast cudaFabricOpStatusInfoSuccess
 #endif
 
 /**
@@ -9662,6 +10158,106 @@ cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream,
 
 #endif  /* CUDART_RS_CUDA_RUNTIME_API_H */
 
+#ifndef CUDART_RS_ANONYMOUS_UNIONS
+#define CUDART_RS_ANONYMOUS_UNIONS
+/**
+ * CUDA GPU kernel node parameters
+ */
+struct cudaKernelNodeParamsV2 {
+#if !defined(CUDART_RS_ABI12)
+    union {
+        /**
+         * Kernel to launch (a host stub: ::cudaKernelFunctionTypeDeviceEntry)
+         */
+        void *func;
+        /**
+         * Kernel to launch (::cudaKernelFunctionTypeKernel)
+         */
+        cudaKernel_t kern;
+        /**
+         * Kernel to launch (::cudaKernelFunctionTypeFunction)
+         */
+        cudaFunction_t cuFunc;
+    };
+#else
+    /**
+     * Kernel to launch
+     */
+    void *func;
+#endif
+    /**
+     * Grid dimensions
+     */
+    struct dim3 gridDim;
+    /**
+     * Block dimensions
+     */
+    struct dim3 blockDim;
+    /**
+     * Dynamic shared-memory size per thread block in bytes
+     */
+    unsigned int sharedMemBytes;
+    /**
+     * Array of pointers to individual kernel arguments
+     */
+    void **kernelParams;
+    /**
+     * Pointer to kernel arguments in the "extra" format
+     */
+    void **extra;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx;
+    /**
+     * What the kernel member of the union is
+     */
+    enum cudaKernelFunctionType functionType;
+#endif
+};
+
+/**
+ * CUDA pointer attributes
+ */
+struct cudaPointerAttributes {
+    /**
+     * The type of memory - ::cudaMemoryTypeUnregistered, ::cudaMemoryTypeHost,
+     * ::cudaMemoryTypeDevice or ::cudaMemoryTypeManaged.
+     */
+    enum cudaMemoryType type;
+    /**
+     * The device against which the memory was allocated or registered.
+     */
+    int device;
+    /**
+     * The address which may be dereferenced on the current device to access the memory or
+     * NULL if no such address exists.
+     */
+    void *devicePointer;
+    /**
+     * The address which may be dereferenced on the host to access the memory or NULL if no
+     * such address exists.
+     */
+    void *hostPointer;
+#if !defined(CUDART_RS_ABI12)
+    union {
+        /**
+         * The locality domain ordinal of the memory, -1 when it is not localized to one.
+         */
+        int localityDomainOrdinal;
+        /**
+         * Keeps the union a long.
+         */
+        long unused;
+    };
+    /**
+     * Must be zero
+     */
+    long reserved[7];
+#endif
+};
+#endif
 #if !defined(CUDART_RS_ABI12) && !defined(CUDART_RS_DEV_RESOURCE)
 #define CUDART_RS_DEV_RESOURCE
 /**
@@ -9759,6 +10355,12 @@ struct cudaGraphNodeParams {
          * Conditional node parameters.
          */
         struct cudaConditionalNodeParams conditional;
+#if !defined(CUDART_RS_ABI12)
+        /**
+         * Memcpy batch node parameters.
+         */
+        struct cudaMemcpyBatchNodeParams memcpyBatch;
+#endif
     };
     /**
      * Reserved bytes. Must be zero.

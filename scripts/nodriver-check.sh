@@ -15,8 +15,9 @@ fi
 nv=.cache/nvidia
 work=target/nodriver
 mkdir -p "$work"
-declare -A inc=([13]="-I $nv/cu13/nvidia/cu13/include" [12]="-I $nv/cu12/nvidia/cuda_runtime/include -I $nv/cu12/nvidia/cuda_nvcc/include")
-declare -A lib=([13]="$nv/cu13/nvidia/cu13/lib" [12]="$nv/cu12/nvidia/cuda_runtime/lib")
+# The 13 ABI's reference is CUDA 13.5.37 (its headers first, then 13.0's for crt/).
+declare -A inc=([13]="-I $nv/cu135/nvidia/cu13/include -I $nv/cu13/nvidia/cu13/include" [12]="-I $nv/cu12/nvidia/cuda_runtime/include -I $nv/cu12/nvidia/cuda_nvcc/include")
+declare -A lib=([13]="$nv/cu135/nvidia/cu13/lib" [12]="$nv/cu12/nvidia/cuda_runtime/lib")
 passed=0 failed=0
 for src in ctest/nodriver/*.c; do
     name=$(basename "$src" .c)

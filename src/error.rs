@@ -30,6 +30,9 @@ pub enum cudaError {
     cudaErrorProfilerAlreadyStopped = 8,
     /// invalid configuration argument
     cudaErrorInvalidConfiguration = 9,
+    /// Driver is newer than runtime and returned parameters the runtime cannot process
+    #[cfg(not(feature = "abi12"))]
+    cudaErrorVersionTranslation = 10,
     /// invalid pitch argument
     cudaErrorInvalidPitchValue = 12,
     /// invalid device symbol
@@ -156,6 +159,9 @@ pub enum cudaError {
     cudaErrorUnsupportedDevSideSync = 225,
     /// Invalid access of peer GPU memory over nvlink or a hardware error
     cudaErrorContained = 226,
+    /// Loader version is insufficient for fatbin
+    #[cfg(not(feature = "abi12"))]
+    cudaErrorInsufficientLoaderVersion = 227,
     /// device kernel image is invalid
     cudaErrorInvalidSource = 300,
     /// file not found
@@ -274,6 +280,16 @@ pub enum cudaError {
     cudaErrorInvalidResourceType = 914,
     /// one or more resources are insufficient or non-applicable for the operation
     cudaErrorInvalidResourceConfiguration = 915,
+    /// API call not permitted since the green context associated with the stream has been
+    /// destroyed
+    #[cfg(not(feature = "abi12"))]
+    cudaErrorStreamDetached = 917,
+    /// recapturing to the source graph failed and had to be terminated
+    #[cfg(not(feature = "abi12"))]
+    cudaErrorGraphRecaptureFailure = 918,
+    /// GPU fabric is not ready within the probe wait budget; application may retry
+    #[cfg(not(feature = "abi12"))]
+    cudaErrorFabricNotReady = 919,
     /// unknown error
     cudaErrorUnknown = 999,
     /// Pseudo code; NVIDIA's runtime never returns it and has no name or string for it.
@@ -295,6 +311,8 @@ static TABLE: &[(cudaError, &CStr, &CStr)] = &[
     (cudaError::cudaErrorProfilerAlreadyStarted, c"cudaErrorProfilerAlreadyStarted", c"profiler already started"),
     (cudaError::cudaErrorProfilerAlreadyStopped, c"cudaErrorProfilerAlreadyStopped", c"profiler already stopped"),
     (cudaError::cudaErrorInvalidConfiguration, c"cudaErrorInvalidConfiguration", c"invalid configuration argument"),
+    #[cfg(not(feature = "abi12"))]
+    (cudaError::cudaErrorVersionTranslation, c"cudaErrorVersionTranslation", c"Driver is newer than runtime and returned parameters the runtime cannot process"),
     (cudaError::cudaErrorInvalidPitchValue, c"cudaErrorInvalidPitchValue", c"invalid pitch argument"),
     (cudaError::cudaErrorInvalidSymbol, c"cudaErrorInvalidSymbol", c"invalid device symbol"),
     (cudaError::cudaErrorInvalidHostPointer, c"cudaErrorInvalidHostPointer", c"invalid host pointer"),
@@ -358,6 +376,8 @@ static TABLE: &[(cudaError, &CStr, &CStr)] = &[
     (cudaError::cudaErrorUnsupportedExecAffinity, c"cudaErrorUnsupportedExecAffinity", c"the provided execution affinity is not supported"),
     (cudaError::cudaErrorUnsupportedDevSideSync, c"cudaErrorUnsupportedDevSideSync", c"the provided PTX contains unsupported call to cudaDeviceSynchronize"),
     (cudaError::cudaErrorContained, c"cudaErrorContained", c"Invalid access of peer GPU memory over nvlink or a hardware error"),
+    #[cfg(not(feature = "abi12"))]
+    (cudaError::cudaErrorInsufficientLoaderVersion, c"cudaErrorInsufficientLoaderVersion", c"Loader version is insufficient for fatbin"),
     (cudaError::cudaErrorInvalidSource, c"cudaErrorInvalidSource", c"device kernel image is invalid"),
     (cudaError::cudaErrorFileNotFound, c"cudaErrorFileNotFound", c"file not found"),
     (cudaError::cudaErrorSharedObjectSymbolNotFound, c"cudaErrorSharedObjectSymbolNotFound", c"shared object symbol not found"),
@@ -417,6 +437,12 @@ static TABLE: &[(cudaError, &CStr, &CStr)] = &[
     (cudaError::cudaErrorFunctionNotLoaded, c"cudaErrorFunctionNotLoaded", c"the function handle is not loaded when calling an API that requires a loaded function"),
     (cudaError::cudaErrorInvalidResourceType, c"cudaErrorInvalidResourceType", c"one or more resources passed in are not valid resource types for the operation"),
     (cudaError::cudaErrorInvalidResourceConfiguration, c"cudaErrorInvalidResourceConfiguration", c"one or more resources are insufficient or non-applicable for the operation"),
+    #[cfg(not(feature = "abi12"))]
+    (cudaError::cudaErrorStreamDetached, c"cudaErrorStreamDetached", c"API call not permitted since the green context associated with the stream has been destroyed"),
+    #[cfg(not(feature = "abi12"))]
+    (cudaError::cudaErrorGraphRecaptureFailure, c"cudaErrorGraphRecaptureFailure", c"recapturing to the source graph failed and had to be terminated"),
+    #[cfg(not(feature = "abi12"))]
+    (cudaError::cudaErrorFabricNotReady, c"cudaErrorFabricNotReady", c"GPU fabric is not ready within the probe wait budget; application may retry (see CUDA_FABRIC_INIT_TIMEOUT_MS)"),
     (cudaError::cudaErrorUnknown, c"cudaErrorUnknown", c"unknown error"),
 ];
 
@@ -493,6 +519,9 @@ mod tests {
     #[test]
     fn table_is_sorted_and_complete() {
         assert!(TABLE.windows(2).all(|w| (w[0].0 as c_int) < (w[1].0 as c_int)));
+        #[cfg(not(feature = "abi12"))]
+        assert_eq!(TABLE.len(), 138);
+        #[cfg(feature = "abi12")]
         assert_eq!(TABLE.len(), 133);
     }
 

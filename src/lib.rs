@@ -27,9 +27,10 @@ pub(crate) mod thread;
 pub mod trace;
 pub mod types;
 
-/// What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is.
+/// What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is (13.5 for
+/// the 13 ABI: its 458 functions and its declarations).
 #[cfg(not(feature = "abi12"))]
-pub const CUDART_VERSION: std::ffi::c_int = 13000;
+pub const CUDART_VERSION: std::ffi::c_int = 13050;
 #[cfg(feature = "abi12")]
 pub const CUDART_VERSION: std::ffi::c_int = 12090;
 

@@ -44,7 +44,9 @@ NEWEST_INCLUDE = {"13": os.path.join(CACHE, "cu135/nvidia/cu13/include")}
 
 def nvidia(abi):
     if abi == "13":
-        inc = [os.path.join(CACHE, "cu13/nvidia/cu13/include")]
+        # The 13 ABI's declarations are CUDA 13.5's (a superset of 13.0's: new members take
+        # reserved space); its exports are 13.0.96's and 13.5.37's (NEWER_LIBS).
+        inc = [NEWEST_INCLUDE["13"], os.path.join(CACHE, "cu13/nvidia/cu13/include")]
         lib = os.path.join(CACHE, "cu13/nvidia/cu13/lib/libcudart.so.13")
         cxx = [NVCC, "-x", "c++", "-cudart", "none", "-std=c++17", "-w"]
     else:

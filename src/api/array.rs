@@ -67,6 +67,36 @@ const FIXED: &[(c_int, [c_int; 4], CUarray_format)] = &[
     (31, [10, 10, 10, 2], 0x50), // UnsignedNormalized1010102: CU_AD_FORMAT_UNORM_INT_101010_2
 ];
 
+/// CUDA 13.5's YUV kinds (as `channel_descriptor.h` makes them: 8-bit packed ones x y z w of
+/// 8, the other 8-bit ones x y z of 8, the 16-bit ones x y z of 16) and their driver formats,
+/// `CU_AD_FORMAT_UINT8_PACKED_422` (0x51) to `CU_AD_FORMAT_UINT16_PLANAR_444` (0x5e). The
+/// 13.0 driver has none of them (`cudaErrorInvalidValue` from it, as from NVIDIA's 13.5
+/// runtime there, scripts/v135/tests/cu_decl135.cu); the descriptor is checked first.
+#[cfg(not(feature = "abi12"))]
+const FIXED_135: &[(c_int, [c_int; 4], CUarray_format)] = &[
+    (32, [8, 8, 8, 8], 0x51),
+    (33, [8, 8, 8, 8], 0x52),
+    (34, [8, 8, 8, 0], 0x53),
+    (35, [16, 16, 16, 0], 0x54),
+    (36, [8, 8, 8, 0], 0x55),
+    (37, [16, 16, 16, 0], 0x56),
+    (38, [8, 8, 8, 0], 0x57),
+    (39, [16, 16, 16, 0], 0x58),
+    (40, [8, 8, 8, 0], 0x59),
+    (41, [16, 16, 16, 0], 0x5a),
+    (42, [8, 8, 8, 0], 0x5b),
+    (43, [16, 16, 16, 0], 0x5c),
+    (44, [8, 8, 8, 0], 0x5d),
+    (45, [16, 16, 16, 0], 0x5e),
+];
+#[cfg(feature = "abi12")]
+const FIXED_135: &[(c_int, [c_int; 4], CUarray_format)] = &[];
+
+/// The kinds of one fixed shape, CUDA 13.5's included.
+fn fixed() -> impl Iterator<Item = &'static (c_int, [c_int; 4], CUarray_format)> {
+    FIXED.iter().chain(FIXED_135)
+}
+
 /// The driver formats of block-compressed kinds (elements are 4x4 blocks).
 const BLOCK_COMPRESSED: std::ops::RangeInclusive<CUarray_format> = 0x91..=0x9e;
 
@@ -88,7 +118,7 @@ pub(crate) fn to_cu_format(d: &cudaChannelFormatDesc) -> Res<(CUarray_format, c_
         };
         return Ok((fmt, n));
     }
-    match FIXED.iter().find(|e| e.0 == f) {
+    match fixed().find(|e| e.0 == f) {
         Some(&(_, xyzw, fmt)) if xyzw == [x, y, z, w] => Ok((fmt, channels(&xyzw))),
         _ => Err(bad),
     }
@@ -107,7 +137,7 @@ pub(crate) fn from_cu_format(fmt: CUarray_format, n: c_uint) -> cudaChannelForma
         let b = |i: c_uint| if n > i { bits } else { 0 };
         return desc([b(0), b(1), b(2), b(3)], kind);
     }
-    match FIXED.iter().find(|e| e.2 == fmt) {
+    match fixed().find(|e| e.2 == fmt) {
         Some(&(kind, xyzw, _)) => desc(xyzw, kind),
         None => desc([0; 4], NONE),
     }
@@ -118,7 +148,7 @@ pub(crate) fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
     if let Some(&(_, bits, _)) = PER_CHANNEL.iter().find(|e| e.2 == fmt) {
         return Some(bits as usize / 8 * n as usize);
     }
-    if fmt == 0xb0 || BLOCK_COMPRESSED.contains(&fmt) {
+    if fmt == 0xb0 || BLOCK_COMPRESSED.contains(&fmt) || (0x51..=0x5e).contains(&fmt) {
         return None;
     }
     let (_, xyzw, _) = FIXED.iter().find(|e| e.2 == fmt)?;

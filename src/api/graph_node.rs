@@ -27,7 +27,7 @@ use std::ptr::null_mut;
 
 use crate::api::copy::memcpy3d_params;
 use crate::api::module;
-use crate::api::pool::cu_pool_props;
+use crate::api::pool::{self, cu_pool_props};
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
@@ -88,9 +88,25 @@ fn kernel(
     kernelParams: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> Res<CUDA_KERNEL_NODE_PARAMS> {
-    let k = module::resolve(func, f)?;
+    // A kernel node's function: a registered host stub or a `cudaKernel_t`; in CUDA 13.5
+    // also a `cudaFunction_t`, and what is none of them is `cudaErrorInvalidValue` there
+    // (13.0: `cudaErrorInvalidResourceHandle`), as NVIDIA's 13.5 runtime answers on the H100
+    // (ctest/cu_graph_nodes.cu, scripts/v135/tests/cu_decl135.cu).
+    let (function, k) = match module::resolve(func, f) {
+        Ok(k) => (null_mut(), k),
+        #[cfg(not(feature = "abi12"))]
+        Err(cudaError::cudaErrorInvalidResourceHandle) => {
+            let mut v = 0;
+            // SAFETY: the driver checks the handle; a context is current.
+            if unsafe { f.cuFuncGetAttribute(&mut v, 0, func as CUfunction) } != 0 {
+                return Err(cudaError::cudaErrorInvalidValue);
+            }
+            (func as CUfunction, null_mut())
+        }
+        Err(e) => return Err(e),
+    };
     Ok(CUDA_KERNEL_NODE_PARAMS {
-        func: null_mut(),
+        func: function,
         gridDimX: grid.x,
         gridDimY: grid.y,
         gridDimZ: grid.z,
@@ -261,17 +277,8 @@ fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, ac
 
 /// The runtime's view of an allocation node's parameters.
 fn alloc_back(d: &CUDA_MEM_ALLOC_NODE_PARAMS) -> cudaMemAllocNodeParams {
-    let p = &d.poolProps;
     cudaMemAllocNodeParams {
-        poolProps: cudaMemPoolProps {
-            allocType: raw::cudaMemAllocationType(p.allocType),
-            handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
-            location: cudaMemLocation { r#type: raw::cudaMemLocationType(p.location.type_), id: p.location.id },
-            win32SecurityAttributes: p.win32SecurityAttributes,
-            maxSize: p.maxSize,
-            usage: p.usage,
-            reserved: p.reserved,
-        },
+        poolProps: pool::pool_props_back(&d.poolProps),
         accessDescs: d.accessDescs as *const cudaMemAccessDesc,
         accessDescCount: d.accessDescCount,
         bytesize: d.bytesize,
@@ -291,21 +298,38 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
     unsafe {
         d.u.reserved1 = p.u.reserved1;
         let t = p.r#type;
+        // CUDA 13.5's parameters name the context a node runs in (NULL: the current one);
+        // the function type of a kernel node needs no more than the function itself.
+        #[cfg(not(feature = "abi12"))]
+        let ctx_or = |x: cudaExecutionContext_t| if x.is_null() { c } else { x as CUcontext };
+        #[cfg(feature = "abi12")]
+        let ctx_or = |_: ()| c;
         if t == cudaGraphNodeTypeKernel {
             let k = &p.u.kernel;
             d.u.kernel = kernel(f, k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra)?;
+            #[cfg(not(feature = "abi12"))]
+            {
+                d.u.kernel.ctx = k.ctx as CUcontext;
+            }
         } else if t == cudaGraphNodeTypeMemcpy {
             let m = &p.u.memcpy;
-            // The driver's parameters have one reserved word where the runtime's have three;
+            // 13.0's three reserved words are, in 13.5, one and the context; in the 12 ABI the
+            // driver's parameters have one reserved word where the runtime's have three, and
             // NVIDIA's runtime refuses the two it cannot pass on (the H100,
             // `ctest/graph_node_errors.c`).
-            if m.reserved[1] != 0 || m.reserved[2] != 0 {
-                return Err(cudaError::cudaErrorInvalidValue);
-            }
+            #[cfg(feature = "abi12")]
+            let (reserved, copyCtx) = {
+                if m.reserved[1] != 0 || m.reserved[2] != 0 {
+                    return Err(cudaError::cudaErrorInvalidValue);
+                }
+                (m.reserved[0], ctx_or(()))
+            };
+            #[cfg(not(feature = "abi12"))]
+            let (reserved, copyCtx) = (m.reserved, ctx_or(m.ctx));
             d.u.memcpy = CUDA_MEMCPY_NODE_PARAMS {
                 flags: m.flags,
-                reserved: m.reserved[0],
-                copyCtx: c,
+                reserved,
+                copyCtx,
                 copyParams: memcpy3d_params(f, &m.copyParams)?,
             };
         } else if t == cudaGraphNodeTypeMemset {
@@ -318,7 +342,10 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
                 elementSize: s.elementSize,
                 width: s.width,
                 height: s.height,
-                ctx: c,
+                #[cfg(feature = "abi12")]
+                ctx: ctx_or(()),
+                #[cfg(not(feature = "abi12"))]
+                ctx: ctx_or(m.ctx),
             };
         } else if t == cudaGraphNodeTypeMemAlloc {
             let m = &p.u.alloc;
@@ -330,9 +357,19 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
                 type_: m.r#type.0,
                 size: m.size,
                 phGraph_out: m.phGraph_out as *mut CUgraph,
-                ctx: c,
+                #[cfg(feature = "abi12")]
+                ctx: ctx_or(()),
+                #[cfg(not(feature = "abi12"))]
+                ctx: ctx_or(m.ctx),
             };
-        } else if !(0..cudaGraphNodeTypeCount as i32).contains(&t.0) || t.0 == 0x0c {
+        } else if !(0..=cudaGraphNodeTypeConditional as i32).contains(&t.0) || t.0 == 0x0c {
+            // Types the driver has no node for: 13.5's external engine node is
+            // `cudaErrorNotSupported` there, everything else (its memcpy batch node too)
+            // `cudaErrorInvalidValue` (NVIDIA's 13.5 runtime on the 13.0 driver, the H100).
+            #[cfg(not(feature = "abi12"))]
+            if t == cudaGraphNodeTypeExternalEngine {
+                return Err(cudaError::cudaErrorNotSupported);
+            }
             return Err(cudaError::cudaErrorInvalidValue);
         }
     }
@@ -363,12 +400,21 @@ pub(crate) fn node_params_back(f: &Fns, d: &CUgraphNodeParams) -> Res<cudaGraphN
                 sharedMemBytes: k.sharedMemBytes,
                 kernelParams: k.kernelParams,
                 extra: k.extra,
+                #[cfg(not(feature = "abi12"))]
+                ctx: d.u.kernel.ctx as cudaExecutionContext_t,
+                #[cfg(not(feature = "abi12"))]
+                functionType: raw::cudaKernelFunctionType(0),
             };
         } else if t == cudaGraphNodeTypeMemcpy {
             let m = &d.u.memcpy;
             p.u.memcpy = cudaMemcpyNodeParams {
                 flags: m.flags,
+                #[cfg(feature = "abi12")]
                 reserved: [m.reserved, 0, 0],
+                #[cfg(not(feature = "abi12"))]
+                reserved: m.reserved,
+                #[cfg(not(feature = "abi12"))]
+                ctx: m.copyCtx as cudaExecutionContext_t,
                 copyParams: copy3d_back(f, &m.copyParams)?,
             };
         } else if t == cudaGraphNodeTypeMemAlloc {

@@ -398,7 +398,7 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
                 a.hostPointer = null_mut();
                 #[cfg(not(feature = "abi12"))]
                 {
-                    a.reserved = [0; 8];
+                    (a.localityDomainOrdinal, a.unused_high, a.reserved) = (0, 0, [0; 7]);
                 }
                 return Err(r.err().unwrap_or(cudaError::cudaErrorInvalidValue));
             }
@@ -407,9 +407,11 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
         a.device = ordinal;
         a.devicePointer = dev_ptr as usize as *mut c_void;
         a.hostPointer = host_ptr;
+        // CUDA 13.5's locality domain: -1, not localized (what NVIDIA's 13.5 runtime reports on
+        // the 13.0 driver, whose devices have no locality domains).
         #[cfg(not(feature = "abi12"))]
         {
-            a.reserved = [0; 8];
+            (a.localityDomainOrdinal, a.unused_high, a.reserved) = (-1, 0, [0; 7]);
         }
         Ok(())
     })

@@ -687,6 +687,12 @@ pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, 
         let k = resolve(func, f)?;
         #[cfg(feature = "abi12")]
         check_config(cfg.gridDim, cfg.blockDim)?;
+        // NVIDIA's 13.5 runtime refuses a dynamic shared memory size past 32 bits (13.0's
+        // truncates it, as cu_config does; the H100, ctest/cu_launch_ex.cu).
+        #[cfg(not(feature = "abi12"))]
+        if cfg.dynamicSmemBytes > c_uint::MAX as usize {
+            return Err(cudaError::cudaErrorInvalidValue);
+        }
         let c = cu_config(cfg);
         // SAFETY: a kernel of a loaded library (a valid function handle for the driver's
         // launches); attributes and arguments are the caller's.
@@ -848,6 +854,15 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
         a.requiredClusterDepth = get(13)?;
         a.nonPortableClusterSizeAllowed = get(14)?;
         a.clusterSchedulingPolicyPreference = get(15)?;
+        // CUDA 13.5's two: the driver's attributes 16 and 17 (device node update, shared
+        // memory mode). The 13.0 driver has neither (CUDA_ERROR_INVALID_VALUE); NVIDIA's 13.5
+        // runtime then reports 0 and, for the mode, the maximum dynamic shared memory size
+        // (the H100, scripts/v135/tests/cu_decl135.cu).
+        #[cfg(not(feature = "abi12"))]
+        {
+            a.deviceNodeUpdateStatus = get(16).unwrap_or(0);
+            a.sharedMemoryMode = raw::cudaSharedMemoryMode(get(17).unwrap_or(a.maxDynamicSharedSizeBytes));
+        }
         *attr = a;
         Ok(())
     })

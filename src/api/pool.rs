@@ -41,8 +41,18 @@ fn dptr(p: *const c_void) -> CUdeviceptr {
 }
 
 /// The driver's pool properties for the runtime's (same layout and values; every field is
-/// copied as the caller wrote it, the reserved bytes too).
+/// copied as the caller wrote it, the reserved bytes too, but for CUDA 13.5's `reserved1`,
+/// which NVIDIA's 13.5 runtime does not pass on: any value is accepted, the H100,
+/// scripts/v135/tests/cu_decl135.cu).
 pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
+    #[cfg(feature = "abi12")]
+    let reserved = p.reserved;
+    #[cfg(not(feature = "abi12"))]
+    let reserved = {
+        let mut r = [0u8; 54];
+        r[..53].copy_from_slice(&p.reserved);
+        r
+    };
     CUmemPoolProps {
         allocType: p.allocType.0,
         handleTypes: p.handleTypes.0,
@@ -50,7 +60,25 @@ pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
         win32SecurityAttributes: p.win32SecurityAttributes,
         maxSize: p.maxSize,
         usage: p.usage,
+        reserved,
+    }
+}
+
+/// The runtime's pool properties for the driver's ([`cu_pool_props`] the other way).
+pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
+    cudaMemPoolProps {
+        allocType: raw::cudaMemAllocationType(p.allocType),
+        handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
+        location: cudaMemLocation { r#type: raw::cudaMemLocationType(p.location.type_), id: p.location.id },
+        win32SecurityAttributes: p.win32SecurityAttributes,
+        maxSize: p.maxSize,
+        usage: p.usage,
+        #[cfg(feature = "abi12")]
         reserved: p.reserved,
+        #[cfg(not(feature = "abi12"))]
+        reserved: p.reserved[..53].try_into().unwrap_or([0; 53]),
+        #[cfg(not(feature = "abi12"))]
+        reserved1: 0,
     }
 }
 
@@ -368,9 +396,12 @@ mod tests {
 
     #[test]
     fn pool_props_are_copied_field_by_field() {
+        #[cfg(feature = "abi12")]
         let mut r = [0u8; 54];
+        #[cfg(not(feature = "abi12"))]
+        let mut r = [0u8; 53];
         r[0] = 7;
-        r[53] = 9;
+        r[52] = 9;
         let p = cudaMemPoolProps {
             allocType: raw::cudaMemAllocationType(1),
             handleTypes: raw::cudaMemAllocationHandleType(9),
@@ -379,16 +410,21 @@ mod tests {
             maxSize: 1 << 30,
             usage: 2,
             reserved: r,
+            #[cfg(not(feature = "abi12"))]
+            reserved1: 5,
         };
         let c = cu_pool_props(&p);
         assert_eq!((c.allocType, c.handleTypes, c.location.type_, c.location.id), (1, 9, 3, 5));
         assert_eq!((c.win32SecurityAttributes as usize, c.maxSize, c.usage), (0x1234, 1 << 30, 2));
-        assert_eq!(c.reserved, r);
-        // Same bytes as the runtime's struct, padding aside.
+        assert_eq!(c.reserved[..r.len()], r);
+        // Same bytes as the runtime's struct, padding aside (13.5's reserved1 is not passed on).
         // SAFETY: both are plain 88-byte structs.
         let (a, b): ([u8; 88], [u8; 88]) = unsafe { (std::mem::transmute(p), std::mem::transmute(c)) };
         assert_eq!(a[..4], b[..4]);
-        assert_eq!(a[8..88], b[8..88]);
+        assert_eq!(a[8..87], b[8..87]);
+        #[cfg(not(feature = "abi12"))]
+        assert_eq!((a[87], b[87]), (5, 0));
+        assert_eq!(pool_props_back(&c).reserved, r);
     }
 
     #[test]

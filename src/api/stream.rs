@@ -58,14 +58,30 @@ pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t 
 // also: cudaStreamSynchronize_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamSynchronize", || cu(rt::ctx()?.cuStreamSynchronize(stream)))
+    run("cudaStreamSynchronize", || on_stream(stream, rt::ctx()?.cuStreamSynchronize(stream)))
+}
+
+/// The result of a driver call on a stream. A stream of a destroyed green context is no
+/// stream any more for NVIDIA's 13.5 runtime: where the 13.0 driver answers
+/// `CUDA_ERROR_CONTEXT_IS_DESTROYED` for it, that runtime reports
+/// `cudaErrorInvalidResourceHandle` (measured for query and synchronize on the H100,
+/// scripts/v135/tests/green_ctx.c).
+#[inline(always)]
+fn on_stream(stream: cudaStream_t, r: crate::driver::types::CUresult) -> crate::boundary::Res {
+    #[cfg(not(feature = "abi12"))]
+    if r == 709 && stream as usize > 2 {
+        return Err(crate::error::cudaError::cudaErrorInvalidResourceHandle);
+    }
+    #[cfg(feature = "abi12")]
+    let _ = stream;
+    cu(r)
 }
 
 /// Queries an asynchronous stream for completion status.
 // also: cudaStreamQuery_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamQuery", || cu(rt::ctx()?.cuStreamQuery(stream)))
+    run("cudaStreamQuery", || on_stream(stream, rt::ctx()?.cuStreamQuery(stream)))
 }
 
 /// Query the flags of a stream.

@@ -90,6 +90,48 @@ pub enum cudaChannelFormatKind {
     cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
     /// 4 channel unsigned normalized (10-bit, 10-bit, 10-bit, 2-bit) format
     cudaChannelFormatKindUnsignedNormalized1010102 = 31,
+    /// 4 channel unsigned 8-bit YUV 4:2:2 packed
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8Packed422 = 32,
+    /// 4 channel unsigned 8-bit YUV 4:4:4 packed
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8Packed444 = 33,
+    /// 3 channel unsigned 8-bit YUV semi-planar 4:2:0
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8SemiPlanar420 = 34,
+    /// 3 channel unsigned 16-bit YUV semi-planar 4:2:0
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned16SemiPlanar420 = 35,
+    /// 3 channel unsigned 8-bit YUV semi-planar 4:2:2
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8SemiPlanar422 = 36,
+    /// 3 channel unsigned 16-bit YUV semi-planar 4:2:2
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned16SemiPlanar422 = 37,
+    /// 3 channel unsigned 8-bit YUV semi-planar 4:4:4
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8SemiPlanar444 = 38,
+    /// 3 channel unsigned 16-bit YUV semi-planar 4:4:4
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned16SemiPlanar444 = 39,
+    /// 3 channel unsigned 8-bit YUV planar 4:2:0
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8Planar420 = 40,
+    /// 3 channel unsigned 16-bit YUV planar 4:2:0
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned16Planar420 = 41,
+    /// 3 channel unsigned 8-bit YUV planar 4:2:2
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8Planar422 = 42,
+    /// 3 channel unsigned 16-bit YUV planar 4:2:2
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned16Planar422 = 43,
+    /// 3 channel unsigned 8-bit YUV planar 4:4:4
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned8Planar444 = 44,
+    /// 3 channel unsigned 16-bit YUV planar 4:4:4
+    #[cfg(not(feature = "abi12"))]
+    cudaChannelFormatKindUnsigned16Planar444 = 45,
 }
 
 /// CUDA Channel format descriptor

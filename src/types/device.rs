@@ -289,12 +289,30 @@ pub enum cudaDeviceAttr {
     /// Link between the device and the host supports only some native atomic operations
     #[cfg(not(feature = "abi12"))]
     cudaDevAttrOnlyPartialHostNativeAtomicSupported = 147,
+    /// Device supports atomic reductions
+    #[cfg(not(feature = "abi12"))]
+    cudaDevAttrAtomicReductionSupported = 148,
+    /// Number of locality domains of the device
+    #[cfg(not(feature = "abi12"))]
+    cudaDevAttrLocalityDomainCount = 149,
+    /// Maximum oversized shared memory per block
+    #[cfg(not(feature = "abi12"))]
+    cudaDevAttrOversizedSharedMemoryPerBlock = 150,
+    /// Device supports CIG streams
+    #[cfg(not(feature = "abi12"))]
+    cudaDevAttrCigStreamsSupported = 151,
+    /// Number of multiprocessors in a locality domain
+    #[cfg(not(feature = "abi12"))]
+    cudaDevAttrLocalityDomainMultiprocessorCount = 157,
+    /// Minimum size of a large tensor for tensor maps
+    #[cfg(not(feature = "abi12"))]
+    cudaDevAttrTensorMapLargeTensorMinSize = 160,
     /// One past the last attribute.
     #[cfg(feature = "abi12")]
     cudaDevAttrMax = 144,
     /// One past the last attribute.
     #[cfg(not(feature = "abi12"))]
-    cudaDevAttrMax = 148,
+    cudaDevAttrMax = 161,
 }
 
 /// Deprecated, External timeline semaphore interop is supported on the device
@@ -320,6 +338,9 @@ pub enum cudaLimit {
     cudaLimitMaxL2FetchGranularity = 0x05,
     /// A size in bytes for L2 persisting lines cache size
     cudaLimitPersistingL2CacheSize = 0x06,
+    /// Per-block memory size (shared memory included)
+    #[cfg(not(feature = "abi12"))]
+    cudaLimitPerBlockMemorySize = 0x0A,
 }
 
 /// CUDA function cache configurations

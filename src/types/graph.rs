@@ -3,6 +3,8 @@
 
 use std::ffi::{c_int, c_longlong, c_uchar, c_uint, c_ulonglong, c_void};
 
+#[cfg(not(feature = "abi12"))]
+use super::{cudaExecutionContext_t, cudaMemcpyAttributes};
 use super::{
     cudaEvent_t, cudaExternalSemaphoreSignalParams, cudaExternalSemaphoreWaitParams, cudaExternalSemaphore_t,
     cudaGraphDeviceNode_t, cudaMemAccessDesc, cudaMemPoolProps, cudaMemcpy3DParms, cudaStream_t, dim3,
@@ -58,10 +60,15 @@ pub struct cudaKernelNodeParams {
 }
 
 /// CUDA GPU kernel node parameters
+///
+/// In CUDA 13.5 `func` is one member of an anonymous union (`func`, `kern`, `cuFunc`: a host
+/// stub, a `cudaKernel_t` or a `cudaFunction_t`, as `functionType` says), which cbindgen
+/// cannot write: the header's definition is cbindgen.toml's (its trailer).
+/// cbindgen:no-export
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
 pub struct cudaKernelNodeParamsV2 {
-    /// Kernel to launch
+    /// Kernel to launch (or `kern`, `cuFunc`)
     pub func: *mut c_void,
     /// Grid dimensions
     pub gridDim: dim3,
@@ -73,6 +80,12 @@ pub struct cudaKernelNodeParamsV2 {
     pub kernelParams: *mut *mut c_void,
     /// Pointer to kernel arguments in the "extra" format
     pub extra: *mut *mut c_void,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
+    /// What `func` is (::cudaKernelFunctionType)
+    #[cfg(not(feature = "abi12"))]
+    pub functionType: raw::cudaKernelFunctionType,
 }
 
 /// Memcpy node parameters
@@ -82,7 +95,14 @@ pub struct cudaMemcpyNodeParams {
     /// Must be zero
     pub flags: c_int,
     /// Must be zero
+    #[cfg(feature = "abi12")]
     pub reserved: [c_int; 3],
+    /// Must be zero
+    #[cfg(not(feature = "abi12"))]
+    pub reserved: c_int,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
     /// Parameters for the memory copy
     pub copyParams: cudaMemcpy3DParms,
 }
@@ -121,6 +141,9 @@ pub struct cudaMemsetParamsV2 {
     pub width: usize,
     /// Number of rows
     pub height: usize,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
 }
 
 /// CUDA host node parameters
@@ -141,6 +164,12 @@ pub struct cudaHostNodeParamsV2 {
     pub r#fn: cudaHostFn_t,
     /// Argument to pass to the function
     pub userData: *mut c_void,
+    /// How the host task waits (::cudaHostTaskSyncMode)
+    #[cfg(not(feature = "abi12"))]
+    pub syncMode: c_uint,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
 }
 
 /// Flags for user objects for graphs
@@ -240,6 +269,9 @@ pub struct cudaExternalSemaphoreSignalNodeParamsV2 {
     pub paramsArray: *const cudaExternalSemaphoreSignalParams,
     /// Number of handles and parameters supplied in extSemArray and paramsArray.
     pub numExtSems: c_uint,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
 }
 
 /// External semaphore wait node parameters
@@ -264,6 +296,9 @@ pub struct cudaExternalSemaphoreWaitNodeParamsV2 {
     pub paramsArray: *const cudaExternalSemaphoreWaitParams,
     /// Number of handles and parameters supplied in extSemArray and paramsArray.
     pub numExtSems: c_uint,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
 }
 
 /// Flags of ::cudaGraphConditionalHandleCreate.
@@ -303,6 +338,9 @@ pub struct cudaConditionalNodeParams {
     /// CUDA-owned array populated with conditional node child graphs during creation of the
     /// node. Valid for the lifetime of the conditional node.
     pub phGraph_out: *mut cudaGraph_t,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
 }
 
 /// CUDA Graph node types
@@ -336,7 +374,19 @@ pub enum cudaGraphNodeType {
     /// Conditional node. May be used to implement a conditional execution path or loop
     /// inside of a graph.
     cudaGraphNodeTypeConditional = 0x0d,
+    /// Memcpy batch node
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeTypeMemcpyBatch = 0x0e,
+    /// Reserved
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeTypeReserved16 = 0x10,
+    /// External engine node
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeTypeExternalEngine = 0x11,
+    #[cfg(feature = "abi12")]
     cudaGraphNodeTypeCount = 0x0e,
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeTypeCount = 0x12,
 }
 
 /// Child graph node ownership
@@ -349,6 +399,9 @@ pub enum cudaGraphChildGraphNodeOwnership {
     /// The child graph is moved to the parent. The handle to the child graph is owned by the
     /// parent and will be destroyed when the parent is destroyed.
     cudaGraphChildGraphOwnershipMove = 1,
+    /// Invalid ownership (the value of a node that is not a child graph node)
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphChildGraphOwnershipInvalid = -1,
 }
 
 /// Child graph node parameters
@@ -368,6 +421,9 @@ pub struct cudaChildGraphNodeParams {
 pub struct cudaEventRecordNodeParams {
     /// The event to record when the node executes
     pub event: cudaEvent_t,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
 }
 
 /// Event wait node parameters
@@ -427,6 +483,9 @@ pub union cudaGraphNodeParamsUnion {
     pub free: cudaMemFreeNodeParams,
     /// Conditional node parameters.
     pub conditional: cudaConditionalNodeParams,
+    /// Memcpy batch node parameters.
+    #[cfg(not(feature = "abi12"))]
+    pub memcpyBatch: cudaMemcpyBatchNodeParams,
 }
 
 /// Type annotations that can be applied to graph edges as part of ::cudaGraphEdgeData.
@@ -639,6 +698,9 @@ pub enum cudaGraphDebugDotFlags {
     cudaGraphDebugDotFlagsHandles = 1 << 10,
     /// Adds cudaConditionalNodeParams to output
     cudaGraphDebugDotFlagsConditionalNodeParams = 1 << 15,
+    /// Adds memcpy batch node parameters to output
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphDebugDotFlagsMemcpyBatchNodeParams = 1 << 16,
 }
 
 /// Flags for instantiating a graph
@@ -660,12 +722,67 @@ pub enum cudaGraphInstantiateFlags {
     cudaGraphInstantiateFlagUseNodePriority = 8,
 }
 
+/// What the `func` member of ::cudaKernelNodeParamsV2 is.
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaKernelFunctionType {
+    /// The runtime finds out (a host stub, a ::cudaKernel_t or a ::cudaFunction_t)
+    cudaKernelFunctionTypeUnspecified = 0x00,
+    /// A host stub of a registered kernel (`func`)
+    cudaKernelFunctionTypeDeviceEntry = 0x01,
+    /// A ::cudaKernel_t (`kern`)
+    cudaKernelFunctionTypeKernel = 0x02,
+    /// A ::cudaFunction_t (`cuFunc`)
+    cudaKernelFunctionTypeFunction = 0x03,
+}
+
+/// How a host node's task waits for the work before it.
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaHostTaskSyncMode {
+    /// The host thread blocks
+    cudaHostTaskBlocking = 0x0,
+    /// The host thread spins
+    cudaHostTaskSpinWait = 0x1,
+}
+
+/// Memcpy batch node parameters
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct cudaMemcpyBatchNodeParams {
+    /// Number of copies
+    pub count: usize,
+    /// Destination pointers
+    pub dsts: *mut *mut c_void,
+    /// Source pointers
+    pub srcs: *mut *mut c_void,
+    /// Sizes of the copies, in bytes
+    pub sizes: *mut usize,
+    /// Attributes of the copies
+    pub attrs: *mut cudaMemcpyAttributes,
+    /// Indices of the copies each attribute applies from
+    pub attrsIdxs: *mut usize,
+    /// Number of attributes
+    pub numAttrs: usize,
+    /// The execution context the node runs in (NULL: the current one)
+    #[cfg(not(feature = "abi12"))]
+    pub ctx: cudaExecutionContext_t,
+}
+
 // NVIDIA's sizes (the header's layout is checked against NVIDIA's; these check that the Rust
 // view is the header's, and for cudaGraphNodeParams, whose C definition is written by hand,
 // that it is NVIDIA's).
 const _: () = {
     use std::mem::{offset_of, size_of};
+    #[cfg(feature = "abi12")]
     assert!(size_of::<cudaKernelNodeParamsV2>() == 56);
+    #[cfg(not(feature = "abi12"))]
+    assert!(size_of::<cudaKernelNodeParamsV2>() == 72);
+    #[cfg(not(feature = "abi12"))]
+    assert!(offset_of!(cudaMemcpyNodeParams, ctx) == 8);
     assert!(size_of::<cudaMemcpyNodeParams>() == 176);
     assert!(size_of::<cudaMemAllocNodeParamsV2>() == 120);
     assert!(size_of::<cudaGraphNodeParamsUnion>() == 232);
@@ -731,7 +848,7 @@ pub mod raw {
         cudaGraphInstantiateFlags,
     );
     #[cfg(not(feature = "abi12"))]
-    super::super::raw_enum!(cudaGraphRecaptureStatus);
+    super::super::raw_enum!(cudaGraphRecaptureStatus, cudaKernelFunctionType, cudaHostTaskSyncMode);
     /// cbindgen:ignore
     pub type cudaGraphDependencyType = cudaGraphDependencyType_enum;
 }

@@ -80,9 +80,76 @@ pub struct cudaFuncAttributes {
     pub clusterSchedulingPolicyPreference: c_int,
     /// Whether the function can be launched with non-portable cluster size.
     pub nonPortableClusterSizeAllowed: c_int,
+    /// Whether the function can be in a device-updatable kernel node.
+    #[cfg(not(feature = "abi12"))]
+    pub deviceNodeUpdateStatus: c_int,
+    /// The shared memory mode of the function (::cudaSharedMemoryMode).
+    #[cfg(not(feature = "abi12"))]
+    pub sharedMemoryMode: raw::cudaSharedMemoryMode,
     /// Reserved for future use.
+    #[cfg(feature = "abi12")]
     pub reserved: [c_int; 16],
+    /// Reserved for future use.
+    #[cfg(not(feature = "abi12"))]
+    pub reserved: [c_int; 14],
 }
+
+/// Shared memory modes of a kernel (::cudaFuncAttributeSharedMemoryMode,
+/// ::cudaLaunchAttributeSharedMemoryMode).
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaSharedMemoryMode {
+    /// The default mode
+    cudaSharedMemoryModeDefault = 0,
+    /// Only portable shared memory sizes
+    cudaSharedMemoryModeRequirePortable = 1,
+    /// Non-portable shared memory sizes allowed
+    cudaSharedMemoryModeAllowNonPortable = 2,
+    /// Oversized shared memory allowed
+    cudaSharedMemoryModeAllowOversizedSharedMemory = 3,
+    /// Oversized shared memory preferred
+    cudaSharedMemoryModePreferOversizedSharedMemory = 4,
+}
+
+/// Portable cluster size modes (::cudaLaunchAttributePortableClusterSizeMode).
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaLaunchAttributePortableClusterMode {
+    /// The default mode
+    cudaLaunchPortableClusterModeDefault = 0,
+    /// Only portable cluster sizes
+    cudaLaunchPortableClusterModeRequirePortable = 1,
+    /// Non-portable cluster sizes allowed
+    cudaLaunchPortableClusterModeAllowNonPortable = 2,
+}
+
+/// Where the status of a fabric operation comes from.
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaFabricOpStatusSource {
+    /// An mbarrier (version 1)
+    cudaFabricOpStatusSourceMbarrierV1 = 0x0,
+    /// Forces the enum to 32 bits
+    cudaFabricOpStatusSourceMax = 0x7FFFFFFF,
+}
+
+/// The status of a fabric operation.
+#[cfg(not(feature = "abi12"))]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum cudaFabricOpStatusInfo {
+    /// Success
+    cudaFabricOpStatusInfoSuccess = 0x0,
+    /// Forces the enum to 32 bits
+    cudaFabricOpStatusInfoMax = 0x7FFFFFFF,
+}
+
+/// The last status of a fabric operation
+#[cfg(not(feature = "abi12"))]
+pub const cudaFabricOpStatusInfoLast: cudaFabricOpStatusInfo = cudaFabricOpStatusInfo::cudaFabricOpStatusInfoSuccess;
 
 /// CUDA function attributes that can be set using cudaFuncSetAttribute.
 #[repr(C)]
@@ -104,7 +171,13 @@ pub enum cudaFuncAttribute {
     cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
     /// Required cluster scheduling policy preference
     cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    /// Shared memory mode (::cudaSharedMemoryMode)
+    #[cfg(not(feature = "abi12"))]
+    cudaFuncAttributeSharedMemoryMode = 16,
+    #[cfg(feature = "abi12")]
     cudaFuncAttributeMax = 16,
+    #[cfg(not(feature = "abi12"))]
+    cudaFuncAttributeMax = 17,
 }
 
 /// If set, each kernel launched as part of ::cudaLaunchCooperativeKernelMultiDevice only
@@ -234,6 +307,9 @@ pub enum cudaClusterSchedulingPolicy {
     cudaClusterSchedulingPolicySpread = 1,
     /// allow the hardware to load-balance the blocks in a cluster to the SMs
     cudaClusterSchedulingPolicyLoadBalancing = 2,
+    /// Rubin DSMEM locality
+    #[cfg(not(feature = "abi12"))]
+    cudaClusterSchedulingPolicyRubinDsmemLocality = 3,
 }
 
 /// Flags for ::cudaStreamUpdateCaptureDependencies
@@ -324,6 +400,12 @@ pub enum cudaLaunchAttributeID {
     /// that the launch should attempt to make the kernel maximize its NVLINK utilization.
     #[cfg(not(feature = "abi12"))]
     cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+    /// Valid for launches: the portable cluster size mode (::cudaLaunchAttributeValue::portableClusterSizeMode)
+    #[cfg(not(feature = "abi12"))]
+    cudaLaunchAttributePortableClusterSizeMode = 17,
+    /// Valid for launches: the shared memory mode (::cudaLaunchAttributeValue::sharedMemoryMode)
+    #[cfg(not(feature = "abi12"))]
+    cudaLaunchAttributeSharedMemoryMode = 18,
 }
 
 /// Opaque device-updatable kernel node: a driver `CUgraphDeviceNode`.
@@ -444,6 +526,12 @@ pub union cudaLaunchAttributeValue {
     /// Value of launch attribute ::cudaLaunchAttributeNvlinkUtilCentricScheduling.
     #[cfg(not(feature = "abi12"))]
     pub nvlinkUtilCentricScheduling: c_uint,
+    /// Value of launch attribute ::cudaLaunchAttributePortableClusterSizeMode.
+    #[cfg(not(feature = "abi12"))]
+    pub portableClusterSizeMode: raw::cudaLaunchAttributePortableClusterMode,
+    /// Value of launch attribute ::cudaLaunchAttributeSharedMemoryMode.
+    #[cfg(not(feature = "abi12"))]
+    pub sharedMemoryMode: raw::cudaSharedMemoryMode,
 }
 
 /// Launch attribute
@@ -553,4 +641,6 @@ pub mod raw {
         cudaLaunchMemSyncDomain,
         cudaLaunchAttributeID,
     );
+    #[cfg(not(feature = "abi12"))]
+    super::super::raw_enum!(cudaSharedMemoryMode, cudaLaunchAttributePortableClusterMode);
 }

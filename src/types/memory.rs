@@ -74,7 +74,9 @@ pub enum cudaMemRangeAttribute {
     cudaMemRangeAttributeLastPrefetchLocationId = 8,
 }
 
-/// Specifies the type of location.
+/// Specifies the type of location (the header's definition is cbindgen.toml's, with
+/// ::cudaMemLocation's).
+/// cbindgen:no-export
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum cudaMemLocationType {
@@ -88,6 +90,12 @@ pub enum cudaMemLocationType {
     cudaMemLocationTypeHostNuma = 3,
     /// Location is the host NUMA node closest to the current thread's CPU, id is ignored
     cudaMemLocationTypeHostNumaCurrent = 4,
+    /// Location is not visible but device is accessible, id is always cudaInvalidDeviceId
+    #[cfg(not(feature = "abi12"))]
+    cudaMemLocationTypeInvisible = 5,
+    /// Location is a device locality domain (deviceId and localityDomainId in localized)
+    #[cfg(not(feature = "abi12"))]
+    cudaMemLocationTypeDeviceLocalityDomain = 6,
 }
 
 /// Location is unspecified. This is used when creating a managed memory pool to indicate no
@@ -97,7 +105,11 @@ pub const cudaMemLocationTypeNone: cudaMemLocationType = cudaMemLocationType::cu
 
 /// Specifies a memory location.
 ///
-/// The type is held as an integer: C may pass any value.
+/// The type is held as an integer: C may pass any value. CUDA 13.5's `id` is one member of an
+/// anonymous union (with `localized`, a device and locality domain id), which cbindgen
+/// cannot write: the header's definition is cbindgen.toml's (after the includes, with
+/// ::cudaMemLocationType's).
+/// cbindgen:no-export
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct cudaMemLocation {
@@ -108,6 +120,10 @@ pub struct cudaMemLocation {
 }
 
 /// CUDA pointer attributes
+///
+/// CUDA 13.5's has an anonymous union, which cbindgen cannot write: the header's definition is
+/// cbindgen.toml's (its trailer).
+/// cbindgen:no-export
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
 pub struct cudaPointerAttributes {
@@ -122,9 +138,16 @@ pub struct cudaPointerAttributes {
     /// The address which may be dereferenced on the host to access the memory or NULL if no
     /// such address exists.
     pub hostPointer: *mut c_void,
+    /// The locality domain ordinal of the memory, -1 when it is not localized to one (CUDA
+    /// 13.5: `int localityDomainOrdinal` in an anonymous union with `long unused`).
+    #[cfg(not(feature = "abi12"))]
+    pub localityDomainOrdinal: c_int,
+    /// The rest of the union's `long`.
+    #[cfg(not(feature = "abi12"))]
+    pub unused_high: c_int,
     /// Must be zero
     #[cfg(not(feature = "abi12"))]
-    pub reserved: [std::ffi::c_long; 8],
+    pub reserved: [std::ffi::c_long; 7],
 }
 
 /// Default page-locked allocation flag

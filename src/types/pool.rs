@@ -45,6 +45,27 @@ pub enum cudaMemPoolAttr {
     /// in use by the application since the last time it was reset. High watermark can only be
     /// reset to zero.
     cudaMemPoolAttrUsedMemHigh = 0x8,
+    /// (value type = cudaMemAllocationType) The allocation type of the pool
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrAllocationType = 0x9,
+    /// (value type = cudaMemAllocationHandleType) The handle types the pool exports
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrExportHandleTypes = 0xA,
+    /// (value type = int) The location id of the pool
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrLocationId = 0xB,
+    /// (value type = cudaMemLocationType) The location type of the pool
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrLocationType = 0xC,
+    /// (value type = cuuint64_t) The maximum size of the pool
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrMaxPoolSize = 0xD,
+    /// (value type = int) Whether the pool has hardware decompression enabled
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrHwDecompressEnabled = 0xE,
+    /// (value type = int) The locality domain id of the pool
+    #[cfg(not(feature = "abi12"))]
+    cudaMemPoolAttrLocalityDomainId = 0xF,
 }
 
 /// Specifies the memory protection flags for mapping.
@@ -124,7 +145,14 @@ pub struct cudaMemPoolProps {
     /// Bitmask indicating intended usage for the pool.
     pub usage: c_ushort,
     /// reserved for future use, must be 0
+    #[cfg(feature = "abi12")]
     pub reserved: [c_uchar; 54],
+    /// reserved for future use, must be 0
+    #[cfg(not(feature = "abi12"))]
+    pub reserved: [c_uchar; 53],
+    /// reserved for future use
+    #[cfg(not(feature = "abi12"))]
+    pub reserved1: c_uchar,
 }
 
 /// Opaque data for exporting a pool allocation

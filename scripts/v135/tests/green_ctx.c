@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
     }
     int v = 0;
     OK(cudaRuntimeGetVersion(&v));
-    CHECK(v >= 13000); /* not printed: ours 13000, NVIDIA's 13.5 13050 */
+    SHOWI("runtime version", v);
 
     /* The device's SM resource. */
     cudaDevResource dev = fresh();

@@ -141,11 +141,9 @@ int main(void) {
             else if (WEXITSTATUS(st) != 0) printf("%s %s: exit %d\n", pass ? "init" : "fresh", names[which], WEXITSTATUS(st));
         }
     }
-    /* The runtime version is not printed: ours reports 13000 (13.0's ABI), NVIDIA's 13.5
-     * 13050; device_basics shows it. */
     int rv = 0, dv = 0;
     OK(cudaRuntimeGetVersion(&rv));
-    CHECK(rv >= 13000);
+    SHOWI("runtime version", rv);
     OK(cudaDriverGetVersion(&dv));
     SHOWI("driver version", dv);
     DONE();
