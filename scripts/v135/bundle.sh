@@ -25,11 +25,12 @@ cp -r "$nv/include" "$dest/include"
 for f in ctest.h graph_util.h device_basics.c entry_points.c; do
     cp "$root/ctest/$f" "$dest/src/"
 done
-# The 13.5 tests live here, not in ctest/: the C suite's reference is the GPU machine's
-# NVIDIA 13.0.96, which has none of these calls; this bundle compares them with NVIDIA's 13.5.
+# The 13.5 tests live here, not in ctest/: they use 13.5's calls and declarations, which the
+# C suite's second reference (the machine's 13.0.96) lacks; this bundle compares them with
+# NVIDIA's 13.5.
 cp "$root"/scripts/v135/tests/*.c "$root"/scripts/v135/tests/*.cu "$dest/src/"
 cp -r "$root/scripts/v135/expected" "$dest/expected"
-cp "$root/scripts/v135/driver_probe.c" "$dest/src/"
+cp "$root/scripts/v135/driver_probe.c" "$root/scripts/v135/green_destroy_probe.c" "$dest/src/"
 cp "$root/scripts/drvtrace/build.sh" "$root/scripts/drvtrace/drvtrace.c" "$dest/drvtrace/"
 cp "$root/scripts/v135/run.sh" "$dest/run.sh"
 # Every driver entry point whose newest version in 13.5's cudaTypedefs.h is 12.4 or later.

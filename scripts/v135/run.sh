@@ -25,7 +25,7 @@ echo "== host: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheade
 echo "== NVIDIA runtime: $(strings "$W/lib/libcudart.so.13" | grep -m1 -o 'libcudart.so.13.[0-9.]*' || echo 13.5)"
 
 C_TESTS=(new_calls_null green_ctx graph_ids copy_attrs device_basics entry_points)
-CU_TESTS=(cu_green_sm cu_param_count)
+CU_TESTS=(cu_green_sm cu_param_count cu_decl135)
 cflags=(-std=gnu11 -O1 -g -pthread -Wall -Wno-unused-function -Werror=implicit-function-declaration
         -I"$H/src" -I"$H/include" -I"$CUDA/include")
 
@@ -41,6 +41,8 @@ for t in "${CU_TESTS[@]}"; do
     pids+=($!)
 done
 gcc -O1 -Wall -I"$H/src" "$H/src/driver_probe.c" -o "$W/bin/driver_probe" -ldl >"$W/nv/driver_probe.build.log" 2>&1 &
+pids+=($!)
+gcc -O1 -Wall -I"$CUDA/include" "$H/src/green_destroy_probe.c" -o "$W/bin/green_destroy_probe" -L"$CUDA/lib64/stubs" -lcuda >"$W/nv/green_destroy_probe.build.log" 2>&1 &
 pids+=($!)
 bash "$H/drvtrace/build.sh" "$W/dt" >"$W/nv/drvtrace.build.log" 2>&1 &
 pids+=($!)
@@ -65,6 +67,12 @@ run() {
     (cd "$W" && env "$@" timeout "$limit" "$W/bin/$t" >"$dir/$t.out" 2>"$dir/$t.err"; echo $? >"$dir/$t.rc")
 }
 
+if [[ -x $W/bin/green_destroy_probe ]]; then
+    echo "== a green context's stream after the green context is destroyed (driver calls only)"
+    (cd "$W" && timeout 60 "$W/bin/green_destroy_probe" 2>&1)
+else
+    echo "BUILD FAILED: green_destroy_probe"; tail -5 "$W/nv/green_destroy_probe.build.log"
+fi
 echo "== driver entry points (found at 13000, 13050, newest)"
 "$W/bin/driver_probe" >"$OUT/probe.txt" 2>&1
 head -2 "$OUT/probe.txt"
