@@ -47,8 +47,8 @@ static void record(int tag, int is_callback, cudaStream_t s, cudaError_t status)
     pthread_mutex_unlock(&mu);
 }
 
-static void callback(cudaStream_t s, cudaError_t status, void *user) { record((int)(intptr_t)user, 1, s, status); }
-static void host_fn(void *user) { record((int)(intptr_t)user, 0, NULL, cudaSuccess); }
+static void CUDART_CB callback(cudaStream_t s, cudaError_t status, void *user) { record((int)(intptr_t)user, 1, s, status); }
+static void CUDART_CB host_fn(void *user) { record((int)(intptr_t)user, 0, NULL, cudaSuccess); }
 
 static const char *stream_name(cudaStream_t s) {
     if (s == NULL) return "null";

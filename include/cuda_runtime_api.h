@@ -17,6 +17,12 @@ typedef struct CUuuid_st {
 } CUuuid;
 #endif
 
+/* The calling convention of host callbacks (NVIDIA's crt/host_defines.h: empty but on
+ * Windows), which programs write in their callbacks' definitions. */
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+
 /* The legacy and per-thread default streams' handles, parenthesised as NVIDIA's are. */
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
