@@ -137,6 +137,13 @@ pub fn fns() -> Res<&'static Fns> {
 /// (`ctest/interop_driver.c`), so no cache of it could be trusted without asking.
 #[inline(always)]
 pub fn ctx() -> Res<&'static Fns> {
+    ctx_was_current().map(|(f, _)| f)
+}
+
+/// [`ctx`], and whether a context was current before it (false: this call made the device's
+/// primary context current).
+#[inline]
+pub fn ctx_was_current() -> Res<(&'static Fns, bool)> {
     let f = fns()?;
     let mut cur: CUcontext = null_mut();
     // SAFETY: valid out pointer.
@@ -144,7 +151,7 @@ pub fn ctx() -> Res<&'static Fns> {
     if cur.is_null() || RESET.load(Ordering::Relaxed) {
         make_primary_current(f, cur)?;
     }
-    Ok(f)
+    Ok((f, !cur.is_null()))
 }
 
 /// [`ctx`]'s rare part: no context current, or one that may be a reset primary context.

@@ -53,8 +53,13 @@ static void CUDART_CB host_fn(void *p) {
     __sync_fetch_and_add(&host_calls, 1);
 }
 
-/* Destroying a green context whose stream is still alive, in a process of its own. */
-static void destroy_before_stream(void) {
+/* Destroying a green context whose stream is still alive, in a process of its own: with no
+ * context current (the calls after the destruction are then the first to need one), or with
+ * the device's primary context current (an event and a buffer made first). */
+static void destroy_before_stream(int with_current) {
+    const char *w = with_current ? "child, a context current" : "child";
+    char l[160];
+#define L(what) (snprintf(l, sizeof l, "%s: %s", w, what), l)
     cudaDevResource dev = fresh(), groups[2], rem = fresh();
     unsigned int n = 2;
     OK(cudaDeviceGetDevResource(0, &dev, cudaDevResourceTypeSm));
@@ -65,26 +70,53 @@ static void destroy_before_stream(void) {
     OK(cudaGreenCtxCreate(&g, desc, 0, 0));
     cudaStream_t s = NULL;
     OK(cudaExecutionCtxStreamCreate(&s, g, cudaStreamDefault, 0));
+    cudaEvent_t ev = NULL;
+    unsigned char *buf = NULL;
+    if (with_current) {
+        OK(cudaEventCreate(&ev));
+        OK(cudaMalloc((void **)&buf, 256));
+    }
     /* Which context is current (the driver's view): none, the green one, another. */
     typedef int (*get_current_fn)(void **);
     void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
     get_current_fn get_current = drv ? (get_current_fn)dlsym(drv, "cuCtxGetCurrent") : NULL;
     void *cur = (void *)1;
     if (get_current) get_current(&cur);
-    printf("child: current context before destroy: %s\n", cur == NULL ? "none" : cur == (void *)g ? "the green one" : "another");
-    SHOW("child: destroy green ctx with a live stream", cudaExecutionCtxDestroy(g));
+    printf("%s: current context before destroy: %s\n", w, cur == NULL ? "none" : cur == (void *)g ? "the green one" : "another");
+    SHOW(L("destroy green ctx with a live stream"), cudaExecutionCtxDestroy(g));
     cur = (void *)1;
     if (get_current) get_current(&cur);
-    printf("child: current context after destroy: %s\n", cur == NULL ? "none" : cur == (void *)g ? "the green one" : "another");
-    SHOW_LAST("child: after destroy");
-    SHOW("child: stream query after its ctx was destroyed", cudaStreamQuery(s));
-    SHOW("child: stream synchronize after", cudaStreamSynchronize(s));
-    SHOW("child: memset on it after", cudaMemsetAsync(NULL, 0, 0, s));
-    SHOW_LAST("child: detached stream");
-    SHOW("child: device synchronize", cudaDeviceSynchronize());
+    printf("%s: current context after destroy: %s\n", w, cur == NULL ? "none" : cur == (void *)g ? "the green one" : "another");
+    SHOW_LAST(L("after destroy"));
+    SHOW(L("stream query after its ctx was destroyed"), cudaStreamQuery(s));
+    SHOW(L("stream synchronize after"), cudaStreamSynchronize(s));
+    SHOW(L("memset on it after"), cudaMemsetAsync(NULL, 0, 0, s));
+    SHOW_LAST(L("detached stream"));
+    /* The other calls on such a stream. */
+    unsigned int fl = 77;
+    int pr = 77, dv = 77;
+    unsigned long long id = 77;
+    SHOW(L("cudaStreamGetFlags after"), cudaStreamGetFlags(s, &fl));
+    SHOW(L("cudaStreamGetPriority after"), cudaStreamGetPriority(s, &pr));
+    SHOW(L("cudaStreamGetId after"), cudaStreamGetId(s, &id));
+    SHOW(L("cudaStreamGetDevice after"), cudaStreamGetDevice(s, &dv));
+    if (with_current) {
+        SHOW(L("cudaEventRecord on it after"), cudaEventRecord(ev, s));
+        SHOW(L("cudaStreamWaitEvent after"), cudaStreamWaitEvent(s, ev, 0));
+        SHOW(L("cudaMemsetAsync 64 bytes after"), cudaMemsetAsync(buf, 0, 64, s));
+        SHOW(L("cudaMemcpyAsync 64 bytes after"), cudaMemcpyAsync(buf, buf + 64, 64, cudaMemcpyDeviceToDevice, s));
+    }
+    SHOW(L("cudaStreamBeginCapture after"), cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    enum cudaStreamCaptureStatus cs = (enum cudaStreamCaptureStatus)77;
+    SHOW(L("cudaStreamIsCapturing after"), cudaStreamIsCapturing(s, &cs));
+    SHOW_LAST(L("other calls"));
+    SHOW(L("cudaStreamDestroy after"), cudaStreamDestroy(s));
+    SHOW_LAST(L("destroy"));
+    SHOW(L("device synchronize"), cudaDeviceSynchronize());
     void *p = NULL;
-    SHOW("child: cudaMalloc after", cudaMalloc(&p, 256));
+    SHOW(L("cudaMalloc after"), cudaMalloc(&p, 256));
     if (p) OK(cudaFree(p));
+#undef L
 }
 
 /* A fresh process runs the scenario (a forked child of a process that has used CUDA cannot
@@ -106,8 +138,8 @@ static int in_fresh_process(const char *scenario) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "destroy-before-stream") == 0) {
-        destroy_before_stream();
+    if (argc > 1 && (strcmp(argv[1], "destroy-before-stream") == 0 || strcmp(argv[1], "destroy-current") == 0)) {
+        destroy_before_stream(strcmp(argv[1], "destroy-current") == 0);
         fflush(stdout);
         return ct_failed ? 1 : 0;
     }
@@ -421,6 +453,7 @@ int main(int argc, char **argv) {
     free(h);
 
     ct_failed += in_fresh_process("destroy-before-stream");
+    ct_failed += in_fresh_process("destroy-current");
     SHOW("device synchronize at the end", cudaDeviceSynchronize());
     DONE();
 }
