@@ -148,7 +148,7 @@ pub(crate) fn element_bytes(fmt: CUarray_format, n: c_uint) -> Option<usize> {
     if let Some(&(_, bits, _)) = PER_CHANNEL.iter().find(|e| e.2 == fmt) {
         return Some(bits as usize / 8 * n as usize);
     }
-    if fmt == 0xb0 || BLOCK_COMPRESSED.contains(&fmt) || (0x51..=0x5e).contains(&fmt) {
+    if fmt == 0xb0 || BLOCK_COMPRESSED.contains(&fmt) {
         return None;
     }
     let (_, xyzw, _) = FIXED.iter().find(|e| e.2 == fmt)?;

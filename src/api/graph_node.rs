@@ -302,8 +302,6 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
         // the function type of a kernel node needs no more than the function itself.
         #[cfg(not(feature = "abi12"))]
         let ctx_or = |x: cudaExecutionContext_t| if x.is_null() { c } else { x as CUcontext };
-        #[cfg(feature = "abi12")]
-        let ctx_or = |_: ()| c;
         if t == cudaGraphNodeTypeKernel {
             let k = &p.u.kernel;
             d.u.kernel = kernel(f, k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra)?;
@@ -322,7 +320,7 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
                 if m.reserved[1] != 0 || m.reserved[2] != 0 {
                     return Err(cudaError::cudaErrorInvalidValue);
                 }
-                (m.reserved[0], ctx_or(()))
+                (m.reserved[0], c)
             };
             #[cfg(not(feature = "abi12"))]
             let (reserved, copyCtx) = (m.reserved, ctx_or(m.ctx));
@@ -343,7 +341,7 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
                 width: s.width,
                 height: s.height,
                 #[cfg(feature = "abi12")]
-                ctx: ctx_or(()),
+                ctx: c,
                 #[cfg(not(feature = "abi12"))]
                 ctx: ctx_or(m.ctx),
             };
@@ -358,7 +356,7 @@ fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNod
                 size: m.size,
                 phGraph_out: m.phGraph_out as *mut CUgraph,
                 #[cfg(feature = "abi12")]
-                ctx: ctx_or(()),
+                ctx: c,
                 #[cfg(not(feature = "abi12"))]
                 ctx: ctx_or(m.ctx),
             };

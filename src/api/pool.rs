@@ -66,6 +66,14 @@ pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
 
 /// The runtime's pool properties for the driver's ([`cu_pool_props`] the other way).
 pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
+    #[cfg(feature = "abi12")]
+    let reserved = p.reserved;
+    #[cfg(not(feature = "abi12"))]
+    let reserved = {
+        let mut r = [0u8; 53];
+        r.copy_from_slice(&p.reserved[..53]);
+        r
+    };
     cudaMemPoolProps {
         allocType: raw::cudaMemAllocationType(p.allocType),
         handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
@@ -73,10 +81,7 @@ pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
         win32SecurityAttributes: p.win32SecurityAttributes,
         maxSize: p.maxSize,
         usage: p.usage,
-        #[cfg(feature = "abi12")]
-        reserved: p.reserved,
-        #[cfg(not(feature = "abi12"))]
-        reserved: p.reserved[..53].try_into().unwrap_or([0; 53]),
+        reserved,
         #[cfg(not(feature = "abi12"))]
         reserved1: 0,
     }

@@ -215,8 +215,9 @@ pub unsafe extern "C" fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut
         if !missing {
             return Ok(());
         }
-        // Drivers before CUDA 12.8: the device of the stream's context.
-        let f = rt::ctx()?;
+        // Drivers before CUDA 12.8: the device of the stream's context (on_stream made one
+        // current).
+        let f = rt::fns()?;
         let mut c = null_mut();
         cu(f.cuStreamGetCtx(hStream, &mut c))?;
         cu(f.cuCtxPushCurrent(c))?;
