@@ -25,6 +25,12 @@ pub fn cu(r: CUresult) -> Res {
 #[cold]
 #[inline(never)]
 fn cu_error(r: CUresult) -> cudaError {
+    #[cfg(not(feature = "abi12"))]
+    if r == 709 {
+        if let Some(e) = crate::api::green::destroyed_green_answer() {
+            return e;
+        }
+    }
     error::from_cu(r)
 }
 

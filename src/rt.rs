@@ -137,13 +137,6 @@ pub fn fns() -> Res<&'static Fns> {
 /// (`ctest/interop_driver.c`), so no cache of it could be trusted without asking.
 #[inline(always)]
 pub fn ctx() -> Res<&'static Fns> {
-    ctx_was_current().map(|(f, _)| f)
-}
-
-/// [`ctx`], and whether a context was current before it (false: this call made the device's
-/// primary context current).
-#[inline]
-pub fn ctx_was_current() -> Res<(&'static Fns, bool)> {
     let f = fns()?;
     let mut cur: CUcontext = null_mut();
     // SAFETY: valid out pointer.
@@ -151,7 +144,7 @@ pub fn ctx_was_current() -> Res<(&'static Fns, bool)> {
     if cur.is_null() || RESET.load(Ordering::Relaxed) {
         make_primary_current(f, cur)?;
     }
-    Ok((f, !cur.is_null()))
+    Ok(f)
 }
 
 /// [`ctx`]'s rare part: no context current, or one that may be a reset primary context.
@@ -201,6 +194,19 @@ pub fn primary(dev: c_int) -> Res<CUcontext> {
     KNOWN[dev as usize].store(c, Ordering::Release);
     slot.store(c, Ordering::Release);
     Ok(c)
+}
+
+/// Whether this runtime holds `dev`'s primary context (retained, not reset since).
+pub fn primary_retained(dev: CUdevice) -> bool {
+    (dev as usize) < MAX_DEVICES && !PRIMARY[dev as usize].load(Ordering::Acquire).is_null()
+}
+
+/// The device whose primary context (as this runtime holds it) `c` is.
+pub fn primary_device_of(c: CUcontext) -> Option<CUdevice> {
+    if c.is_null() {
+        return None;
+    }
+    (0..MAX_DEVICES).find(|&d| PRIMARY[d].load(Ordering::Acquire) == c).map(|d| d as CUdevice)
 }
 
 /// What a failed primary-context retain reports. After a fault and `cudaDeviceReset` the

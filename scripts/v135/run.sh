@@ -24,7 +24,7 @@ exec > >(tee "$OUT/summary.txt") 2>&1
 echo "== host: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1); nvcc $("$NVCC" --version | grep -o 'release [0-9.]*')"
 echo "== NVIDIA runtime: $(strings "$W/lib/libcudart.so.13" | grep -m1 -o 'libcudart.so.13.[0-9.]*' || echo 13.5)"
 
-C_TESTS=(new_calls_null green_ctx graph_ids copy_attrs device_basics entry_points)
+C_TESTS=(new_calls_null green_ctx green_destroy_order graph_ids copy_attrs device_basics entry_points)
 CU_TESTS=(cu_green_sm cu_param_count cu_decl135)
 cflags=(-std=gnu11 -O1 -g -pthread -Wall -Wno-unused-function -Werror=implicit-function-declaration
         -I"$H/src" -I"$H/include" -I"$CUDA/include")

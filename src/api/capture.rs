@@ -15,7 +15,6 @@ use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::error::cudaError;
-use crate::api::stream::on_stream;
 use crate::rt;
 use crate::types::*;
 
@@ -51,7 +50,7 @@ pub(crate) fn relaxed<R>(f: &Fns, body: impl FnOnce() -> R) -> R {
 // also: cudaStreamBeginCapture_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) -> cudaError_t {
-    run("cudaStreamBeginCapture", || on_stream(stream, |f| Ok(f.cuStreamBeginCapture(stream, mode.0))))
+    run("cudaStreamBeginCapture", || cu(rt::ctx()?.cuStreamBeginCapture(stream, mode.0)))
 }
 
 /// Begins graph capture on a stream to an existing graph.
@@ -97,8 +96,9 @@ pub unsafe extern "C" fn cudaStreamIsCapturing(
 ) -> cudaError_t {
     run("cudaStreamIsCapturing", || {
         let p = out(pCaptureStatus)?;
+        let f = rt::ctx()?;
         let mut s: c_int = 0;
-        on_stream(stream, |f| Ok(f.cuStreamIsCapturing(stream, &mut s)))?;
+        cu(f.cuStreamIsCapturing(stream, &mut s))?;
         put_status(p, s)
     })
 }

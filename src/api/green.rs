@@ -12,11 +12,12 @@
 
 use std::ffi::{c_int, c_uint, c_ulonglong};
 use std::ptr::null_mut;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 
 use crate::boundary::{cu, out, run, Res};
-use crate::driver::types::{CUcontext, CUgreenCtx, CUresult, CUstream};
+use crate::driver::types::{CUcontext, CUdevice, CUgreenCtx, CUresult, CUstream};
 use crate::driver::Fns;
 use crate::error::cudaError;
 use crate::rt;
@@ -26,8 +27,36 @@ use crate::types::*;
 const CU_GREEN_CTX_DEFAULT_STREAM: c_uint = 0x1;
 
 /// The green contexts made by [`cudaGreenCtxCreate`] and not destroyed: (context, green
-/// context). Few, and touched only by the calls of this file.
-static GREEN: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+/// context, device). Few, and touched only by the calls of this file.
+static GREEN: Mutex<Vec<(usize, usize, CUdevice)>> = Mutex::new(Vec::new());
+
+/// Per device: a green context of it was destroyed while this runtime had not yet retained
+/// the device's primary context (see [`destroyed_green_answer`]).
+static GONE_BEFORE_PRIMARY: [AtomicBool; rt::MAX_DEVICES] = [const { AtomicBool::new(false) }; rt::MAX_DEVICES];
+
+/// What a call reports where the driver answers `CUDA_ERROR_CONTEXT_IS_DESTROYED`, the
+/// driver's answer for any call on a stream of a destroyed green context. NVIDIA's 13.5
+/// runtime reports it as it is when it had retained the device's primary context before the
+/// green context was destroyed (whether or not a context was current then), and
+/// `cudaErrorInvalidResourceHandle` when it retained the primary context only afterwards (its
+/// way of retaining it then makes the driver answer CUDA_ERROR_INVALID_HANDLE; calls made
+/// with the driver alone always get CONTEXT_IS_DESTROYED). Measured on the H100: query,
+/// synchronize, flags, priority, id, device, capture, memsets, copies and destruction on such
+/// a stream (scripts/v135/tests/green_destroy_order.c and green_ctx.c). The primary context
+/// must be the one current, as every such call makes it; `None` leaves the driver's answer.
+#[cold]
+pub(crate) fn destroyed_green_answer() -> Option<cudaError> {
+    let f = rt::fns().ok()?;
+    let mut cur: CUcontext = null_mut();
+    // SAFETY: valid out pointer.
+    if unsafe { f.cuCtxGetCurrent(&mut cur) } != 0 {
+        return None;
+    }
+    let dev = rt::primary_device_of(cur)?;
+    GONE_BEFORE_PRIMARY[dev as usize]
+        .load(Ordering::Relaxed)
+        .then_some(cudaError::cudaErrorInvalidResourceHandle)
+}
 
 /// The green context behind an execution context, if this runtime made it.
 fn green_of(ctx: cudaExecutionContext_t) -> Option<CUgreenCtx> {
@@ -148,7 +177,7 @@ pub unsafe extern "C" fn cudaGreenCtxCreate(
             f.cuGreenCtxDestroy(g);
             return Err(e);
         }
-        GREEN.lock().push((c as usize, g as usize));
+        GREEN.lock().push((c as usize, g as usize, dev));
         *o = c as cudaExecutionContext_t;
         Ok(())
     })
@@ -175,7 +204,14 @@ pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) ->
         let g = green_of(ctx).ok_or(cudaError::cudaErrorInvalidValue)?;
         let f = rt::fns()?;
         cu(f.cuGreenCtxDestroy(g))?;
-        GREEN.lock().retain(|e| e.0 != ctx as usize);
+        let mut green = GREEN.lock();
+        if let Some(&(_, _, dev)) = green.iter().find(|e| e.0 == ctx as usize) {
+            if !rt::primary_retained(dev) {
+                GONE_BEFORE_PRIMARY[dev as usize].store(true, Ordering::Relaxed);
+            }
+        }
+        green.retain(|e| e.0 != ctx as usize);
+        drop(green);
         // A green context the program made current (driver API) is not left current once
         // destroyed: the next call that needs a context makes the device's primary one current.
         let mut cur: CUcontext = null_mut();

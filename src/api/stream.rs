@@ -7,7 +7,6 @@ use std::ptr::null_mut;
 
 use crate::boundary::{cu, out, run, Res};
 use crate::driver::types::{CUresult, CUstream};
-use crate::driver::Fns;
 use crate::error::{self, cudaError, MISSING_ENTRY_POINT};
 use crate::rt;
 use crate::types::*;
@@ -52,57 +51,35 @@ pub unsafe extern "C" fn cudaStreamCreateWithPriority(
 pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
     // As NVIDIA's runtime: the driver judges the handle, the special ones included (it refuses
     // them with an invalid handle, or reports a fault of the context first).
-    run("cudaStreamDestroy", || on_stream(stream, |f| Ok(f.cuStreamDestroy(stream))))
+    run("cudaStreamDestroy", || cu(rt::ctx()?.cuStreamDestroy(stream)))
 }
 
 /// Waits for stream tasks to complete.
 // also: cudaStreamSynchronize_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamSynchronize", || on_stream(stream, |f| Ok(f.cuStreamSynchronize(stream))))
-}
-
-/// A driver call on a stream, with a context current as for any call. Of a stream whose
-/// (green) context was destroyed, the 13.0 driver answers `CUDA_ERROR_CONTEXT_IS_DESTROYED`;
-/// NVIDIA's 13.5 runtime reports that as it is when a context was current, and when none was
-/// it finds no device for the stream: `cudaErrorInvalidResourceHandle`, and still no context
-/// current (so the next call on the stream answers the same). Measured on the H100 for query,
-/// synchronize, flags, priority, id, device, capture and destruction
-/// (scripts/v135/tests/green_ctx.c).
-#[inline(always)]
-pub(crate) fn on_stream(stream: cudaStream_t, call: impl FnOnce(&'static Fns) -> Res<CUresult>) -> Res {
-    let (f, was_current) = rt::ctx_was_current()?;
-    let r = call(f)?;
-    #[cfg(not(feature = "abi12"))]
-    if r == 709 && !was_current && stream as usize > 2 {
-        // SAFETY: plain driver call.
-        unsafe { f.cuCtxSetCurrent(null_mut()) };
-        return Err(crate::error::cudaError::cudaErrorInvalidResourceHandle);
-    }
-    #[cfg(feature = "abi12")]
-    let _ = (stream, was_current);
-    cu(r)
+    run("cudaStreamSynchronize", || cu(rt::ctx()?.cuStreamSynchronize(stream)))
 }
 
 /// Queries an asynchronous stream for completion status.
 // also: cudaStreamQuery_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamQuery", || on_stream(stream, |f| Ok(f.cuStreamQuery(stream))))
+    run("cudaStreamQuery", || cu(rt::ctx()?.cuStreamQuery(stream)))
 }
 
 /// Query the flags of a stream.
 // also: cudaStreamGetFlags_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
-    run("cudaStreamGetFlags", || on_stream(hStream, |f| Ok(f.cuStreamGetFlags(hStream, out(flags)?))))
+    run("cudaStreamGetFlags", || cu(rt::ctx()?.cuStreamGetFlags(hStream, out(flags)?)))
 }
 
 /// Query the priority of a stream.
 // also: cudaStreamGetPriority_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    run("cudaStreamGetPriority", || on_stream(hStream, |f| Ok(f.cuStreamGetPriority(hStream, out(priority)?))))
+    run("cudaStreamGetPriority", || cu(rt::ctx()?.cuStreamGetPriority(hStream, out(priority)?)))
 }
 
 /// Make a compute stream wait on an event.
@@ -197,7 +174,7 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHost
 // also: cudaStreamGetId_ptsz
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong) -> cudaError_t {
-    run("cudaStreamGetId", || on_stream(hStream, |f| Ok(f.cuStreamGetId(hStream, out(streamId)?))))
+    run("cudaStreamGetId", || cu(rt::ctx()?.cuStreamGetId(hStream, out(streamId)?)))
 }
 
 /// Query the device of a stream.
@@ -206,18 +183,12 @@ pub unsafe extern "C" fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut s
 pub unsafe extern "C" fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut c_int) -> cudaError_t {
     run("cudaStreamGetDevice", || {
         let device = out(device)?;
-        let mut missing = false;
-        on_stream(hStream, |f| {
-            let r = f.cuStreamGetDevice(hStream, device);
-            missing = r == MISSING_ENTRY_POINT;
-            Ok(if missing { 0 } else { r })
-        })?;
-        if !missing {
-            return Ok(());
+        let f = rt::ctx()?;
+        let r = f.cuStreamGetDevice(hStream, device);
+        if r != MISSING_ENTRY_POINT {
+            return cu(r);
         }
-        // Drivers before CUDA 12.8: the device of the stream's context (on_stream made one
-        // current).
-        let f = rt::fns()?;
+        // Drivers before CUDA 12.8: the device of the stream's context.
         let mut c = null_mut();
         cu(f.cuStreamGetCtx(hStream, &mut c))?;
         cu(f.cuCtxPushCurrent(c))?;
