@@ -2,6 +2,7 @@
 # Every check that runs without a GPU, in order:
 #   1. cargo test --workspace                     (13 ABI and the stand-in)
 #   2. cargo test -p cudart-rs --features abi12   (12 ABI, in target/abi12)
+#      cargo clippy, both ABIs, warnings as errors  (when clippy is installed)
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
 #   4. scripts/build.sh                           (dist/)
 #   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
@@ -67,6 +68,12 @@ ctest_step() {
 run_step "fetch NVIDIA wheels" bash scripts/fetch-nvidia.sh
 run_step "cargo test (13 ABI)" cargo test --workspace
 run_step "cargo test (12 ABI)" cargo test -p cudart-rs --features abi12 --target-dir target/abi12
+if cargo clippy --version >/dev/null 2>&1; then
+    run_step "clippy (13 ABI)" cargo clippy --workspace --all-targets -- -D warnings
+    run_step "clippy (12 ABI)" cargo clippy -p cudart-rs --all-targets --features abi12 --target-dir target/abi12 -- -D warnings
+else
+    step "clippy: skipped (no cargo clippy: rustup component add clippy)"
+fi
 run_step "header drift" bash scripts/gen-header.sh --check
 if run_step "build" bash scripts/build.sh; then
     if [[ -f scripts/abi-check.sh ]]; then

@@ -51,7 +51,9 @@ impl Table {
 }
 
 struct Writer {
-    /// Every table made, the current one last.
+    /// Every table made, the current one last. Boxed: readers hold pointers to the tables,
+    /// which must not move when the vector grows.
+    #[allow(clippy::vec_box)]
     tables: Vec<Box<Table>>,
     /// Keys in the current table (removed ones included: their slots stay taken).
     used: usize,

@@ -131,6 +131,7 @@ fn config() -> Config {
 
 /// What the pipeline drives: staging buffers and DMAs between them and the device range of
 /// the copy. The real one is [`DriverEngine`]; the tests use one that runs DMAs late.
+#[allow(clippy::wrong_self_convention)] // from_device is a DMA direction, not a conversion
 pub(crate) trait Engine {
     /// The staging buffer `b` (at least [`chunk`]-sized).
     fn staging(&self, b: usize) -> *mut u8;
@@ -575,6 +576,7 @@ pub(crate) fn memcpy(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize
 
 #[cold]
 #[inline(never)]
+#[allow(clippy::too_many_arguments)] // the copy's own arguments, passed on as they came
 fn pipelined(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem: CUmemorytype, stream: CUstream, cfg: &Config) -> Option<Res> {
     let way = way(f, dst, src, n, smem, dmem)?;
     let mut status = 0;

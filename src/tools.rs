@@ -338,8 +338,11 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
+    /// One call the hook saw: (callback id, site, function name, parameters' address, result,
+    /// correlation slot's address, its value).
+    type Seen = (u32, u32, String, usize, i32, usize, u64);
     // A driver's tables, as observed: what the hook saw, call by call.
-    static SEEN: Mutex<Vec<(u32, u32, String, usize, i32, usize, u64)>> = Mutex::new(Vec::new());
+    static SEEN: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
     static mut FAKE_ENABLE: [u32; SLOTS] = [0; SLOTS];
     unsafe extern "C" fn fake_hook(cbid: u32, r: *mut Record) -> c_int {
         let r = &*r;

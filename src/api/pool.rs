@@ -424,7 +424,7 @@ mod tests {
         assert_eq!(c.reserved[..r.len()], r);
         // Same bytes as the runtime's struct, padding aside (13.5's reserved1 is not passed on).
         // SAFETY: both are plain 88-byte structs.
-        let (a, b): ([u8; 88], [u8; 88]) = unsafe { (std::mem::transmute(p), std::mem::transmute(c)) };
+        let (a, b) = unsafe { (std::mem::transmute::<cudaMemPoolProps, [u8; 88]>(p), std::mem::transmute::<CUmemPoolProps, [u8; 88]>(c)) };
         assert_eq!(a[..4], b[..4]);
         assert_eq!(a[8..87], b[8..87]);
         #[cfg(not(feature = "abi12"))]

@@ -456,6 +456,32 @@ export! {
     }
 }
 
+/// Device resources, green contexts and context ids and events: the stand-in has one
+/// undivided device and no green contexts, so these answer `CUDA_ERROR_NOT_SUPPORTED`
+/// ([`crate::graph::unsupported`]); the runtime passes that on.
+pub(crate) const GREEN_ENTRY_POINTS: &[&str] = &[
+    "cuDeviceGetDevResource",
+    "cuDevSmResourceSplitByCount",
+    "cuDevResourceGenerateDesc",
+    "cuGreenCtxCreate",
+    "cuCtxFromGreenCtx",
+    "cuGreenCtxDestroy",
+    "cuCtxGetDevResource",
+    "cuGreenCtxGetDevResource",
+    "cuCtxGetId",
+    "cuGreenCtxGetId",
+    "cuGreenCtxStreamCreate",
+    "cuCtxRecordEvent",
+    "cuCtxWaitEvent",
+    "cuGreenCtxRecordEvent",
+    "cuGreenCtxWaitEvent",
+];
+
+/// Whether `name` is one of [`GREEN_ENTRY_POINTS`].
+pub(crate) fn is_green_entry(name: &str) -> bool {
+    GREEN_ENTRY_POINTS.contains(&name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,30 +509,4 @@ mod tests {
         assert_eq!(persisting_step(0), 3276800);
         assert_eq!(LIMIT_DEFAULTS[6], 3 * persisting_step(0));
     }
-}
-
-/// Device resources, green contexts and context ids and events: the stand-in has one
-/// undivided device and no green contexts, so these answer `CUDA_ERROR_NOT_SUPPORTED`
-/// ([`crate::graph::unsupported`]); the runtime passes that on.
-pub(crate) const GREEN_ENTRY_POINTS: &[&str] = &[
-    "cuDeviceGetDevResource",
-    "cuDevSmResourceSplitByCount",
-    "cuDevResourceGenerateDesc",
-    "cuGreenCtxCreate",
-    "cuCtxFromGreenCtx",
-    "cuGreenCtxDestroy",
-    "cuCtxGetDevResource",
-    "cuGreenCtxGetDevResource",
-    "cuCtxGetId",
-    "cuGreenCtxGetId",
-    "cuGreenCtxStreamCreate",
-    "cuCtxRecordEvent",
-    "cuCtxWaitEvent",
-    "cuGreenCtxRecordEvent",
-    "cuGreenCtxWaitEvent",
-];
-
-/// Whether `name` is one of [`GREEN_ENTRY_POINTS`].
-pub(crate) fn is_green_entry(name: &str) -> bool {
-    GREEN_ENTRY_POINTS.contains(&name)
 }
