@@ -201,17 +201,14 @@ pub unsafe extern "C" fn cudaDeviceGetExecutionCtx(ctx: *mut cudaExecutionContex
 pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) -> cudaError_t {
     run("cudaExecutionCtxDestroy", || {
         exec_ctx(ctx)?;
-        let g = green_of(ctx).ok_or(cudaError::cudaErrorInvalidValue)?;
+        let found = GREEN.lock().iter().find(|e| e.0 == ctx as usize).map(|e| (e.1 as CUgreenCtx, e.2));
+        let (g, dev) = found.ok_or(cudaError::cudaErrorInvalidValue)?;
         let f = rt::fns()?;
         cu(f.cuGreenCtxDestroy(g))?;
-        let mut green = GREEN.lock();
-        if let Some(&(_, _, dev)) = green.iter().find(|e| e.0 == ctx as usize) {
-            if !rt::primary_retained(dev) {
-                GONE_BEFORE_PRIMARY[dev as usize].store(true, Ordering::Relaxed);
-            }
+        if !rt::primary_retained(dev) {
+            GONE_BEFORE_PRIMARY[dev as usize].store(true, Ordering::Relaxed);
         }
-        green.retain(|e| e.0 != ctx as usize);
-        drop(green);
+        GREEN.lock().retain(|e| e.0 != ctx as usize);
         // A green context the program made current (driver API) is not left current once
         // destroyed: the next call that needs a context makes the device's primary one current.
         let mut cur: CUcontext = null_mut();
