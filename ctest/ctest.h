@@ -110,6 +110,25 @@ static inline int ct_in_child(void (*scenario)(void)) {
     return 0;
 }
 
+/* Runs this test program again, as `/proc/self/exe ARG`, in a process of its own: for a
+ * scenario that must start CUDA afresh (a forked child of a process that has used CUDA
+ * cannot use it); the program's main runs the scenario ARG names. Returns 1 if it failed. */
+static inline int ct_in_fresh_process(const char *arg) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "ctest-scenario", arg, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        printf("FAIL scenario %s exited with status %d\n", arg, st);
+        return 1;
+    }
+    return 0;
+}
+
 /* The end of main. */
 #define DONE()                                                                           \
     do {                                                                                 \

@@ -119,24 +119,6 @@ static void destroy_before_stream(int with_current) {
 #undef L
 }
 
-/* A fresh process runs the scenario (a forked child of a process that has used CUDA cannot
- * use it: every call there answers cudaErrorInitializationError). */
-static int in_fresh_process(const char *scenario) {
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl("/proc/self/exe", "green_ctx", scenario, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        printf("FAIL scenario %s exited with status %d\n", scenario, st);
-        return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv) {
     if (argc > 1 && (strcmp(argv[1], "destroy-before-stream") == 0 || strcmp(argv[1], "destroy-current") == 0)) {
         destroy_before_stream(strcmp(argv[1], "destroy-current") == 0);
@@ -452,8 +434,8 @@ int main(int argc, char **argv) {
     OK(cudaFree(dbuf));
     free(h);
 
-    ct_failed += in_fresh_process("destroy-before-stream");
-    ct_failed += in_fresh_process("destroy-current");
+    ct_failed += ct_in_fresh_process("destroy-before-stream");
+    ct_failed += ct_in_fresh_process("destroy-current");
     SHOW("device synchronize at the end", cudaDeviceSynchronize());
     DONE();
 }
