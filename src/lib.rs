@@ -10,6 +10,8 @@ pub mod api;
 pub mod boundary;
 /// cbindgen:ignore
 pub mod driver;
+/// cbindgen:ignore
+pub(crate) mod env;
 pub mod error;
 /// cbindgen:ignore
 pub(crate) mod linear;

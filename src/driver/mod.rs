@@ -541,7 +541,9 @@ pub fn version_or_zero() -> c_int {
 
 fn load() -> Result<Driver, cudaError> {
     crate::trace::init();
-    load_from(&std::env::var_os(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into()))
+    // In secure-execution mode the variable is ignored and the loader's own (secure) search
+    // finds `libcuda.so.1`.
+    load_from(&crate::env::path_var(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into()))
 }
 
 fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
