@@ -39,10 +39,52 @@ where
     N: for<'a> FormatFields<'a> + 'static,
 {
     fn format_event(&self, ctx: &FmtContext<'_, S, N>, mut w: Writer<'_>, event: &Event<'_>) -> fmt::Result {
-        let t = crate::observe::start().elapsed().as_secs_f64();
+        let t = crate::observe::since_start().as_secs_f64();
         write!(w, "cudart-rs[{}] {:>10.6} {:<7} ", crate::observe::tid(), t, event.metadata().target())?;
         ctx.field_format().format_fields(w.by_ref(), event)?;
         writeln!(w)
+    }
+}
+
+/// The call trace's file (`CUDART_RS_TRACE_FILE`): opened at the first line (a process that
+/// traces nothing leaves the file as it was), appended to a line at a time (so the lines of
+/// several processes sharing it stay whole), never through a symbolic link or into another
+/// user's file ([`crate::observe::files`]); stderr when it cannot be used.
+struct TraceFile {
+    path: std::path::PathBuf,
+    /// Open: `Some(Some(file))`; refused: `Some(None)`.
+    file: std::sync::Mutex<Option<Option<std::fs::File>>>,
+}
+
+struct TraceLine<'a>(&'a TraceFile);
+
+impl std::io::Write for TraceLine<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.write_all(b).map(|_| b.len())
+    }
+    fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
+        let mut g = self.0.file.lock().unwrap_or_else(|e| e.into_inner());
+        let f = g.get_or_insert_with(|| match crate::observe::files::open_append(&self.0.path) {
+            Ok(f) => Some(f),
+            Err(why) => {
+                crate::observe::files::refused_once("call trace", &self.0.path, &why, "it goes to stderr");
+                None
+            }
+        });
+        match f {
+            Some(f) => f.write_all(b),
+            None => std::io::stderr().lock().write_all(b),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for TraceFile {
+    type Writer = TraceLine<'a>;
+    fn make_writer(&'a self) -> TraceLine<'a> {
+        TraceLine(self)
     }
 }
 
@@ -57,13 +99,7 @@ pub fn init() {
         }
         let calls = cfg.trace.as_ref().map(|filter| {
             let writer = match &cfg.trace_file {
-                Some(p) => match std::fs::File::create(p) {
-                    Ok(f) => BoxMakeWriter::new(std::sync::Mutex::new(f)),
-                    Err(e) => {
-                        eprintln!("cudart-rs: cannot write the call trace to {}: {e}; using stderr", p.display());
-                        BoxMakeWriter::new(std::io::stderr)
-                    }
-                },
+                Some(p) => BoxMakeWriter::new(TraceFile { path: p.clone(), file: std::sync::Mutex::new(None) }),
                 None => BoxMakeWriter::new(std::io::stderr),
             };
             let env = EnvFilter::builder().parse_lossy(filter);

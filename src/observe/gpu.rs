@@ -179,11 +179,25 @@ pub fn collect(wait: bool) {
                     2 => "per-thread default stream".to_string(),
                     s => format!("stream {s:#x}"),
                 };
-                let ts = ctx.at.saturating_duration_since(super::start()).as_nanos() as f64 / 1e3 + from as f64 * 1e3;
+                let ts = super::abs_us(ctx.at) + from as f64 * 1e3;
                 super::timeline::gpu_span(track, &format!("GPU {} {stream}", ctx.device), &p.name, p.cat, ts, dur as f64 * 1e3);
             }
         }
     });
+}
+
+/// In a forked child: the parent's events and contexts are not the child's (they are
+/// forgotten, not destroyed).
+pub fn forked() {
+    if let Some(mut g) = STATE.try_lock() {
+        if let Some(st) = g.take() {
+            std::mem::forget(st);
+        }
+    }
+}
+
+pub fn can_reset() -> bool {
+    STATE.try_lock().is_some()
 }
 
 /// Before a device reset of the current context: its spans are collected and its events,

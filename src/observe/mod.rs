@@ -11,7 +11,8 @@
 //!   a file instead of stderr.
 //! - `CUDART_RS_SUMMARY=1|PATH`: at exit (or on SIGINT/SIGTERM), per function calls, errors
 //!   and times, bytes copied by direction and memory kind, peaks of memory held, kernel
-//!   launches by name.
+//!   launches by name. `CUDART_RS_SUMMARY_DATA=PATH`: the same figures as tab-separated
+//!   records (what the `cudart-rs` command adds up over the processes of a run).
 //! - `CUDART_RS_LEAKS=1|backtrace[,PATH]`: at exit, every allocation and handle never freed,
 //!   with the call that made it (and its backtrace), and every misuse seen (double frees,
 //!   frees of unknown pointers, invalid handles).
@@ -22,6 +23,14 @@
 //!   freed pointers are checked against what this runtime handed out: misuse that would
 //!   crash returns an error and is reported.
 //!
+//! Reports are made by each process that made an observed call, and only by those: a shell
+//! or `timeout` that loaded the library and started the program reports nothing, and a
+//! forked child starts with empty figures of its own. Report files are appended to, a block
+//! per process named in its header, under a lock, never truncated, never through a symbolic
+//! link ([`files`]); the timeline stays one valid JSON array however many processes add to
+//! it. In secure-execution mode ([`crate::env::secure`]) no file is written: the reports
+//! that can go to stderr go there, the timeline is not made.
+//!
 //! How calls get here: build.rs binds every exported symbol to a generated shim with the
 //! export's signature. With observation off the shim tail-calls the export's code after one
 //! load and one branch on [`on`]; with it on, it calls [`call`] with the export's index in
@@ -31,20 +40,22 @@
 pub mod args;
 mod checked;
 pub mod enums;
+pub mod files;
 mod gpu;
 mod probe;
 mod registry;
 mod report;
 mod sem;
 mod show;
+pub mod summary;
 mod timeline;
 mod tracer;
 
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use crate::error::cudaError;
@@ -138,6 +149,8 @@ pub struct Config {
     pub trace: Option<String>,
     pub trace_file: Option<PathBuf>,
     pub summary: Option<Dest>,
+    /// Where the summary's figures go as records.
+    pub summary_data: Option<PathBuf>,
     pub leaks: Option<Dest>,
     pub backtrace: bool,
     pub timeline: Option<PathBuf>,
@@ -148,13 +161,38 @@ pub struct Config {
 impl Config {
     /// Anything on.
     pub fn any(&self) -> bool {
-        self.trace.is_some() || self.summary.is_some() || self.leaks.is_some() || self.timeline.is_some() || self.checked
+        self.trace.is_some() || self.summary.is_some() || self.summary_data.is_some() || self.leaks.is_some() || self.timeline.is_some() || self.checked
+    }
+
+    /// What is left in secure-execution mode: no file; the trace and the reports that can go
+    /// to stderr go there. Returns a note of each change.
+    pub fn without_files(&mut self) -> Vec<String> {
+        let mut notes = Vec::new();
+        let why = "the program runs in secure-execution mode (setuid, setgid or file capabilities)";
+        if let Some(p) = self.trace_file.take() {
+            notes.push(format!("{TRACE_FILE_ENV}={} ignored: {why}; the trace goes to stderr", p.display()));
+        }
+        for (var, d) in [(SUMMARY_ENV, &mut self.summary), (LEAKS_ENV, &mut self.leaks)] {
+            if let Some(Dest::File(p)) = d {
+                notes.push(format!("{var}: {} ignored: {why}; the report goes to stderr", p.display()));
+                *d = Some(Dest::Stderr);
+            }
+        }
+        if let Some(p) = self.summary_data.take() {
+            notes.push(format!("{SUMMARY_DATA_ENV}={} ignored: {why}", p.display()));
+        }
+        if let Some(p) = self.timeline.take() {
+            notes.push(format!("{TIMELINE_ENV}: {} ignored: {why}; no timeline is made", p.display()));
+            self.gpu = false;
+        }
+        notes
     }
 }
 
 pub const TRACE_ENV: &str = "CUDART_RS_TRACE";
 pub const TRACE_FILE_ENV: &str = "CUDART_RS_TRACE_FILE";
 pub const SUMMARY_ENV: &str = "CUDART_RS_SUMMARY";
+pub const SUMMARY_DATA_ENV: &str = "CUDART_RS_SUMMARY_DATA";
 pub const LEAKS_ENV: &str = "CUDART_RS_LEAKS";
 pub const TIMELINE_ENV: &str = "CUDART_RS_TIMELINE";
 pub const CHECKED_ENV: &str = "CUDART_RS_CHECKED";
@@ -188,6 +226,9 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Config, Vec<String>) {
         if !no(&v) {
             c.summary = Some(if yes(&v) { Dest::Stderr } else { Dest::File(path_of(&v)) });
         }
+    }
+    if let Some(v) = get(SUMMARY_DATA_ENV).filter(|v| !no(v)) {
+        c.summary_data = Some(path_of(&v));
     }
     if let Some(v) = get(LEAKS_ENV) {
         if !no(&v) {
@@ -231,8 +272,13 @@ pub(crate) static ON: AtomicBool = AtomicBool::new(false);
 static CONFIG: OnceLock<Config> = OnceLock::new();
 /// Call numbers: the n-th observed call of the process is `#n`.
 static SEQ: AtomicU64 = AtomicU64::new(0);
-/// When observation started: the origin of the trace's and the timeline's times.
-static START: OnceLock<Instant> = OnceLock::new();
+/// When observation started, and that moment on the system's monotonic clock (µs): the
+/// timeline's times are that clock's, the same in every process of a run.
+static START: OnceLock<(Instant, f64)> = OnceLock::new();
+/// Nanoseconds from [`START`] to when this process began (a forked child's fork).
+static PROC_ORIGIN: AtomicU64 = AtomicU64::new(0);
+/// This process's id (the child's, after a fork).
+static PID: AtomicU32 = AtomicU32::new(0);
 
 /// Whether observation is on. Read by every shim: one relaxed load of a flag set once at load.
 #[inline(always)]
@@ -245,8 +291,54 @@ pub fn config() -> &'static Config {
     CONFIG.get_or_init(Config::default)
 }
 
-pub fn start() -> Instant {
-    *START.get_or_init(Instant::now)
+fn base() -> &'static (Instant, f64) {
+    START.get_or_init(|| {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: valid out pointer.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+        (Instant::now(), ts.tv_sec as f64 * 1e6 + ts.tv_nsec as f64 / 1e3)
+    })
+}
+
+/// The time since this process's observation began.
+pub fn since_start() -> std::time::Duration {
+    base().0.elapsed().saturating_sub(std::time::Duration::from_nanos(PROC_ORIGIN.load(Ordering::Relaxed)))
+}
+
+/// `t` on the system's monotonic clock, in microseconds (the timeline's time).
+pub fn abs_us(t: Instant) -> f64 {
+    let (i, us) = *base();
+    match t.checked_duration_since(i) {
+        Some(d) => us + d.as_nanos() as f64 / 1e3,
+        None => us - (i - t).as_nanos() as f64 / 1e3,
+    }
+}
+
+/// This process's id.
+pub fn pid() -> u32 {
+    match PID.load(Ordering::Relaxed) {
+        0 => std::process::id(),
+        p => p,
+    }
+}
+
+/// Whether this process made an observed call (its reports are made only then).
+pub fn made_calls() -> bool {
+    SEQ.load(Ordering::Relaxed) > 0
+}
+
+/// The process the reports describe.
+pub fn process() -> Arc<files::Process> {
+    static P: parking_lot::Mutex<Option<Arc<files::Process>>> = parking_lot::Mutex::new(None);
+    let mut g = P.lock();
+    match &*g {
+        Some(p) if p.pid == pid() => p.clone(),
+        _ => {
+            let p = Arc::new(files::Process::this());
+            *g = Some(p.clone());
+            p
+        }
+    }
 }
 
 thread_local! {
@@ -274,7 +366,10 @@ pub fn init() {
     if DONE.swap(true, Ordering::AcqRel) {
         return;
     }
-    let (cfg, warnings) = parse(|k| std::env::var(k).ok());
+    let (mut cfg, mut warnings) = parse(|k| std::env::var(k).ok());
+    if crate::env::secure() {
+        warnings.extend(cfg.without_files());
+    }
     for w in warnings {
         eprintln!("cudart-rs: {w}");
     }
@@ -284,14 +379,40 @@ pub fn init() {
     if !any {
         return;
     }
-    start();
+    base();
+    PID.store(std::process::id(), Ordering::Relaxed);
     sem::init();
     let c = config();
     if let Some(p) = &c.timeline {
         timeline::open(p);
     }
     report::install();
+    // SAFETY: registering a plain C function to run in the child after a fork.
+    unsafe { libc::pthread_atfork(None, None, Some(forked)) };
     ON.store(true, Ordering::Release);
+}
+
+/// In a forked child, on its only thread: the child is a process of its own, with its own
+/// call numbers, figures, registry and report (made only if it makes an observed call).
+/// Where a thread of the parent held a lock the child would need, the child is not
+/// observed (it says so).
+extern "C" fn forked() {
+    PID.store(std::process::id(), Ordering::Relaxed);
+    TID.with(|t| t.set(0));
+    if !(report::can_reset() && registry::can_reset() && timeline::can_reset() && gpu::can_reset() && probe::can_reset()) {
+        ON.store(false, Ordering::Release);
+        let m = b"cudart-rs: this forked child is not observed (it was forked while another thread was being observed)\n";
+        // SAFETY: write(2) of a static buffer.
+        unsafe { libc::write(2, m.as_ptr().cast(), m.len()) };
+        return;
+    }
+    SEQ.store(0, Ordering::Relaxed);
+    PROC_ORIGIN.store(base().0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    report::forked();
+    registry::forked();
+    timeline::forked();
+    gpu::forked();
+    probe::forked();
 }
 
 #[cfg(not(test))]

@@ -11,13 +11,35 @@ use parking_lot::Mutex;
 static PIPE: OnceLock<Option<Mutex<(i32, i32)>>> = OnceLock::new();
 
 fn pipe() -> Option<&'static Mutex<(i32, i32)>> {
-    PIPE.get_or_init(|| {
-        let mut fds = [0i32; 2];
-        // SAFETY: valid array of two descriptors.
-        let r = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) };
-        (r == 0).then(|| Mutex::new((fds[0], fds[1])))
-    })
+    PIPE.get_or_init(|| new_pipe().map(Mutex::new))
     .as_ref()
+}
+
+fn new_pipe() -> Option<(i32, i32)> {
+    let mut fds = [0i32; 2];
+    // SAFETY: valid array of two descriptors.
+    let r = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) };
+    (r == 0).then_some((fds[0], fds[1]))
+}
+
+/// In a forked child: a pipe of its own (the parent's is shared with the parent).
+pub fn forked() {
+    if let Some(m) = PIPE.get().and_then(Option::as_ref) {
+        if let Some(mut g) = m.try_lock() {
+            if let Some(fds) = new_pipe() {
+                // SAFETY: this process's copies of the parent's pipe.
+                unsafe {
+                    libc::close(g.0);
+                    libc::close(g.1);
+                }
+                *g = fds;
+            }
+        }
+    }
+}
+
+pub fn can_reset() -> bool {
+    PIPE.get().and_then(Option::as_ref).is_none_or(|m| m.try_lock().is_some())
 }
 
 /// Whether `len` bytes at `p` can be read (at most 4096 bytes are checked).

@@ -194,6 +194,17 @@ pub fn lock() -> Guard {
     Guard(g)
 }
 
+/// In a forked child: what the parent handed out is not the child's to free or leak.
+pub fn forked() {
+    if let Some(mut g) = STATE.try_lock() {
+        *g = None;
+    }
+}
+
+pub fn can_reset() -> bool {
+    STATE.try_lock().is_some()
+}
+
 /// The registry, unless another thread holds it (for reports made in a hurry).
 pub fn try_lock() -> Option<Guard> {
     let mut g = STATE.try_lock_for(std::time::Duration::from_secs(2))?;

@@ -6,13 +6,14 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use parking_lot::Mutex;
 
 use super::registry::{self, Kind, HELD};
-use super::{config, Call, Dest, Status};
+use super::summary::Summary;
+use super::{config, files, Call, Dest, Status};
 use crate::EXPORT_COUNT;
 
 // ---- per-function statistics -------------------------------------------------------------
@@ -178,24 +179,7 @@ pub fn graph_launched() {
 
 // ---- formatting ------------------------------------------------------------------------------
 
-/// `1234567` -> `1,234,567`.
-pub fn commas(v: u64) -> String {
-    let s = v.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-fn commas_f(v: f64) -> String {
-    let s = format!("{v:.1}");
-    let (whole, frac) = s.split_once('.').unwrap_or((&s, "0"));
-    format!("{}.{frac}", commas(whole.parse().unwrap_or(0)))
-}
+pub use super::summary::commas;
 
 /// The C++ name of a mangled kernel name (through the program's own `__cxa_demangle`, when
 /// the process has one), else the name as it is.
@@ -225,93 +209,56 @@ pub fn demangle(name: &str) -> String {
     s
 }
 
-/// The summary, as text.
-pub fn summary() -> String {
-    let mut o = String::new();
-    let elapsed = super::start().elapsed();
-    let _ = writeln!(o, "==== cudart-rs summary (pid {}, {:.3} s) ====", std::process::id(), elapsed.as_secs_f64());
-    // Per function, by total time.
-    let mut rows: Vec<(usize, u64, u64, u64, u64, u64, f64)> = Vec::new();
-    let mut all = 0u64;
+/// This process's summary, as data.
+pub fn gather() -> Summary {
+    let p = super::process();
+    let mut out = Summary {
+        procs: vec![super::summary::Proc {
+            pid: p.pid,
+            exe: p.exe.clone(),
+            rank: p.rank.clone(),
+            cmd: p.cmd.clone(),
+            seconds: super::since_start().as_secs_f64(),
+        }],
+        ..Summary::default()
+    };
     for (i, s) in STATS.iter().enumerate() {
         let calls = s.calls.load(Ordering::Relaxed);
         if calls == 0 {
             continue;
         }
-        let total = s.total.load(Ordering::Relaxed);
-        all += total;
-        rows.push((
-            i,
+        out.rows.push(super::summary::Row {
+            name: crate::EXPORT_INFO[i].name.to_string(),
             calls,
-            s.errors.load(Ordering::Relaxed),
-            total,
-            s.min.load(Ordering::Relaxed),
-            s.max.load(Ordering::Relaxed),
-            f64::from_bits(s.sq.load(Ordering::Relaxed)),
-        ));
-    }
-    rows.sort_by(|a, b| b.3.cmp(&a.3).then(a.0.cmp(&b.0)));
-    let _ = writeln!(o, "\nCUDA API calls:");
-    let _ = writeln!(
-        o,
-        " Time (%)  Total Time (ns)  Num Calls  Errors      Avg (ns)      Min (ns)      Max (ns)   StdDev (ns)  Name"
-    );
-    let _ = writeln!(
-        o,
-        " --------  ---------------  ---------  ------  ------------  ------------  ------------  ------------  ----"
-    );
-    for (i, calls, errors, total, min, max, sq) in rows {
-        let avg = total as f64 / calls as f64;
-        let var = if calls > 1 { ((sq - calls as f64 * avg * avg) / (calls - 1) as f64).max(0.0) } else { 0.0 };
-        let pct = if all > 0 { 100.0 * total as f64 / all as f64 } else { 0.0 };
-        let _ = writeln!(
-            o,
-            " {:>8.1}  {:>15}  {:>9}  {:>6}  {:>12}  {:>12}  {:>12}  {:>12}  {}",
-            pct,
-            commas(total),
-            commas(calls),
-            commas(errors),
-            commas_f(avg),
-            commas(min),
-            commas(max),
-            commas_f(var.sqrt()),
-            crate::EXPORT_INFO[i].name
-        );
+            errors: s.errors.load(Ordering::Relaxed),
+            total: s.total.load(Ordering::Relaxed),
+            min: s.min.load(Ordering::Relaxed),
+            max: s.max.load(Ordering::Relaxed),
+            sq: f64::from_bits(s.sq.load(Ordering::Relaxed)),
+        });
     }
     // (Locks are waited for a while only: a signal may have stopped the thread that holds one.)
     let m = MOVED.try_lock_for(Duration::from_secs(2));
     let empty = Moved::default();
     let m = m.as_ref().and_then(|m| m.as_ref()).unwrap_or(&empty);
-    let _ = writeln!(o, "\nMemory copies by direction:");
-    let _ = writeln!(o, " Direction      Copies            Bytes");
-    for d in [Dir::H2D, Dir::D2H, Dir::D2D, Dir::H2H, Dir::Peer] {
-        let (n, b) = m.by_dir.get(&d).copied().unwrap_or_default();
-        let _ = writeln!(o, " {:<9}  {:>10}  {:>15}", d.label(), commas(n), commas(b));
+    for (i, d) in [Dir::H2D, Dir::D2H, Dir::D2D, Dir::H2H, Dir::Peer].into_iter().enumerate() {
+        out.dirs[i] = m.by_dir.get(&d).copied().unwrap_or_default();
     }
-    let _ = writeln!(o, "\nMemory copies by memory kind (source -> destination):");
-    let _ = writeln!(o, " Kinds                      Copies            Bytes");
     let mut kinds: Vec<_> = m.by_kind.iter().collect();
     kinds.sort();
-    for ((s, d), (n, b)) in kinds {
-        let _ = writeln!(o, " {:<25}  {:>6}  {:>15}", format!("{} -> {}", s.label(), d.label()), commas(*n), commas(*b));
-    }
-    let _ = writeln!(o, " memset                     {:>6}  {:>15}", commas(m.memset.0), commas(m.memset.1));
-    let _ = writeln!(o, "\nMemory held (bytes):");
-    let _ = writeln!(o, " Memory                 At exit             Peak");
+    out.kinds = kinds.into_iter().map(|((s, d), (n, b))| (s.label().to_string(), d.label().to_string(), *n, *b)).collect();
+    out.memset = m.memset;
     if let Some(reg) = registry::try_lock() {
-        for (i, name) in HELD.iter().enumerate() {
-            let _ = writeln!(o, " {:<15}  {:>15}  {:>15}", name, commas(reg.held[i]), commas(reg.peak[i]));
-        }
+        out.held = HELD.iter().enumerate().map(|(i, name)| (name.to_string(), reg.held[i], reg.peak[i])).collect();
     }
-    let _ = writeln!(o, "\nKernel launches:");
-    let _ = writeln!(o, "   Launches    Failed  Kernel");
-    let mut ks: Vec<_> = m.launches.iter().collect();
-    ks.sort_by(|a, b| (b.1 .0 + b.1 .1).cmp(&(a.1 .0 + a.1 .1)).then(a.0.cmp(b.0)));
-    for (name, (ok, failed)) in ks {
-        let _ = writeln!(o, " {:>10}  {:>8}  {}", commas(*ok), commas(*failed), name);
-    }
-    let _ = writeln!(o, " graph launches: {}", commas(m.graph_launches));
-    o
+    out.launches = m.launches.iter().map(|(k, (ok, failed))| (k.clone(), *ok, *failed)).collect();
+    out.graph_launches = m.graph_launches;
+    out
+}
+
+/// The summary, as text.
+pub fn summary() -> String {
+    gather().render()
 }
 
 // ---- leaks and misuse --------------------------------------------------------------------------
@@ -368,7 +315,7 @@ pub fn leaks() -> String {
     let Some(reg) = registry::try_lock() else {
         return "========= cudart-rs leak check: the registry is busy; no report\n".to_string();
     };
-    let _ = writeln!(o, "========= cudart-rs leak check (pid {})", std::process::id());
+    let _ = writeln!(o, "========= cudart-rs leak check ({})", super::process().label());
     let mut live: Vec<&registry::Alloc> = reg.mem.values().chain(reg.handles.values()).collect();
     live.sort_by_key(|a| a.call);
     let mut bytes = 0u64;
@@ -434,16 +381,12 @@ pub fn leaks() -> String {
 
 // ---- at exit -------------------------------------------------------------------------------------
 
-fn write(dest: &Dest, text: &str) {
+fn write(what: &str, dest: &Dest, text: &str) {
     match dest {
         Dest::Stderr => {
             let _ = std::io::stderr().lock().write_all(text.as_bytes());
         }
-        Dest::File(p) => {
-            if let Err(e) = std::fs::write(p, text) {
-                eprintln!("cudart-rs: cannot write {}: {e}", p.display());
-            }
-        }
+        Dest::File(p) => files::append_report(what, p, text),
     }
 }
 
@@ -451,23 +394,31 @@ fn write(dest: &Dest, text: &str) {
 /// signal thread or exit, waits for them).
 static REPORTED: Mutex<bool> = Mutex::new(false);
 
-/// Prints what was asked for at the end of the run (once).
+/// Prints what was asked for at the end of the run (once). A process that made no observed
+/// call (a shell or `timeout` that only started the program, a forked child that did not use
+/// the runtime) reports nothing.
 pub fn at_exit() {
-    let mut done = REPORTED.lock();
+    let Some(mut done) = REPORTED.try_lock_for(Duration::from_secs(10)) else { return };
     if *done {
         return;
     }
     *done = true;
+    if !super::made_calls() {
+        return;
+    }
     let c = config();
     if c.gpu {
         super::gpu::collect(true);
     }
     super::timeline::close();
     if let Some(d) = &c.summary {
-        write(d, &summary());
+        write("summary", d, &summary());
+    }
+    if let Some(p) = &c.summary_data {
+        files::append_report("summary data", p, &gather().records());
     }
     if let Some(d) = &c.leaks {
-        write(d, &leaks());
+        write("leak report", d, &leaks());
     } else if c.checked {
         // Checked mode reports what it refused even when leaks were not asked for.
         if let Some(reg) = registry::try_lock() {
@@ -477,7 +428,7 @@ pub fn at_exit() {
             }
             drop(reg);
             if !o.is_empty() {
-                write(&Dest::Stderr, &o);
+                write("misuse report", &Dest::Stderr, &o);
             }
         }
     }
@@ -491,16 +442,39 @@ extern "C" fn at_exit_c() {
 static SIGNAL_PIPE: AtomicU64 = AtomicU64::new(u64::MAX);
 /// The read end, for the reporting thread.
 static SIGNAL_READ: AtomicU64 = AtomicU64::new(u64::MAX);
-/// Whether the reporting thread runs (it is started by the first observed call, not while
-/// the library is being loaded).
-static WATCHING: AtomicBool = AtomicBool::new(false);
+/// The process whose reporting thread runs (it is started by the first observed call of a
+/// process, not while the library is being loaded; a forked child starts its own).
+static WATCHER: AtomicU32 = AtomicU32::new(0);
+/// Whether the handlers were installed.
+static HANDLING: AtomicBool = AtomicBool::new(false);
+
+const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
+
+/// What each of [`SIGNALS`] did before: the default action, or the handler of another copy
+/// of this library in the process (the 12 and the 13 runtime loaded together), which runs
+/// after this one has reported.
+static mut PREVIOUS: [std::mem::MaybeUninit<libc::sigaction>; 2] = [std::mem::MaybeUninit::zeroed(), std::mem::MaybeUninit::zeroed()];
+
+/// Hands signal `sig` on to what handled it before this library: restores that and raises
+/// the signal again (delivered once the current handler returns).
+fn pass_on(sig: libc::c_int) {
+    let i = SIGNALS.iter().position(|&s| s == sig).unwrap_or(0);
+    // SAFETY: PREVIOUS is written once, before the handlers are installed; async-signal-safe
+    // calls only.
+    unsafe {
+        let prev = (*std::ptr::addr_of!(PREVIOUS))[i].as_ptr();
+        libc::sigaction(sig, prev, std::ptr::null_mut());
+        libc::raise(sig);
+    }
+}
 
 extern "C" fn on_signal(sig: libc::c_int) {
     let v = SIGNAL_PIPE.load(Ordering::Relaxed);
-    let (pid, fd) = ((v >> 32) as i32, v as u32 as i32);
+    let (pid, fd) = ((v >> 32) as u32, v as u32 as i32);
     // SAFETY: async-signal-safe calls only.
     unsafe {
-        if v != u64::MAX && WATCHING.load(Ordering::Acquire) && libc::getpid() == pid {
+        let me = libc::getpid() as u32;
+        if v != u64::MAX && WATCHER.load(Ordering::Acquire) == me && pid == me {
             let b = sig as u8;
             libc::write(fd, (&b as *const u8).cast(), 1);
             // The thread the signal stopped goes no further, as the signal meant: the
@@ -510,11 +484,41 @@ extern "C" fn on_signal(sig: libc::c_int) {
             for _ in 0..1000 {
                 libc::nanosleep(&t, std::ptr::null_mut());
             }
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+            return;
         }
-        // A forked child, or nothing observed yet: die as the signal would have made us.
-        libc::signal(sig, libc::SIG_DFL);
-        libc::raise(sig);
     }
+    // Nothing observed in this process: what would have happened without this library.
+    pass_on(sig);
+}
+
+/// Whether the handler `h` is another copy of this library's (one in a file named like
+/// `libcudart.so.*` other than this one's).
+fn sibling_handler(h: libc::sighandler_t) -> bool {
+    fn file_of(p: usize) -> Option<std::ffi::OsString> {
+        // SAFETY: dladdr fills the struct for an address; the name is a C string.
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        if unsafe { libc::dladdr(p as *const libc::c_void, &mut info) } == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        use std::os::unix::ffi::OsStrExt;
+        Some(std::ffi::OsStr::from_bytes(unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_bytes()).to_owned())
+    }
+    let (Some(theirs), Some(mine)) = (file_of(h), file_of(on_signal as *const () as usize)) else { return false };
+    theirs != mine && std::path::Path::new(&theirs).file_name().is_some_and(|n| n.to_string_lossy().starts_with("libcudart"))
+}
+
+/// A pipe for the signal handler to hand signals to this process's reporting thread.
+fn new_pipe() {
+    let mut fds = [0; 2];
+    // SAFETY: valid array of two descriptors.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return;
+    }
+    let pid = std::process::id();
+    SIGNAL_READ.store(fds[0] as u32 as u64, Ordering::Relaxed);
+    SIGNAL_PIPE.store(((pid as u64) << 32) | fds[1] as u32 as u64, Ordering::Release);
 }
 
 /// Registers the reports to run at exit, and on SIGINT/SIGTERM when those would kill the
@@ -522,30 +526,28 @@ extern "C" fn on_signal(sig: libc::c_int) {
 /// default action. (The thread is started by [`watch`].)
 pub fn install() {
     let c = config();
-    if c.summary.is_none() && c.leaks.is_none() && c.timeline.is_none() && !c.checked {
+    if c.summary.is_none() && c.summary_data.is_none() && c.leaks.is_none() && c.timeline.is_none() && !c.checked {
         return;
     }
     // SAFETY: registering a plain C function.
     unsafe { libc::atexit(at_exit_c) };
-    if c.summary.is_none() && c.leaks.is_none() && c.timeline.is_none() {
+    if c.summary.is_none() && c.summary_data.is_none() && c.leaks.is_none() && c.timeline.is_none() {
         return;
     }
-    let mut fds = [0; 2];
-    // SAFETY: valid array of two descriptors.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return;
-    }
-    // SAFETY: plain system call.
-    let pid = unsafe { libc::getpid() };
-    SIGNAL_PIPE.store(((pid as u32 as u64) << 32) | fds[1] as u32 as u64, Ordering::Relaxed);
-    SIGNAL_READ.store(fds[0] as u32 as u64, Ordering::Relaxed);
-    for sig in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: reading and setting signal dispositions with valid structs.
+    new_pipe();
+    for (i, sig) in SIGNALS.into_iter().enumerate() {
+        // SAFETY: reading and setting signal dispositions with valid structs; PREVIOUS is
+        // written here only, before the handler that reads it is installed.
         unsafe {
             let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 || old.sa_sigaction != libc::SIG_DFL {
+            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
                 continue;
             }
+            // The program's own handlers, and ignored signals, are left alone.
+            if old.sa_sigaction != libc::SIG_DFL && !sibling_handler(old.sa_sigaction) {
+                continue;
+            }
+            (*std::ptr::addr_of_mut!(PREVIOUS))[i] = std::mem::MaybeUninit::new(old);
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_signal as *const () as usize;
             sa.sa_flags = libc::SA_RESTART;
@@ -553,38 +555,86 @@ pub fn install() {
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }
+    HANDLING.store(true, Ordering::Release);
 }
 
-/// Starts the thread that reports when a signal ends the program (once; from an observed
-/// call).
+/// Starts the thread that reports when a signal ends the program (once per process; from an
+/// observed call).
 pub fn watch() {
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    let r = SIGNAL_READ.load(Ordering::Relaxed);
-    if r == u64::MAX {
+    // SAFETY: plain system call (getpid is not cached by glibc: one call per observed call
+    // until the thread runs, then one load).
+    let me = std::process::id();
+    if WATCHER.load(Ordering::Relaxed) == me || !HANDLING.load(Ordering::Relaxed) {
         return;
     }
-    STARTED.call_once(|| {
-        let r = r as i32;
-        let spawned = std::thread::Builder::new().name("cudart-rs-signal".into()).spawn(move || loop {
-            let mut b = 0u8;
-            // SAFETY: reads one byte into a local.
-            let n = unsafe { libc::read(r, (&mut b as *mut u8).cast(), 1) };
-            if n == 1 {
-                let sig = b as libc::c_int;
-                at_exit();
-                // SAFETY: restores the default action and re-raises the signal.
-                unsafe {
-                    libc::signal(sig, libc::SIG_DFL);
-                    libc::kill(libc::getpid(), sig);
-                }
-            } else if n == 0 {
-                return;
+    static STARTING: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+    let _g = STARTING.lock();
+    if WATCHER.load(Ordering::Relaxed) == me {
+        return;
+    }
+    let r = SIGNAL_READ.load(Ordering::Relaxed);
+    if r == u64::MAX || (SIGNAL_PIPE.load(Ordering::Relaxed) >> 32) as u32 != me {
+        return;
+    }
+    let r = r as i32;
+    let spawned = std::thread::Builder::new().name("cudart-rs-signal".into()).spawn(move || loop {
+        let mut b = 0u8;
+        // SAFETY: reads one byte into a local.
+        let n = unsafe { libc::read(r, (&mut b as *mut u8).cast(), 1) };
+        if n == 1 {
+            let sig = b as libc::c_int;
+            at_exit();
+            // What handled the signal before this library does now (the default action, or
+            // the other runtime's handler, which reports its own calls in turn).
+            let i = SIGNALS.iter().position(|&s| s == sig).unwrap_or(0);
+            // SAFETY: restores the previous action and re-raises the signal.
+            unsafe {
+                libc::sigaction(sig, (*std::ptr::addr_of!(PREVIOUS))[i].as_ptr(), std::ptr::null_mut());
+                libc::kill(libc::getpid(), sig);
             }
-        });
-        if spawned.is_ok() {
-            WATCHING.store(true, Ordering::Release);
+        } else if n == 0 {
+            return;
         }
     });
+    if spawned.is_ok() {
+        WATCHER.store(me, Ordering::Release);
+    }
+}
+
+/// In a forked child (from the fork handler, the child's only thread): the reports start
+/// empty, a new pipe serves the child's own reporting thread.
+pub fn forked() {
+    for s in STATS.iter() {
+        s.calls.store(0, Ordering::Relaxed);
+        s.errors.store(0, Ordering::Relaxed);
+        s.total.store(0, Ordering::Relaxed);
+        s.min.store(u64::MAX, Ordering::Relaxed);
+        s.max.store(0, Ordering::Relaxed);
+        s.sq.store(0, Ordering::Relaxed);
+    }
+    if let Some(mut m) = MOVED.try_lock() {
+        *m = None;
+    }
+    if let Some(mut r) = REPORTED.try_lock() {
+        *r = false;
+    }
+    if HANDLING.load(Ordering::Relaxed) {
+        let (r, w) = (SIGNAL_READ.load(Ordering::Relaxed), SIGNAL_PIPE.load(Ordering::Relaxed));
+        if r != u64::MAX && w != u64::MAX {
+            // SAFETY: the parent's pipe, inherited: this process's copies are closed.
+            unsafe {
+                libc::close(r as i32);
+                libc::close(w as u32 as i32);
+            }
+        }
+        new_pipe();
+    }
+}
+
+/// Whether a forked child's reset can take the locks it needs (none held by a thread of the
+/// parent that the child does not have).
+pub fn can_reset() -> bool {
+    MOVED.try_lock().is_some() && REPORTED.try_lock().is_some()
 }
 
 #[cfg(test)]
@@ -593,11 +643,6 @@ mod tests {
 
     #[test]
     fn numbers_and_directions() {
-        assert_eq!(commas(0), "0");
-        assert_eq!(commas(999), "999");
-        assert_eq!(commas(1000), "1,000");
-        assert_eq!(commas(1234567), "1,234,567");
-        assert_eq!(commas_f(1234.56), "1,234.6");
         assert_eq!(Dir::of(4, End::Pageable, End::Device), Dir::H2D);
         assert_eq!(Dir::of(4, End::Managed, End::Pinned), Dir::D2H);
         assert_eq!(Dir::of(4, End::Pinned, End::Pageable), Dir::H2H);
