@@ -2,6 +2,7 @@
 # Builds both ABIs of the runtime and the stand-in driver, and lays out dist/:
 #   dist/lib/libcudart.so.13.0.0, libcudart.so.13 -> .13.0.0, libcudart.so -> .13
 #   dist/lib/libcudart.so.12.9.0, libcudart.so.12 -> .12.9.0
+#   dist/bin/cudart-rs                   the command (`cudart-rs run`, `cudart-rs doctor`)
 #   dist/lib/stand-in/libcuda.so.1       the host-memory stand-in driver
 #   dist/lib/.debug/, dist/lib/stand-in/.debug/   release: the libraries' debug info, split off
 #                                        (NAME.debug; each library is stripped and names its
@@ -31,6 +32,7 @@ flags=()
 out13=$(cargo_out_dir "${flags[@]}" -p cudart-rs)
 out12=$(cargo_out_dir "${flags[@]}" -p cudart-rs --features abi12 --target-dir target/abi12)
 cargo build "${flags[@]}" -p cuda-standin --message-format=short -q
+cargo build "${flags[@]}" -p cudart-rs-cli --message-format=short -q
 
 lib13=target/$profile/libcudart.so
 lib12=target/abi12/$profile/libcudart.so
@@ -54,7 +56,8 @@ split_debug() {
 }
 
 rm -rf target/dist-staging
-mkdir -p target/dist-staging/lib/stand-in target/dist-staging/include
+mkdir -p target/dist-staging/lib/stand-in target/dist-staging/include target/dist-staging/bin
+cp target/$profile/cudart-rs target/dist-staging/bin/
 cp "$lib13" target/dist-staging/lib/libcudart.so.13.0.0
 ln -s libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.13
 ln -s libcudart.so.13 target/dist-staging/lib/libcudart.so
@@ -64,7 +67,7 @@ cp "$standin" target/dist-staging/lib/stand-in/libcuda.so.1
 cp include/*.h target/dist-staging/include/
 if [[ $profile == release ]]; then
     for f in target/dist-staging/lib/libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.12.9.0 \
-        target/dist-staging/lib/stand-in/libcuda.so.1; do
+        target/dist-staging/lib/stand-in/libcuda.so.1 target/dist-staging/bin/cudart-rs; do
         split_debug "$f"
     done
 fi
@@ -78,8 +81,8 @@ cp "$out12/exports.txt" target/dist-staging/exports-12.txt
 } >target/dist-staging/BUILD-INFO
 # Replace what this script makes; leave what other tools write in dist/ (coverage reports).
 mkdir -p dist
-rm -rf dist/lib dist/include
-mv target/dist-staging/lib target/dist-staging/include target/dist-staging/exports-13.txt target/dist-staging/exports-12.txt target/dist-staging/BUILD-INFO dist/
+rm -rf dist/lib dist/include dist/bin
+mv target/dist-staging/bin target/dist-staging/lib target/dist-staging/include target/dist-staging/exports-13.txt target/dist-staging/exports-12.txt target/dist-staging/BUILD-INFO dist/
 rm -rf target/dist-staging
 
 echo "build ($profile):"
@@ -90,5 +93,6 @@ if [[ $profile == release ]]; then
     echo "  stripped: libcudart.so.13.0.0 $(stat -c %s dist/lib/libcudart.so.13.0.0) bytes, libcudart.so.12.9.0 $(stat -c %s dist/lib/libcudart.so.12.9.0) bytes;" \
         "debug info in dist/lib/.debug/"
 fi
+echo "  dist/bin/cudart-rs   the command: cudart-rs run [options] -- PROGRAM, cudart-rs doctor"
 echo "  dist/lib/stand-in/libcuda.so.1   (use: CUDART_RS_DRIVER=$root/dist/lib/stand-in/libcuda.so.1)"
 echo "  dist/include/: $(cd dist/include && echo *.h)"

@@ -54,10 +54,10 @@ use_packages() {
     tmp=$(mktemp -d)
     multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
     echo "system: $(. /etc/os-release && echo "$PRETTY_NAME"), dpkg $(dpkg-query -W -f='${Version}' dpkg), gcc $(gcc -dumpfullversion)"
-    for f in "$debs"/libcudart-rs13_*.deb "$debs"/libcudart-rs12_*.deb "$debs"/libcudart-rs-dev_*.deb; do
+    for f in "$debs"/libcudart-rs13_*.deb "$debs"/libcudart-rs12_*.deb "$debs"/libcudart-rs-dev_*.deb "$debs"/cudart-rs_*.deb; do
         [[ -f $f ]] && pkgs+=("$f")
     done
-    ((${#pkgs[@]} == 3)) || { bad "want libcudart-rs13, libcudart-rs12 and libcudart-rs-dev in $debs"; return; }
+    ((${#pkgs[@]} == 4)) || { bad "want libcudart-rs13, libcudart-rs12, libcudart-rs-dev and cudart-rs in $debs"; return; }
     for f in "$debs"/libcudart-rs1[23]-dbgsym_*.deb; do [[ -f $f ]] && dbg+=("$f"); done
 
     # Every path in cudart-rs's own places: nothing in /usr/include or the loader's folders
@@ -66,7 +66,7 @@ use_packages() {
     local stray=""
     for f in "${pkgs[@]}" "${dbg[@]}"; do
         stray+=$(dpkg-deb -c "$f" | awk '{ print $6 }' | sed 's|^\./|/|; s|/$||' | grep -vxE \
-            "/|/usr|/usr/(lib|include|share|share/doc|lib/debug|lib/debug/\.build-id(/[0-9a-f]{2})?)|/usr/lib/$multiarch|/usr/lib/$multiarch/pkgconfig|/usr/lib/$multiarch/cudart-rs(/.*)?|/usr/include/cudart-rs(/.*)?|/usr/lib/$multiarch/pkgconfig/cudart-rs-1[23]\.pc|/usr/share/doc/libcudart-rs[-a-z0-9]*(/.*)?|/usr/share/lintian(/overrides(/libcudart-rs1[23])?)?|/usr/lib/debug/\.build-id/[0-9a-f]{2}/[0-9a-f]{38}\.debug")
+            "/|/usr|/usr/(bin|share/man|share/man/man1|lib|include|share|share/doc|lib/debug|lib/debug/\.build-id(/[0-9a-f]{2})?)|/usr/lib/$multiarch|/usr/lib/$multiarch/pkgconfig|/usr/lib/$multiarch/cudart-rs(/.*)?|/usr/include/cudart-rs(/.*)?|/usr/lib/$multiarch/pkgconfig/cudart-rs-1[23]\.pc|/usr/share/doc/(lib)?cudart-rs[-a-z0-9]*(/.*)?|/usr/share/lintian(/overrides(/libcudart-rs1[23]|/cudart-rs)?)?|/usr/bin/cudart-rs|/usr/share/man/man1/cudart-rs\.1\.gz|/usr/lib/debug/\.build-id/[0-9a-f]{2}/[0-9a-f]{38}\.debug")
     done
     if [[ -z $stray ]]; then
         ok "the packages' files lie in /usr/lib/$multiarch/cudart-rs/, /usr/include/cudart-rs/, pkgconfig/cudart-rs-1{3,2}.pc, /usr/lib/debug/.build-id/, /usr/share/{doc,lintian/overrides}/ only"
@@ -140,6 +140,26 @@ use_packages() {
         fi
     done
 
+    # The command finds the packaged libraries.
+    local v
+    v=$(cudart-rs --version 2>&1)
+    if [[ $v == *"CUDA 13 runtime: /usr/lib/$multiarch/cudart-rs/libcudart.so.13"* && $v == *"CUDA 12 runtime: /usr/lib/$multiarch/cudart-rs/libcudart.so.12"* ]]; then
+        ok "cudart-rs --version names the packaged libraries"
+    else
+        bad "cudart-rs --version: $v"
+    fi
+    if [[ -x $tmp/copy_basic_13 ]]; then
+        local renv=(env -u LD_LIBRARY_PATH -u LD_PRELOAD)
+        [[ -n $driver ]] && renv+=(CUDART_RS_DRIVER="$driver")
+        if "${renv[@]}" timeout 120 cudart-rs run --summary -- "$tmp/copy_basic_13" >/dev/null 2>"$tmp/run.err" &&
+            grep -q '^==== cudart-rs summary (pid [0-9]*, copy_basic_13' "$tmp/run.err"; then
+            ok "cudart-rs run --summary -- copy_basic_13: its summary"
+        else
+            tail -n 5 "$tmp/run.err"
+            bad "cudart-rs run --summary -- copy_basic_13"
+        fi
+    fi
+
     # The -dbgsym packages: gdb finds /usr/lib/debug/.build-id/... by the library's build id.
     if ((${#dbg[@]})) && command -v gdb >/dev/null && [[ -x $tmp/copy_basic_13 ]]; then
         local genv=(env -u LD_LIBRARY_PATH -u LD_PRELOAD) bt
@@ -159,10 +179,10 @@ use_packages() {
     if ((keep)); then
         echo "   (--keep: the packages stay installed)"
     else
-        dpkg -P libcudart-rs-dev libcudart-rs13-dbgsym libcudart-rs12-dbgsym libcudart-rs13 libcudart-rs12 >"$tmp/purge.log" 2>&1
+        dpkg -P cudart-rs libcudart-rs-dev libcudart-rs13-dbgsym libcudart-rs12-dbgsym libcudart-rs13 libcudart-rs12 >"$tmp/purge.log" 2>&1
         local left
-        left=$(ls -d "/usr/lib/$multiarch/cudart-rs" /usr/include/cudart-rs "/usr/lib/$multiarch/pkgconfig/cudart-rs-"*.pc 2>/dev/null)
-        if [[ -z $left ]] && ! dpkg-query -W 'libcudart-rs*' 2>/dev/null | grep -q .; then
+        left=$(ls -d "/usr/lib/$multiarch/cudart-rs" /usr/include/cudart-rs "/usr/lib/$multiarch/pkgconfig/cudart-rs-"*.pc /usr/bin/cudart-rs 2>/dev/null)
+        if [[ -z $left ]] && ! dpkg-query -W 'libcudart-rs*' 'cudart-rs' 2>/dev/null | grep -q .; then
             ok "dpkg -P: the packages are gone and left nothing"
         else
             cat "$tmp/purge.log"

@@ -2,6 +2,7 @@
 # Builds the Debian packages, one command, and runs lintian on them:
 #   dist/deb/libcudart-rs13_V_ARCH.deb     libcudart.so.13 in /usr/lib/<triplet>/cudart-rs/
 #   dist/deb/libcudart-rs12_V_ARCH.deb     libcudart.so.12 in the same folder
+#   dist/deb/cudart-rs_V_ARCH.deb          the cudart-rs command (/usr/bin/cudart-rs) and its manual
 #   dist/deb/libcudart-rs-dev_V_ARCH.deb   headers (/usr/include/cudart-rs/), development links
 #                                          (cudart-rs/13/, cudart-rs/12/), cudart-rs-13.pc, -12.pc
 #   dist/deb/libcudart-rs13-dbgsym_V_ARCH.deb, libcudart-rs12-dbgsym_V_ARCH.deb
@@ -48,7 +49,7 @@ fi
 if ((build)); then
     bash scripts/build.sh
 fi
-for f in target/release/libcudart.so target/abi12/release/libcudart.so dist/include/cuda_runtime_api.h; do
+for f in target/release/libcudart.so target/abi12/release/libcudart.so target/release/cudart-rs dist/include/cuda_runtime_api.h; do
     [[ -f $f ]] || { echo "deb.sh: no $f: run scripts/build.sh" >&2; exit 1; }
 done
 grep -qx 'profile=release' dist/BUILD-INFO || { echo "deb.sh: dist/ is not a release build" >&2; exit 1; }
@@ -68,11 +69,11 @@ src=$work/cudart-rs-$version
 rm -rf "$work"
 mkdir -p "$src/scripts" "$src/packaging" "$src/dist/include" "$src/target/release" "$src/target/abi12/release"
 cp scripts/install.sh "$src/scripts/"
-cp packaging/cudart-rs.pc.in "$src/packaging/"
+cp packaging/cudart-rs.pc.in packaging/cudart-rs.1 "$src/packaging/"
 cp Cargo.toml README.md "$src/"
 cp dist/include/*.h "$src/dist/include/"
 cp dist/BUILD-INFO "$src/dist/"
-cp target/release/libcudart.so "$src/target/release/"
+cp target/release/libcudart.so target/release/cudart-rs "$src/target/release/"
 cp target/abi12/release/libcudart.so "$src/target/abi12/release/"
 cp -r packaging/debian "$src/debian"
 rm "$src/debian/copyright.in"

@@ -2,6 +2,7 @@
 # Checks scripts/install.sh on the release build in dist/ (scripts/build.sh first), in a
 # temporary DESTDIR, on the stand-in driver:
 #   - the files and links it installs, and nothing else;
+#   - the cudart-rs command finds the libraries installed with it;
 #   - per ABI, ctest/copy_basic.c built with `pkg-config --cflags --libs cudart-rs-N` alone
 #     (no -I or -L of ours): it needs libcudart.so.N, finds the installed library through
 #     its RUNPATH (no LD_LIBRARY_PATH), and prints NVIDIA's recorded output
@@ -40,6 +41,7 @@ ok "scripts/install.sh DESTDIR=\$tmp PREFIX=/usr/local"
 # What is installed: exactly this (type, mode, path, link target).
 (cd "$dest" && find . \( -type f -o -type l \) -printf '%p %y %m %l\n' | LC_ALL=C sort) >"$tmp/files"
 cat >"$tmp/want" <<'EOF'
+./usr/local/bin/cudart-rs f 755 
 ./usr/local/include/cudart-rs/cuda_egl_interop.h f 644 
 ./usr/local/include/cudart-rs/cuda_gl_interop.h f 644 
 ./usr/local/include/cudart-rs/cuda_runtime_api.h f 644 
@@ -54,6 +56,7 @@ cat >"$tmp/want" <<'EOF'
 ./usr/local/lib/cudart-rs/libcudart.so.13.0.0 f 644 
 ./usr/local/lib/pkgconfig/cudart-rs-12.pc f 644 
 ./usr/local/lib/pkgconfig/cudart-rs-13.pc f 644 
+./usr/local/share/man/man1/cudart-rs.1 f 644 
 EOF
 if diff -u "$tmp/want" "$tmp/files"; then ok "installed files and links"; else bad "installed files and links (diff above)"; fi
 for a in 13 12; do
@@ -64,6 +67,14 @@ for a in 13 12; do
         bad "libcudart.so.$a not stripped, or the header differs from include/"
     fi
 done
+
+# The command finds the libraries installed with it.
+v=$("$dest/usr/local/bin/cudart-rs" --version 2>&1)
+if [[ $v == *"CUDA 13 runtime: $dest/usr/local/lib/cudart-rs/libcudart.so.13"* && $v == *"CUDA 12 runtime: $dest/usr/local/lib/cudart-rs/libcudart.so.12"* ]]; then
+    ok "cudart-rs --version names the libraries installed with it"
+else
+    bad "cudart-rs --version: $v"
+fi
 
 # A program built with pkg-config alone. --define-prefix: the .pc files' prefix is where they
 # lie (DESTDIR/usr/local), as it would be /usr/local once installed there.

@@ -8,6 +8,10 @@
 #   $INCLUDEDIR/cudart-rs/cuda_runtime_api.h, cuda_gl_interop.h, cuda_egl_interop.h,
 #                         cuda_vdpau_interop.h
 #   $PKGCONFIGDIR/cudart-rs-13.pc, cudart-rs-12.pc
+#   $MANDIR/man1/cudart-rs.1           its manual page
+#   $BINDIR/cudart-rs                  the command (`cudart-rs run`, `cudart-rs doctor`), which
+#                                      finds the libraries at ../lib/cudart-rs,
+#                                      ../lib/<triplet>/cudart-rs or ../lib64/cudart-rs
 #   debug info: $LIBDIR/cudart-rs/.debug/libcudart.so.N.M.P.debug (found by gdb through the
 #               library's .gnu_debuglink), or with DEBUGDIR set (e.g. /usr/lib/debug)
 #               $DEBUGDIR/.build-id/xx/yyyyyyyy.debug (found by the library's build id)
@@ -17,7 +21,8 @@
 #
 # Usage: scripts/install.sh [--abi 13|12|both] [--no-debug] [--unstripped] [--uninstall] [VAR=value...]
 #   Variables (arguments or environment), as make's install targets take them:
-#     PREFIX=/usr/local  LIBDIR=$PREFIX/lib  INCLUDEDIR=$PREFIX/include
+#     PREFIX=/usr/local  BINDIR=$PREFIX/bin  LIBDIR=$PREFIX/lib  INCLUDEDIR=$PREFIX/include
+#     MANDIR=$PREFIX/share/man
 #     PKGCONFIGDIR=$LIBDIR/pkgconfig  DEBUGDIR=(unset)  DESTDIR=(unset: the real root)
 #   --no-debug     no debug files
 #   --unstripped   the libraries as cargo built them (target/release, target/abi12/release),
@@ -35,7 +40,7 @@ while (($#)); do
         --no-debug) debug=0 ;;
         --unstripped) unstripped=1 debug=0 ;;
         --uninstall) uninstall=1 ;;
-        PREFIX=* | LIBDIR=* | INCLUDEDIR=* | PKGCONFIGDIR=* | DEBUGDIR=* | DESTDIR=*) export "${1?}" ;;
+        PREFIX=* | BINDIR=* | MANDIR=* | LIBDIR=* | INCLUDEDIR=* | PKGCONFIGDIR=* | DEBUGDIR=* | DESTDIR=*) export "${1?}" ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "install: unknown argument '$1' (--help)" >&2; exit 2 ;;
     esac
@@ -45,12 +50,14 @@ done
 for a in $abis; do [[ $a == 13 || $a == 12 ]] || { echo "install: --abi 13, 12 or both" >&2; exit 2; }; done
 
 PREFIX=${PREFIX:-/usr/local}
+BINDIR=${BINDIR:-$PREFIX/bin}
+MANDIR=${MANDIR:-$PREFIX/share/man}
 LIBDIR=${LIBDIR:-$PREFIX/lib}
 INCLUDEDIR=${INCLUDEDIR:-$PREFIX/include}
 PKGCONFIGDIR=${PKGCONFIGDIR:-$LIBDIR/pkgconfig}
 DEBUGDIR=${DEBUGDIR:-}
 DESTDIR=${DESTDIR:-}
-for v in PREFIX LIBDIR INCLUDEDIR PKGCONFIGDIR; do
+for v in PREFIX BINDIR MANDIR LIBDIR INCLUDEDIR PKGCONFIGDIR; do
     [[ ${!v} == /* ]] || { echo "install: $v must be an absolute path (got '${!v}')" >&2; exit 2; }
 done
 [[ -z $DEBUGDIR || $DEBUGDIR == /* ]] || { echo "install: DEBUGDIR must be an absolute path" >&2; exit 2; }
@@ -76,6 +83,12 @@ if ((uninstall)); then
         rmdir "$DESTDIR$cudartdir/$a" 2>/dev/null || true
     done
     if [[ ! -e $DESTDIR$cudartdir/libcudart.so.13 && ! -e $DESTDIR$cudartdir/libcudart.so.12 ]]; then
+        f=$DESTDIR$BINDIR/cudart-rs
+        if [[ -n $DEBUGDIR && -f $f ]]; then
+            id=$(build_id "$f")
+            [[ -n $id ]] && rm -f "$DESTDIR$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
+        fi
+        rm -f "$f" "$DESTDIR$MANDIR/man1/cudart-rs.1"
         rm -rf "$DESTDIR$INCLUDEDIR/cudart-rs"
         rmdir "$DESTDIR$cudartdir/.debug" "$DESTDIR$cudartdir" 2>/dev/null || true
     fi
@@ -85,8 +98,10 @@ fi
 
 if ((unstripped)); then
     declare -A src=([13]=$root/target/release/libcudart.so [12]=$root/target/abi12/release/libcudart.so)
+    cmd=$root/target/release/cudart-rs
 else
     declare -A src=([13]=$dist/lib/libcudart.so.13.0.0 [12]=$dist/lib/libcudart.so.12.9.0)
+    cmd=$dist/bin/cudart-rs
     grep -qx 'profile=release' "$dist/BUILD-INFO" 2>/dev/null ||
         { echo "install: dist/ holds no release build: run scripts/build.sh first" >&2; exit 1; }
 fi
@@ -95,13 +110,25 @@ for a in $abis; do
     [[ $(soname "${src[$a]}") == libcudart.so.$a ]] || { echo "install: ${src[$a]} is not libcudart.so.$a" >&2; exit 1; }
 done
 [[ -f $dist/include/cuda_runtime_api.h ]] || { echo "install: no dist/include: run scripts/build.sh first" >&2; exit 1; }
+[[ -x $cmd ]] || { echo "install: no $cmd: run scripts/build.sh first" >&2; exit 1; }
+# The command finds the libraries from where it is installed.
+case $cudartdir in
+    "$(dirname "$BINDIR")"/lib/cudart-rs | "$(dirname "$BINDIR")"/lib/*-linux-gnu/cudart-rs | "$(dirname "$BINDIR")"/lib64/cudart-rs) ;;
+    *) echo "install: note: $BINDIR/cudart-rs will not find $cudartdir on its own: run it with --lib $cudartdir or CUDART_RS_LIBDIR=$cudartdir" >&2 ;;
+esac
 
 # pc_path DIR: DIR for a .pc file, relative to ${prefix} where it is under it (so that
 # pkg-config --define-prefix can move the tree).
 pc_path() { if [[ $1 == "$PREFIX" ]]; then echo '${prefix}'; elif [[ $1 == "$PREFIX"/* ]]; then echo "\${prefix}${1#"$PREFIX"}"; else echo "$1"; fi; }
 
 d=$DESTDIR
-install -d -m 0755 "$d$cudartdir" "$d$INCLUDEDIR/cudart-rs" "$d$PKGCONFIGDIR"
+install -d -m 0755 "$d$cudartdir" "$d$INCLUDEDIR/cudart-rs" "$d$PKGCONFIGDIR" "$d$BINDIR"
+install -m 0755 "$cmd" "$d$BINDIR/cudart-rs"
+install -D -m 0644 "$root/packaging/cudart-rs.1" "$d$MANDIR/man1/cudart-rs.1"
+if ((debug)) && [[ -n $DEBUGDIR ]]; then
+    id=$(build_id "$cmd")
+    [[ -n $id ]] && install -D -m 0644 "$dist/bin/.debug/cudart-rs.debug" "$d$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
+fi
 for h in cuda_runtime_api.h cuda_gl_interop.h cuda_egl_interop.h cuda_vdpau_interop.h; do
     install -m 0644 "$dist/include/$h" "$d$INCLUDEDIR/cudart-rs/$h"
 done
@@ -134,6 +161,7 @@ echo "install: cudart-rs $version ($abis) into ${DESTDIR:+$DESTDIR }$PREFIX:"
 echo "  libraries:   $cudartdir/ (not on the loader's path: pkg-config gives a RUNPATH to it;"
 echo "               else LD_LIBRARY_PATH=$cudartdir or LD_PRELOAD=$cudartdir/libcudart.so.13)"
 echo "  headers:     $INCLUDEDIR/cudart-rs/"
+echo "  command:     $BINDIR/cudart-rs (cudart-rs run -- PROGRAM, cudart-rs doctor)"
 echo "  pkg-config:  $PKGCONFIGDIR/$(for a in $abis; do printf 'cudart-rs-%s.pc ' "$a"; done)"
 if ((debug)); then
     echo "  debug info:  ${DEBUGDIR:+$DEBUGDIR/.build-id/}${DEBUGDIR:-$cudartdir/.debug/}"
