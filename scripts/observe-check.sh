@@ -2,7 +2,10 @@
 # Checks the observation modes (CUDART_RS_TRACE, _SUMMARY, _LEAKS, _TIMELINE, _CHECKED; see
 # README.md) with ctest/observe/observe.c: builds it with gcc against our header, runs it with
 # each variable and checks the trace, summary, leak report, timeline and checked mode against
-# what the program did (scripts/observe/check.py).
+# what the program did (scripts/observe/check.py); then, with ctest/observe/procs.c, the
+# reports of process trees (wrappers, shells, forks, processes sharing a path), report files
+# that are unsafe to write, the `cudart-rs` command, and secure-execution mode: a setuid
+# program, made and removed by the check as root (scripts/observe/procs.py).
 #
 #   bash scripts/observe-check.sh --standin [--abi 13|12|both]
 #       Here (and in scripts/test.sh): dist/ (scripts/build.sh), the stand-in driver.
@@ -11,8 +14,8 @@
 #       carried), the machine's driver; the kernel must run. Takes seconds. Writes
 #       observe-check.log and observe-runs.tgz (every run's output and files) to $OUT.
 #
-# The last line is `observe: N passed, N failed`; the exit status is non-zero when a check
-# failed.
+# The last line is `observe: N passed, N failed, N skipped` (a check that cannot run here says
+# why, and is not counted as passed); the exit status is non-zero when a check failed.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -86,6 +89,15 @@ main() {
             args+=(--driver "$dist/lib/stand-in/libcuda.so.1")
         fi
         python3 scripts/observe/check.py "${args[@]}" || rc=1
+        # Process trees, report files, the cudart-rs command, secure-execution mode.
+        args=(--lib "$work/$abi/lib/libcudart.so.$so" --cli "$dist/bin/cudart-rs" --include "$dist/include" --abi "$abi"
+            --observe "$exe" --work "$work/$abi/procs" --label "[$abi]")
+        if [[ $mode == gpu ]]; then
+            args+=(--gpu)
+        else
+            args+=(--driver "$dist/lib/stand-in/libcuda.so.1")
+        fi
+        python3 scripts/observe/procs.py "${args[@]}" || rc=1
     done
     return $rc
 }
@@ -94,7 +106,8 @@ main 2>&1 | tee "$work/observe-check.log"
 rc=${PIPESTATUS[0]}
 passed=$(grep -c '^PASS ' "$work/observe-check.log")
 failed=$(grep -c '^FAIL ' "$work/observe-check.log")
+skipped=$(grep -c '^SKIP ' "$work/observe-check.log")
 cp "$work/observe-check.log" "$out/observe-check.log"
 tar -czf "$out/observe-runs.tgz" -C "$work" $(cd "$work" && ls -d */runs 2>/dev/null) 2>/dev/null
-echo "observe: $passed passed, $failed failed"
+echo "observe: $passed passed, $failed failed, $skipped skipped"
 ((rc == 0 && failed == 0))

@@ -19,7 +19,10 @@
 #   9. scripts/difftest.sh --standin              (the differential tester builds against our
 #                                                  header and runs seeds to the end, both ABIs)
 #  10. scripts/observe-check.sh --standin         (the observation modes: trace, summary, leak
-#                                                  report, timeline, checked mode; both ABIs)
+#                                                  report, timeline, checked mode; process
+#                                                  trees, report files, the cudart-rs command,
+#                                                  a setuid program; both ABIs; each check
+#                                                  counted)
 # Every step runs even when an earlier one failed (unless it needs what failed). The last
 # line sums the C test counts; each other step that failed counts as one failure there:
 #   N passed, N failed, N skipped
@@ -94,7 +97,17 @@ if run_step "build" bash scripts/build.sh; then
         ctest_step "stress" --standin --abi both --only stress --repeat 3 --timeout 120
     fi
     run_step "difftest on the stand-in" bash scripts/difftest.sh --standin --abi both --seeds 1-20 --calls 200
-    run_step "observation modes on the stand-in" bash scripts/observe-check.sh --standin --abi both
+    # Each observation check counts (those that cannot run here say why, as skipped).
+    step "observation modes on the stand-in: scripts/observe-check.sh --standin --abi both"
+    bash scripts/observe-check.sh --standin --abi both 2>&1 | tee "$log/observe.out"
+    rc=${PIPESTATUS[0]}
+    before=$failed
+    if add_summary "$(tail -n 1 "$log/observe.out" | sed 's/^observe: //')"; then
+        ((rc != 0 && failed == before)) && failed_steps+=("observation modes")
+    else
+        echo "==== step failed: observation modes (no summary line)"
+        failed_steps+=("observation modes")
+    fi
 else
     echo "==== no dist/: the C tests cannot run"
     failed_steps+=("C tests (not run)")

@@ -1,0 +1,105 @@
+/*
+ * procs.c: processes for the observation modes' process-tree checks (scripts/observe/procs.py):
+ * which process reports, and that every report survives when several processes share a
+ * report path.
+ *
+ *   procs leak KIB [CALLS]  makes CALLS queries (cudaGetDevice), copies 1 KiB to the device and
+ *                           back, leaks KIB KiB of device memory; prints `leaked PID BYTES`
+ *   procs fork KA KC KP     before forking, one call that needs no driver (cudaGetErrorName);
+ *                           then child A leaks KA KiB (and exits), child B makes no call (and
+ *                           exits through exit(), so its atexit handlers run), child C execs
+ *                           `procs leak KC`; the parent waits for them, then leaks KP KiB.
+ *                           Prints `leaked PID BYTES` for each process that leaks and
+ *                           `silent PID` for B
+ *   procs none              makes no runtime call at all
+ *   procs secure            prints `AT_SECURE=N` (secure-execution mode, as the kernel
+ *                           told the process) and what cudaGetDeviceCount returned, then
+ *                           leaks 1 KiB if it can
+ *
+ * Every process prints its lines itself (flushed at once), so the order between processes is
+ * not fixed. The exit status is 0 when every call that must succeed did.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cuda_runtime_api.h>
+
+static int leak(long kib, long calls) {
+    int dev = -1, bad = 0;
+    for (long i = 0; i < calls; i++)
+        bad |= cudaGetDevice(&dev) != cudaSuccess;
+    char host[1024];
+    memset(host, 7, sizeof host);
+    void *p = NULL;
+    if (cudaMalloc(&p, (size_t)kib * 1024) != cudaSuccess) {
+        printf("FAIL cudaMalloc in %d\n", (int)getpid());
+        return 1;
+    }
+    bad |= cudaMemcpy(p, host, sizeof host, cudaMemcpyHostToDevice) != cudaSuccess;
+    memset(host, 0, sizeof host);
+    bad |= cudaMemcpy(host, p, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess;
+    bad |= host[1023] != 7;
+    printf("leaked %d %ld\n", (int)getpid(), kib * 1024);
+    fflush(stdout);
+    if (bad)
+        printf("FAIL a call in %d\n", (int)getpid());
+    return bad;
+}
+
+static int wait_for(pid_t pid) {
+    int st = 0;
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        printf("FAIL child %d: status %#x\n", (int)pid, st);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc >= 3 && !strcmp(argv[1], "leak"))
+        return leak(atol(argv[2]), argc > 3 ? atol(argv[3]) : 0);
+    if (argc >= 2 && !strcmp(argv[1], "none"))
+        return 0;
+    if (argc >= 2 && !strcmp(argv[1], "secure")) {
+        int n = 0;
+        printf("AT_SECURE=%lu\n", getauxval(AT_SECURE));
+        cudaError_t e = cudaGetDeviceCount(&n);
+        printf("cudaGetDeviceCount: %s\n", cudaGetErrorName(e));
+        if (e == cudaSuccess) {
+            void *p = NULL;
+            printf("cudaMalloc: %s\n", cudaGetErrorName(cudaMalloc(&p, 1024)));
+        }
+        return 0;
+    }
+    if (argc >= 5 && !strcmp(argv[1], "fork")) {
+        int bad = 0;
+        /* A call before the fork: the children inherit its figures, which are not theirs. */
+        if (strcmp(cudaGetErrorName(cudaSuccess), "cudaSuccess") != 0)
+            bad = 1;
+        pid_t a = fork();
+        if (a == 0)
+            exit(leak(atol(argv[2]), 0));
+        bad |= wait_for(a);
+        pid_t b = fork();
+        if (b == 0) {
+            printf("silent %d\n", (int)getpid());
+            exit(0);
+        }
+        bad |= wait_for(b);
+        pid_t c = fork();
+        if (c == 0) {
+            char *args[] = {argv[0], "leak", argv[3], NULL};
+            execv("/proc/self/exe", args);
+            perror("execv");
+            _exit(127);
+        }
+        bad |= wait_for(c);
+        return bad | leak(atol(argv[4]), 0);
+    }
+    fprintf(stderr, "usage: procs leak KIB [CALLS] | fork KA KC KP | none | secure\n");
+    return 2;
+}
