@@ -561,9 +561,7 @@ pub fn install() {
 /// Starts the thread that reports when a signal ends the program (once per process; from an
 /// observed call).
 pub fn watch() {
-    // SAFETY: plain system call (getpid is not cached by glibc: one call per observed call
-    // until the thread runs, then one load).
-    let me = std::process::id();
+    let me = super::pid();
     if WATCHER.load(Ordering::Relaxed) == me || !HANDLING.load(Ordering::Relaxed) {
         return;
     }
