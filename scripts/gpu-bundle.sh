@@ -32,8 +32,8 @@ rm -rf target/gpu-staging
 mkdir -p target/gpu-staging/cu12/include target/gpu-staging/nvidia12 target/gpu-staging/nvidia13
 mkdir -p target/gpu-staging/nvidia135 target/gpu-staging/cu135/include
 mkdir -p target/gpu-staging/dist
-cp -a dist/lib dist/include dist/exports-13.txt dist/exports-12.txt dist/BUILD-INFO target/gpu-staging/dist/
-rm -rf target/gpu-staging/dist/lib/.debug target/gpu-staging/dist/lib/stand-in/.debug
+cp -a dist/bin dist/lib dist/include dist/exports-13.txt dist/exports-12.txt dist/BUILD-INFO target/gpu-staging/dist/
+rm -rf target/gpu-staging/dist/bin/.debug target/gpu-staging/dist/lib/.debug target/gpu-staging/dist/lib/stand-in/.debug
 for f in target/gpu-staging/dist/lib/libcudart.so.13.0.0 target/gpu-staging/dist/lib/libcudart.so.12.9.0 target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
     strip --strip-debug "$f"
 done

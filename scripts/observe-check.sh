@@ -11,8 +11,10 @@
 #       Here (and in scripts/test.sh): dist/ (scripts/build.sh), the stand-in driver.
 #   bash scripts/observe-check.sh --gpu [--abi 13|12|both]
 #       On the GPU machine (no cargo there): .gpu/dist (scripts/gpu-bundle.sh here, .gpu
-#       carried), the machine's driver; the kernel must run. Takes seconds. Writes
-#       observe-check.log and observe-runs.tgz (every run's output and files) to $OUT.
+#       carried), the machine's driver; the kernel must run. Takes seconds; with two GPUs also
+#       `cudart-rs run --summary --timeline` on a DDP training of two ranks started by
+#       torchrun (scripts/observe/ddp.py, a minute). Writes observe-check.log,
+#       observe-runs.tgz (every run's output and files) and ddp-timeline.json.gz to $OUT.
 #
 # The last line is `observe: N passed, N failed, N skipped` (a check that cannot run here says
 # why, and is not counted as passed); the exit status is non-zero when a check failed.
@@ -99,6 +101,12 @@ main() {
         fi
         python3 scripts/observe/procs.py "${args[@]}" || rc=1
     done
+    if [[ $mode == gpu ]]; then
+        # cudart-rs run on a DDP training of two ranks started by torchrun (two GPUs).
+        python3 scripts/observe/ddp.py --cli "$dist/bin/cudart-rs" --lib "$dist/lib" --work "$work/ddp/runs" \
+            --timeline "$out/ddp-timeline.json" --label "[13]" || rc=1
+        [[ -f $out/ddp-timeline.json ]] && gzip -f "$out/ddp-timeline.json"
+    fi
     return $rc
 }
 
