@@ -19,7 +19,8 @@ Runs <command> on cudart-rs (preloaded, so it wins over the program's own RPATH)
 with the observation modes asked for, in it and in every process it starts, and
 exits with the command's exit status. At the end it prints (to stderr) one
 summary of all processes that made CUDA runtime calls; processes that made none
-(shells, `timeout`, launchers) report nothing.
+(shells, `timeout`, launchers such as torchrun: the registrations of fat binaries
+that loading a library of kernels makes do not count) report nothing.
 
 Options:
   --trace[=FILTER]       Trace every call: arguments decoded, result, duration, one

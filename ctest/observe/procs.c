@@ -12,6 +12,9 @@
  *                           Prints `leaked PID BYTES` for each process that leaks and
  *                           `silent PID` for B
  *   procs none              makes no runtime call at all
+ *   procs register          registers a fat binary with a kernel and unregisters it, as
+ *                           nvcc's constructors and destructors do when a library of kernels
+ *                           is loaded and unloaded, and makes no other call
  *   procs secure            prints `AT_SECURE=N` (secure-execution mode, as the kernel
  *                           told the process) and what cudaGetDeviceCount returned, then
  *                           leaks 1 KiB if it can
@@ -27,6 +30,16 @@
 #include <unistd.h>
 #include <cuda_runtime_api.h>
 
+extern void **__cudaRegisterFatBinary(void *fatCubin);
+extern void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+extern void __cudaUnregisterFatBinary(void **fatCubinHandle);
+extern void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                   const char *deviceName, int thread_limit, void *tid, void *bid,
+                                   void *bDim, void *gDim, int *wSize);
+
+static const char ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry procs_nothing()\n{\n  ret;\n}\n";
+static void procs_nothing_stub(void) {}
+
 static int leak(long kib, long calls) {
     int dev = -1, bad = 0;
     for (long i = 0; i < calls; i++)
@@ -34,8 +47,9 @@ static int leak(long kib, long calls) {
     char host[1024];
     memset(host, 7, sizeof host);
     void *p = NULL;
-    if (cudaMalloc(&p, (size_t)kib * 1024) != cudaSuccess) {
-        printf("FAIL cudaMalloc in %d\n", (int)getpid());
+    cudaError_t e = cudaMalloc(&p, (size_t)kib * 1024);
+    if (e != cudaSuccess) {
+        printf("FAIL cudaMalloc in %d: %s\n", (int)getpid(), cudaGetErrorName(e));
         return 1;
     }
     bad |= cudaMemcpy(p, host, sizeof host, cudaMemcpyHostToDevice) != cudaSuccess;
@@ -64,6 +78,14 @@ int main(int argc, char **argv) {
         return leak(atol(argv[2]), argc > 3 ? atol(argv[3]) : 0);
     if (argc >= 2 && !strcmp(argv[1], "none"))
         return 0;
+    if (argc >= 2 && !strcmp(argv[1], "register")) {
+        void **bin = __cudaRegisterFatBinary((void *)ptx);
+        __cudaRegisterFunction(bin, (const char *)procs_nothing_stub, (char *)"procs_nothing", "procs_nothing", -1, NULL, NULL,
+                               NULL, NULL, NULL);
+        __cudaRegisterFatBinaryEnd(bin);
+        __cudaUnregisterFatBinary(bin);
+        return 0;
+    }
     if (argc >= 2 && !strcmp(argv[1], "secure")) {
         int n = 0;
         printf("AT_SECURE=%lu\n", getauxval(AT_SECURE));
@@ -100,6 +122,6 @@ int main(int argc, char **argv) {
         bad |= wait_for(c);
         return bad | leak(atol(argv[4]), 0);
     }
-    fprintf(stderr, "usage: procs leak KIB [CALLS] | fork KA KC KP | none | secure\n");
+    fprintf(stderr, "usage: procs leak KIB [CALLS] | fork KA KC KP | none | register | secure\n");
     return 2;
 }

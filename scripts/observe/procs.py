@@ -220,6 +220,10 @@ check("two at once: the shared trace file has every line of both, each whole", n
 d, (s, data, lk, tl, tr) = fresh("s.txt", "s.tsv", "l.txt", "t.json", "trace.txt")
 r = sh([procs, "none"], env=env(CUDART_RS_SUMMARY=s, CUDART_RS_SUMMARY_DATA=data, CUDART_RS_LEAKS="1," + lk, CUDART_RS_TIMELINE=tl, CUDART_RS_TRACE="1", CUDART_RS_TRACE_FILE=tr))
 check("no call: no report file is made, nothing on stderr", r.returncode == 0 and os.listdir(d) == [] and r.stderr == "", (os.listdir(d), r.stderr))
+d, (s, data, lk, tl, tr) = fresh("s.txt", "s.tsv", "l.txt", "t.json", "trace.txt")
+r = sh([procs, "register"], env=env(CUDART_RS_SUMMARY=s, CUDART_RS_SUMMARY_DATA=data, CUDART_RS_LEAKS="1," + lk, CUDART_RS_TIMELINE=tl, CUDART_RS_TRACE="warn", CUDART_RS_TRACE_FILE=tr))
+check("fat-binary registrations only (what loading a library of kernels makes): no report", r.returncode == 0 and os.listdir(d) == [] and r.stderr == "",
+      (os.listdir(d), r.stderr))
 
 # ---- report paths that are not safe to write ----------------------------------------------
 d, (victim, link, tlink) = fresh("victim", "s.txt", "t.json")

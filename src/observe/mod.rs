@@ -24,7 +24,8 @@
 //!   crash returns an error and is reported.
 //!
 //! Reports are made by each process that made an observed call, and only by those: a shell
-//! or `timeout` that loaded the library and started the program reports nothing, and a
+//! or `timeout` that loaded the library and started the program reports nothing (nor does a
+//! process whose only calls are the fat-binary registrations of the libraries it loads), and a
 //! forked child starts with empty figures of its own. Report files are appended to, a block
 //! per process named in its header, under a lock, never truncated, never through a symbolic
 //! link ([`files`]); the timeline stays one valid JSON array however many processes add to
@@ -272,6 +273,12 @@ pub(crate) static ON: AtomicBool = AtomicBool::new(false);
 static CONFIG: OnceLock<Config> = OnceLock::new();
 /// Call numbers: the n-th observed call of the process is `#n`.
 static SEQ: AtomicU64 = AtomicU64::new(0);
+/// Whether this process made an observed call other than the registrations of its fat
+/// binaries (which loading a library of kernels makes, without the program asking: a Python
+/// that imports PyTorch to start other processes, as torchrun does, makes thousands).
+static USED: AtomicBool = AtomicBool::new(false);
+/// Per export: whether it is such a registration.
+static REGISTRATION: OnceLock<Box<[bool]>> = OnceLock::new();
 /// When observation started, and that moment on the system's monotonic clock (µs): the
 /// timeline's times are that clock's, the same in every process of a run.
 static START: OnceLock<(Instant, f64)> = OnceLock::new();
@@ -322,9 +329,18 @@ pub fn pid() -> u32 {
     }
 }
 
-/// Whether this process made an observed call (its reports are made only then).
+/// Whether this process made an observed call other than fat-binary registrations (its
+/// reports are made only then).
 pub fn made_calls() -> bool {
-    SEQ.load(Ordering::Relaxed) > 0
+    USED.load(Ordering::Relaxed)
+}
+
+fn registration(ix: usize) -> bool {
+    REGISTRATION
+        .get_or_init(|| crate::EXPORT_INFO.iter().map(|e| e.name.starts_with("__cudaRegister") || e.name.starts_with("__cudaUnregister")).collect())
+        .get(ix)
+        .copied()
+        .unwrap_or(false)
 }
 
 /// The process the reports describe.
@@ -382,6 +398,7 @@ pub fn init() {
     base();
     PID.store(std::process::id(), Ordering::Relaxed);
     sem::init();
+    registration(0);
     let c = config();
     if let Some(p) = &c.timeline {
         timeline::open(p);
@@ -407,6 +424,7 @@ extern "C" fn forked() {
         return;
     }
     SEQ.store(0, Ordering::Relaxed);
+    USED.store(false, Ordering::Relaxed);
     PROC_ORIGIN.store(base().0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     report::forked();
     registry::forked();
@@ -609,6 +627,9 @@ pub fn call<R: Ret>(ix: usize, args: &[A], f: impl FnOnce() -> R) -> R {
     let Some(_depth) = Depth::enter() else { return f() };
     report::watch();
     let c = Call { ix, ex: &crate::EXPORT_INFO[ix], args, seq: SEQ.fetch_add(1, Ordering::Relaxed) + 1 };
+    if !USED.load(Ordering::Relaxed) && !registration(ix) {
+        USED.store(true, Ordering::Relaxed);
+    }
     let t0 = Instant::now();
     let pre = catch_unwind(AssertUnwindSafe(|| {
         tracer::enter(&c);
