@@ -12,6 +12,9 @@
 #    timed, --runs N alternated runs each, default 3).
 # NVLink multicast stays off in every process: NCCL_NVLS_ENABLE=0,
 # TORCH_SYMM_MEM_DISABLE_MULTICAST=1, NVSHMEM_DISABLE_NVLS=1 (exported here, inherited).
+# Time: the C tests at most 300 s, PyTorch what is left of 570 s (TORCH2_DEADLINE; each of
+# its processes at most 150 s), so that everything ends within the 10 minutes a command may
+# take.
 # Leaves under $OUT (target/gpu-multi) three files:
 #   gpu-multi.log            everything printed
 #   multi<N>-expected.tgz    NVIDIA's outputs, expected/<abi>/multi<N>/<name>.out, the
@@ -41,13 +44,40 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 out=${OUT:-$root/target/gpu-multi}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-work=$out/.work
+# Builds and runs out of $OUT, which gets only the three files (written as soon as each is
+# complete, so that a run stopped at the machine's time limit still brings back what it did).
+work=$root/target/gpu-multi-work
 rm -rf "$work"
 mkdir -p "$work"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 # Ours (CUDART_RS_DIST, NVIDIA12_LIB and the rest of scripts/ctest.sh's environment are
 # honoured, for trying the script elsewhere).
 dist=${CUDART_RS_DIST:-$root/.gpu/dist}
+
+# NVIDIA's outputs (expected/<abi>/multi<N>/), the machine's description and the C test logs.
+pack_expected() {
+    (
+        cd "$work" || exit 1
+        rm -rf pack
+        mkdir -p pack/expected
+        for abi in "${abis[@]}"; do
+            [[ -d ctest$abi/expected/$abi ]] && cp -r "ctest$abi/expected/$abi" pack/expected/
+            cp "ctest$abi.log" "pack/ctest$abi.log" 2>/dev/null
+        done
+        cp machine.txt pack/
+        tar -C pack -czf "$out/multi$gpus-expected.tgz" .
+    )
+}
+
+# Every run's output and log (not the programs).
+pack_runs() {
+    (
+        cd "$work" || exit 1
+        local runs=(machine.txt) f
+        for f in ctest*.log ctest*/gpu-runs.tgz ctest*/ctest-gpu.log torch2 torch2.log; do [[ -e $f ]] && runs+=("$f"); done
+        tar -czf "$out/multi$gpus-runs.tgz" "${runs[@]}"
+    )
+}
 
 main() {
     local t0=$SECONDS
@@ -84,7 +114,7 @@ main() {
         CTEST_WORK=$work/gpu$abi \
         CTEST_GPUS=$gpus \
         OUT=$work/ctest$abi \
-            bash scripts/ctest.sh --gpu --multi --abi "$abi" --timeout 150 "${ctest_args[@]}" >"$work/ctest$abi.log" 2>&1 &
+            timeout -k 10 300 bash scripts/ctest.sh --gpu --multi --abi "$abi" --timeout 120 "${ctest_args[@]}" >"$work/ctest$abi.log" 2>&1 &
         pids+=($!)
     done
     local rc=0 p
@@ -106,10 +136,14 @@ main() {
     done
     echo "NVIDIA's outputs unlike those recorded: $notes"
     echo "== tests of several devices: $((SECONDS - t0)) s"
+    pack_expected
 
     if ((torch)); then
         echo "== PyTorch on every GPU"
-        CUDART_RS_LIB=${CUDART_RS_LIB:-$dist/lib/libcudart.so.13} OUT=$work/torch2 bash scripts/torch2-check.sh --runs "$runs" | tee "$work/torch2.log"
+        local left=$((570 - (SECONDS - t0)))
+        echo "(at most $left s)"
+        TORCH2_DEADLINE=$(($(date +%s) + left)) CUDART_RS_LIB=${CUDART_RS_LIB:-$dist/lib/libcudart.so.13} OUT=$work/torch2 \
+            bash scripts/torch2-check.sh --runs "$runs" | tee "$work/torch2.log"
         ((PIPESTATUS[0] == 0)) || rc=1
     fi
 
@@ -128,19 +162,6 @@ main() {
 
 main 2>&1 | tee "$out/gpu-multi.log"
 rc=${PIPESTATUS[0]}
-# What comes back: NVIDIA's outputs (with the machine and the logs), and the runs.
-(
-    cd "$work" || exit 1
-    mkdir -p pack/expected
-    for abi in "${abis[@]}"; do
-        [[ -d ctest$abi/expected/$abi ]] && cp -r "ctest$abi/expected/$abi" pack/expected/
-        cp "ctest$abi.log" "pack/ctest$abi.log" 2>/dev/null
-    done
-    cp machine.txt pack/
-    tar -C pack -czf "$out/multi$gpus-expected.tgz" .
-    runs=(machine.txt ctest*.log)
-    for f in ctest*/gpu-runs.tgz ctest*/ctest-gpu.log torch2 torch2.log; do [[ -e $f ]] && runs+=("$f"); done
-    tar -czf "$out/multi$gpus-runs.tgz" "${runs[@]}"
-)
+pack_runs
 rm -rf "$work"
 exit "$rc"

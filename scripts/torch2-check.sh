@@ -20,7 +20,8 @@
 # ours/NVIDIA.
 # NVLink multicast stays off in every process: NCCL_NVLS_ENABLE=0,
 # TORCH_SYMM_MEM_DISABLE_MULTICAST=1, NVSHMEM_DISABLE_NVLS=1 (exported here, inherited).
-# Leaves under $OUT (or target/torch2-check): torch2-check.log, and PART-RUNTIME[-K].out/.err
+# TORCH2_DEADLINE (seconds since the epoch): no process runs past it (those left are not run,
+# and fail). Leaves under $OUT (or target/torch2-check): torch2-check.log, and PART-RUNTIME[-K].out/.err
 # for each run. The last line is `N passed, N failed, N skipped` (a part per comparison: spawn,
 # spawn repeats, torchrun, local, which runtime was mapped); with fewer than two GPUs,
 # `torch2-check: skipped: needs two GPUs` and one skip (never a pass).
@@ -62,15 +63,28 @@ bad() { failed=$((failed + 1)); failures+=("$1"); echo "FAIL $1"; [[ -n ${2:-} ]
 # (seconds in $out/PART-LABEL[-K].wall).
 port=29600
 run() {
-    local part=$1 label=$2 base=$out/$1-$2${3:+-$3} pre=() t0 t1 rc
+    local part=$1 label=$2 base=$out/$1-$2${3:+-$3} pre=() t0 t1 rc limit=150
+    # 150 s at most each (a spawn run on four GPUs takes well under a minute), less where the
+    # deadline (TORCH2_DEADLINE, seconds since the epoch) is nearer; none left: not run.
+    if [[ -n ${TORCH2_DEADLINE:-} ]]; then
+        limit=$((TORCH2_DEADLINE - $(date +%s)))
+        ((limit > 150)) && limit=150
+        if ((limit < 20)); then
+            echo "not run: out of time" >"$base.out"
+            : >"$base.err"
+            echo "exit status 124" >>"$base.out"
+            echo 0 >"$base.wall"
+            return
+        fi
+    fi
     [[ $label == ours ]] && pre=(LD_PRELOAD="$ours")
     port=$((port + 1))
     t0=$EPOCHREALTIME
     case $part in
-        spawn) env "${pre[@]}" timeout 300 "$py" "$d" spawn --steps "$steps" --port "$port" >"$base.out" 2>"$base.err" ;;
-        torchrun) env "${pre[@]}" timeout 300 "$py" -m torch.distributed.run --standalone --nproc-per-node "$gpus" \
+        spawn) env "${pre[@]}" timeout -k 5 "$limit" "$py" "$d" spawn --steps "$steps" --port "$port" >"$base.out" 2>"$base.err" ;;
+        torchrun) env "${pre[@]}" timeout -k 5 "$limit" "$py" -m torch.distributed.run --standalone --nproc-per-node "$gpus" \
             "$d" rank --steps "$steps" >"$base.out" 2>"$base.err" ;;
-        local) env "${pre[@]}" timeout 300 "$py" "$d" local >"$base.out" 2>"$base.err" ;;
+        local) env "${pre[@]}" timeout -k 5 "$limit" "$py" "$d" local >"$base.out" 2>"$base.err" ;;
     esac
     rc=$?
     t1=$EPOCHREALTIME
@@ -154,7 +168,8 @@ for what, f in (("training (slowest rank, SGD + Adam loops)", train), ("whole pr
         spread = (max(v) - min(v)) / med[label] if med[label] else float("nan")
         print(f"== {what}: {label} median {med[label]:.4f} s, spread {spread * 100:.1f}% (runs: {', '.join(f'{x:.4f}' for x in v)})")
     r = med["ours"] / med["nvidia"] if med["nvidia"] else float("nan")
-    print(f"== {what}: ours/NVIDIA {r:.4f} ({'at most 2% slower' if r <= 1.02 else 'MORE than 2% slower'})")
+    verdict = "no times" if r != r else "at most 2% slower" if r <= 1.02 else "MORE than 2% slower"
+    print(f"== {what}: ours/NVIDIA {r:.4f} ({verdict})")
 PY
     ((failed)) && echo "failed: ${failures[*]}"
     if ((failed)); then echo "torch2-check: DIFFERENT"; else echo "torch2-check: identical"; fi
