@@ -146,6 +146,14 @@ static inline int ct_devices_or_skip(void) {
     return n;
 }
 
+/* Whether devices a and b can access each other's memory, both ways (peer access can be
+ * enabled, a pool's memory can be mapped): without it, a kernel or copy of one device touching
+ * the other's memory would fault, so the tests leave those parts out (and say so). */
+static inline int ct_peers(int a, int b) {
+    int x = 0, y = 0;
+    return cudaDeviceCanAccessPeer(&x, a, b) == cudaSuccess && cudaDeviceCanAccessPeer(&y, b, a) == cudaSuccess && x && y;
+}
+
 /* Bytes to hex and back, for handles handed to a scenario process on its command line. */
 static inline void ct_hex(char *out, const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;

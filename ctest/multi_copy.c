@@ -236,6 +236,10 @@ int main(void) {
     for (int s = 0; s < n; s++)
         for (int d = 0; d < n; d++) {
             if (s == d) continue;
+            if (!ct_peers(s, d)) {
+                printf("%d->%d: no peer access possible between them\n", s, d);
+                continue;
+            }
             OK(cudaSetDevice(d));
             OK(cudaDeviceEnablePeerAccess(s, 0));
             OK(cudaSetDevice(s));

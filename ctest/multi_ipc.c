@@ -116,7 +116,7 @@ static int child(const char *arg) {
             struct cudaMemAccessDesc acc;
             acc.location = loc(cudaMemLocationTypeDevice, j);
             acc.flags = cudaMemAccessFlagsProtReadWrite;
-            CALL("cudaMemPoolSetAccess, this device read-write", cudaMemPoolSetAccess(pool, &acc, 1));
+            cudaError_t rw = CALL("cudaMemPoolSetAccess, this device read-write", cudaMemPoolSetAccess(pool, &acc, 1));
             get("then this device's access", pool, j);
             void *q = NULL;
             if (CALL("cudaMemPoolImportPointer", cudaMemPoolImportPointer(&q, pool, &ex[d].ptr)) == cudaSuccess) {
@@ -124,9 +124,12 @@ static int child(const char *arg) {
                 memset(&a, 0, sizeof a);
                 CALL("cudaPointerGetAttributes", cudaPointerGetAttributes(&a, q));
                 printf("    type %d, device %d\n", (int)a.type, a.device);
-                printf("    read: %s\n", all(q, SZ, 0x20 + d));
-                CALL("cudaMemsetAsync of its slice", cudaMemsetAsync((char *)q + (size_t)j * SLICE, 0xc0 + j, SLICE, sj));
-                OK(cudaStreamSynchronize(sj));
+                /* Touched only with access (without, it could fault this process). */
+                if (rw == cudaSuccess) {
+                    printf("    read: %s\n", all(q, SZ, 0x20 + d));
+                    CALL("cudaMemsetAsync of its slice", cudaMemsetAsync((char *)q + (size_t)j * SLICE, 0xc0 + j, SLICE, sj));
+                    OK(cudaStreamSynchronize(sj));
+                }
                 CALL("cudaFreeAsync of the imported pointer", cudaFreeAsync(q, sj));
                 OK(cudaStreamSynchronize(sj));
             }
@@ -210,13 +213,17 @@ int main(int argc, char **argv) {
             void *p = which ? pp[d] : mem[d];
             memset(h, 0xee, SZ);
             OK(cudaMemcpy(h, p, SZ, cudaMemcpyDeviceToHost));
+            /* Each slice's bytes: the process on device j wrote slice j (0x80 + j in the memory,
+             * 0xc0 + j in the pool allocation) where it could. */
             printf("device %d's %s after the children:", d, which ? "pool allocation" : "memory");
             for (int j = 0; j < n; j++) {
-                int v = j == d ? (which ? 0x20 : 0x10) + d : (which ? 0xc0 : 0x80) + j;
-                size_t bad = 0;
-                for (size_t i = 0; i < SLICE; i++) bad += h[(size_t)j * SLICE + i] != (unsigned char)v;
-                printf(" slice %d %s", j, bad ? "WRONG" : "ok");
-                CHECK(bad == 0);
+                const unsigned char *sl = h + (size_t)j * SLICE;
+                size_t same = 1;
+                while (same < SLICE && sl[same] == sl[0]) same++;
+                if (same == SLICE)
+                    printf(" 0x%02x", sl[0]);
+                else
+                    printf(" mixed");
             }
             printf("\n");
         }
