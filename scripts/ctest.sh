@@ -37,7 +37,8 @@
 #   /usr/local/cuda/lib64, else .gpu/nvidia13; none: none),
 #   NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
 #   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out), CTEST_GPUS (the number
-#   of GPUs, for expected/<abi>/multi<N>/: nvidia-smi's count),
+#   of GPUs, for expected/<abi>/multi<N>/: nvidia-smi's count), CTEST_WORK (where the builds
+#   and runs are made: target/ctest/gpu; emptied first),
 #   CU12_CLANG_BIN (.gpu/cu12-clang: NAME, the program of ctest/NAME.cu for the 12 ABI, or
 #   NAME.skip, why there is none).
 #
@@ -345,7 +346,7 @@ gpu() {
     mkdir -p "$out"
     out=$(cd "$out" && pwd)
     rm -rf "$out/expected"
-    local work=$root/target/ctest/gpu
+    local work=${CTEST_WORK:-$root/target/ctest/gpu}
     rm -rf "$work"
 
     echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")${nv13inc:+, headers $nv13inc}"
@@ -559,7 +560,7 @@ gpu() {
     done
 
     # Outputs and build logs, not the programs.
-    (cd "$work/.." && find gpu -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' \) -print0 |
+    (cd "$work/.." && find "$(basename "$work")" -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' \) -print0 |
         tar --null -T - -czf "$out/gpu-runs.tgz") || true
 }
 
