@@ -13,6 +13,8 @@
  * Markers, in a comment at the top of the file, read by scripts/ctest.sh:
  *   ctest: gpu      needs a real GPU (kernels, peers, ...): "skipped: no GPU" on the stand-in
  *   ctest: cu       a CUDA source (the .cu files in ctest/): nvcc for 13, clang for 12
+ *   ctest: gpu2     needs two devices or more (ct_devices_or_skip); NVIDIA's output is
+ *                   recorded per device count, in expected/<abi>/multi<N>/
  *
  * Compiled with gcc against include/cuda_runtime_api.h (ours, -DCUDART_RS_ABI12 for the 12
  * ABI) and with nvcc against NVIDIA's cuda_runtime_api.h. Use `CUDART_VERSION >= 13000` to
@@ -125,6 +127,45 @@ static inline int ct_in_fresh_process(const char *arg) {
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         printf("FAIL scenario %s exited with status %d\n", arg, st);
         return 1;
+    }
+    return 0;
+}
+
+/* Tests of several devices (marker gpu2): the number of devices, printed; with fewer than two
+ * (or none), the line the runner counts as a skip, and the process ends there. The tests go
+ * over every ordered pair of the machine's devices, so their output depends on the count:
+ * NVIDIA's is recorded per count (ctest/expected/<abi>/multi<N>/). */
+static inline int ct_devices_or_skip(void) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 2) {
+        printf("skipped: needs two GPUs\n");
+        fflush(stdout);
+        exit(0);
+    }
+    printf("devices = %d\n", n);
+    return n;
+}
+
+/* Whether devices a and b can access each other's memory, both ways (peer access can be
+ * enabled, a pool's memory can be mapped): without it, a kernel or copy of one device touching
+ * the other's memory would fault, so the tests leave those parts out (and say so). */
+static inline int ct_peers(int a, int b) {
+    int x = 0, y = 0;
+    return cudaDeviceCanAccessPeer(&x, a, b) == cudaSuccess && cudaDeviceCanAccessPeer(&y, b, a) == cudaSuccess && x && y;
+}
+
+/* Bytes to hex and back, for handles handed to a scenario process on its command line. */
+static inline void ct_hex(char *out, const void *p, size_t n) {
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", b[i]);
+    out[2 * n] = 0;
+}
+static inline int ct_unhex(void *p, size_t n, const char *in) {
+    unsigned char *b = (unsigned char *)p;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        if (sscanf(in + 2 * i, "%2x", &v) != 1) return -1;
+        b[i] = (unsigned char)v;
     }
     return 0;
 }

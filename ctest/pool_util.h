@@ -51,7 +51,7 @@ static int pool_int(cudaMemPool_t pool, enum cudaMemPoolAttr a) {
  * s, waits for s and compares every byte; prints one line and returns the number of wrong
  * bytes. */
 static size_t show_round_trip(const char *label, void *d, size_t n, int v, cudaStream_t s) {
-    unsigned char *h = malloc(n);
+    unsigned char *h = (unsigned char *)malloc(n);
     if (!h) {
         printf("FAIL no host memory\n");
         exit(1);

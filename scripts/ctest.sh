@@ -4,7 +4,9 @@
 #   scripts/ctest.sh --standin [--abi 13|12|both] [--sanitize] [options]
 #       No GPU: every ctest/*.c is built with gcc against include/ and dist/lib, and run on
 #       the stand-in driver (dist/lib/stand-in/libcuda.so.1). Tests marked `ctest: gpu` and
-#       CUDA sources (ctest/*.cu) are skipped.
+#       CUDA sources (ctest/*.cu) are skipped. A test of several devices (`ctest: gpu2`) runs
+#       with the stand-in showing 1 device (it must say `skipped: needs two GPUs`: counted
+#       as skipped), 2 and 4 (its own checks only: NVIDIA's outputs are the GPU machines').
 #
 #   scripts/ctest.sh --gpu [--abi 13|12|both] [options]
 #       On a machine with a GPU and NVIDIA's driver: every test is built against our header
@@ -14,9 +16,13 @@
 #       sources are built with nvcc for 13; for 12 they are not built there but taken from
 #       CU12_CLANG_BIN (clang builds made by scripts/cu12-build.sh, bundled by
 #       scripts/gpu-bundle.sh); a test without one there is skipped.
+#       A test of several devices (`ctest: gpu2`) says `skipped: needs two GPUs` under
+#       NVIDIA's runtime on a machine with one (counted as skipped); on a machine with N, its
+#       NVIDIA output goes to expected/<abi>/multi<N>/<name>.out.
 #
 # Options:
 #   --only a,b     only these tests (file names without .c/.cu)
+#   --multi        only the tests of several devices (marker gpu2)
 #   --repeat N     run each test N times; every run must pass (default 1)
 #   --timeout S    seconds a run may take (default 30)
 #
@@ -30,7 +36,9 @@
 #   on the reference builds, its differences listed as NOTE lines: with 13.5.37 the reference,
 #   /usr/local/cuda/lib64, else .gpu/nvidia13; none: none),
 #   NVIDIA12_LIB (.gpu/nvidia12), CU12_INCLUDE (.gpu/cu12/include),
-#   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out),
+#   NVCC_ARCH (-arch=sm_90, for ctest/*.cu), OUT (target/ctest/out), CTEST_GPUS (the number
+#   of GPUs, for expected/<abi>/multi<N>/: nvidia-smi's count), CTEST_WORK (where the builds
+#   and runs are made: target/ctest/gpu; emptied first),
 #   CU12_CLANG_BIN (.gpu/cu12-clang: NAME, the program of ctest/NAME.cu for the 12 ABI, or
 #   NAME.skip, why there is none).
 #
@@ -46,6 +54,7 @@ mode=
 abis=(13 12)
 sanitize=0
 only=
+multi=0
 repeat=1
 timeout_s=30
 
@@ -68,6 +77,7 @@ while (($#)); do
             shift ;;
         --sanitize) sanitize=1 ;;
         --only) only=,${2:-},; shift ;;
+        --multi) multi=1 ;;
         --repeat) repeat=${2:-}; shift ;;
         --timeout) timeout_s=${2:-}; shift ;;
         -h | --help) usage ;;
@@ -89,6 +99,7 @@ failed=0
 skipped=0
 failed_names=()
 unverified=()
+multi_standin=()
 also_notes=()
 
 # The marker line of a test: what follows `ctest:` in the first lines' comment, e.g.
@@ -122,12 +133,18 @@ head_of() { head -n "${2:-25}" "$1" | sed 's/^/      | /'; }
 
 selected() { [[ -z $only || $only == *",$1,"* ]]; }
 
+# The line a test of several devices (marker gpu2) prints, alone, where there are fewer.
+MULTI_SKIP="skipped: needs two GPUs"
+said_skip() { [[ $(head -n 1 "$1" 2>/dev/null) == "$MULTI_SKIP" ]]; }
+
 tests=()
 tdir=${CTEST_DIR:-ctest}
 for f in "$tdir"/*.c "$tdir"/*.cu; do
     [[ -f $f ]] || continue
     n=$(basename "$f"); n=${n%.*}
-    selected "$n" && tests+=("$f")
+    selected "$n" || continue
+    ((multi)) && ! has_marker "$f" gpu2 && continue
+    tests+=("$f")
 done
 if [[ -n $only ]]; then
     for n in ${only//,/ }; do
@@ -245,24 +262,45 @@ standin() {
                 verdict "$label" 0 "$(echo "    compile failed:"; head_of "$bin.cc.log" 30)"
                 continue
             fi
-            expected=$tdir/expected/$abi/$name.out
-            [[ -f $expected ]] || expected=
-            ok=1
-            detail=
-            for ((i = 1; i <= repeat; i++)); do
-                run_one "$bin" "$bin" LD_LIBRARY_PATH="$dist/lib" CUDART_RS_DRIVER="$driver" \
-                    CTEST_STANDIN=1 "${env_extra[@]}"
-                rc=$?
-                if ! detail=$(judge "$bin" "$rc" "$expected"); then
-                    ok=0
-                    ((repeat > 1)) && detail+=$'\n'"    (run $i of $repeat)"
-                    break
+            # A test of several devices: the stand-in with 1 device (the test must say it
+            # skips), 2 and 4; compared with nothing (NVIDIA's outputs are per GPU machine).
+            local counts=("") dc dlabel
+            has_marker "$src" gpu2 && counts=(1 2 4)
+            for dc in "${counts[@]}"; do
+                dlabel=$label
+                expected=$tdir/expected/$abi/$name.out
+                [[ -f $expected && -z $dc ]] || expected=
+                [[ -n $dc ]] && dlabel="${label%]}, $dc device$([[ $dc == 1 ]] || echo s)]"
+                ok=1
+                detail=
+                for ((i = 1; i <= repeat; i++)); do
+                    run_one "$bin" "$bin" LD_LIBRARY_PATH="$dist/lib" CUDART_RS_DRIVER="$driver" \
+                        CTEST_STANDIN=1 ${dc:+CUDART_STANDIN_DEVICES=$dc} "${env_extra[@]}"
+                    rc=$?
+                    if ! detail=$(judge "$bin" "$rc" "$expected"); then
+                        ok=0
+                    elif [[ $dc == 1 ]] && ! { said_skip "$bin.out" && (($(wc -l <"$bin.out") == 1)); }; then
+                        ok=0
+                        detail="    with one device it must print only '$MULTI_SKIP':"$'\n'"$(tail_of "$bin.out" 5)"
+                    elif [[ -n $dc && $dc != 1 ]] && said_skip "$bin.out"; then
+                        ok=0
+                        detail="    skipped with $dc devices"
+                    fi
+                    if ((!ok)); then
+                        ((repeat > 1)) && detail+=$'\n'"    (run $i of $repeat)"
+                        break
+                    fi
+                done
+                if ((ok)) && [[ $dc == 1 ]]; then
+                    skipped=$((skipped + 1)); echo "SKIP $dlabel: $MULTI_SKIP (as it must)"; continue
+                fi
+                verdict "$dlabel" "$ok" "$detail"
+                if ((ok)) && [[ -n $dc ]]; then
+                    multi_standin+=("$abi/$name/$dc")
+                elif ((ok)) && [[ -z $expected ]]; then
+                    unverified+=("$abi/$name")
                 fi
             done
-            verdict "$label" "$ok" "$detail"
-            if ((ok)) && [[ -z $expected ]]; then
-                unverified+=("$abi/$name")
-            fi
         done
     done
 }
@@ -308,7 +346,7 @@ gpu() {
     mkdir -p "$out"
     out=$(cd "$out" && pwd)
     rm -rf "$out/expected"
-    local work=$root/target/ctest/gpu
+    local work=${CTEST_WORK:-$root/target/ctest/gpu}
     rm -rf "$work"
 
     echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")${nv13inc:+, headers $nv13inc}"
@@ -318,6 +356,9 @@ gpu() {
     echo "nvcc: $nvcc ($("$nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*' || echo MISSING))"
     echo "CUDA sources for 12 (clang builds): $cu12bin ($(tr '\n' ' ' 2>/dev/null <"$cu12bin/BUILD-INFO" || echo MISSING))"
     echo "ours: $dist/lib ($(cat "$dist/BUILD-INFO" 2>/dev/null | tr '\n' ' '))"
+    # The number of GPUs, for the outputs of the tests of several devices (multi<N>/).
+    local gpus=${CTEST_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}
+    echo "GPUs: $gpus$(nvidia-smi -L 2>/dev/null | head -n 1 | sed -E 's/^GPU 0: ([^(]*[^ (]).*/ (\1)/')"
 
     # CUPTI, for tests marked `cupti` (built against it, linked with its folder as their only
     # RUNPATH entry through a folder that holds nothing but libcupti): CUPTI_DIR (with
@@ -436,6 +477,9 @@ gpu() {
             mkdir -p "$bdir"
             ok=1
             detail=
+            # Where NVIDIA's output goes: per GPU count for a test of several devices.
+            local exp_out=$out/expected/$abi/$name.out
+            has_marker "$src" gpu2 && exp_out=$out/expected/$abi/multi$gpus/$name.out
             # Builds: a C test against our header (gcc, linked to ours) and against NVIDIA's
             # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's);
             # a CUDA source with nvcc for 13, clang's build of it for 12.
@@ -458,9 +502,14 @@ gpu() {
                 run_one "$bdir/$ref_build" "$ref" LD_LIBRARY_PATH="$nv_dir"
                 rc=$?
                 ref_rc=$rc
+                # A test of several devices on a machine with fewer: a skip, nothing more run.
+                if ((rc == 0)) && has_marker "$src" gpu2 && said_skip "$ref.out"; then
+                    skipped=$((skipped + 1)); echo "SKIP $name [$abi]: $MULTI_SKIP ($gpus here)"; continue
+                fi
                 if res=$(judge "$ref" "$rc"); then
                     have_ref=1
-                    cp "$ref.out" "$out/expected/$abi/$name.out"
+                    mkdir -p "$(dirname "$exp_out")"
+                    cp "$ref.out" "$exp_out"
                     if [[ $abi == 13 && -n $nv13also ]]; then
                         also_diff "$bdir/$ref_build" "$ref" "$name" "$ref_rc"
                     fi
@@ -511,7 +560,7 @@ gpu() {
     done
 
     # Outputs and build logs, not the programs.
-    (cd "$work/.." && find gpu -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' \) -print0 |
+    (cd "$work/.." && find "$(basename "$work")" -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' \) -print0 |
         tar --null -T - -czf "$out/gpu-runs.tgz") || true
 }
 
@@ -520,6 +569,9 @@ gpu() {
 summary() {
     if ((${#unverified[@]})); then
         echo "unverified (no NVIDIA output recorded): ${unverified[*]}"
+    fi
+    if ((${#multi_standin[@]})); then
+        echo "several devices on the stand-in (own checks only; NVIDIA's outputs are compared on GPU machines): ${multi_standin[*]}"
     fi
     if ((${#also_notes[@]})); then
         echo "where NVIDIA's second 13 runtime differs from the reference (NOTE lines; expected/13-also/): ${also_notes[*]}"

@@ -15,7 +15,8 @@
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
 #                           reason, for a test not built, e.g. where clang-19 is missing)
-# Then, on the GPU machine, with .gpu carried: bash scripts/gpu-check.sh
+# Then, on the GPU machine, with .gpu carried: bash scripts/gpu-check.sh (and on a machine with
+# several GPUs: bash scripts/gpu-multi.sh)
 # Usage: scripts/gpu-bundle.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -79,4 +80,4 @@ if ((size >= 60)); then
     echo "gpu-bundle: .gpu is ${size} MiB, over the 60 MiB it must stay under" >&2
     exit 1
 fi
-echo "gpu-bundle: .gpu/ ready (${size} MiB): carry .gpu and run: bash scripts/gpu-check.sh"
+echo "gpu-bundle: .gpu/ ready (${size} MiB): carry .gpu and run: bash scripts/gpu-check.sh (several GPUs: bash scripts/gpu-multi.sh)"

@@ -6,7 +6,8 @@ so that it stays true:
     scripts/abi-check.sh): how many of the functions NVIDIA's runtime exports ours exports, and
     those it lacks;
   - dist/exports-13.txt, dist/exports-12.txt (scripts/build.sh): what ours exports;
-  - ctest/*.c, ctest/*.cu with ctest/expected/<abi>/<name>.out: the functions a test names
+  - ctest/*.c, ctest/*.cu with ctest/expected/<abi>/<name>.out (or multi<N>/<name>.out, a test of
+    several devices on a machine with N GPUs): the functions a test names
     whose output under NVIDIA's runtime is recorded, i.e. compared with NVIDIA's on a GPU
     (the text the ABI's builds compile: of `#if CUDART_VERSION >= 13000` and `< 13000`, and
     of `CT_CLANG_CUDA` (the CUDA sources' 12 builds are clang's), only the branch that
@@ -19,6 +20,7 @@ The part lies between the lines BEGIN and END below in README.md.
   python3 scripts/readme-coverage.py --check   exit status 1 (and a diff) when it is out of date
 """
 import difflib
+import glob
 import os
 import re
 import sys
@@ -177,7 +179,9 @@ def compared(abi):
     places = [("ctest", "ctest/expected/" + abi)] + ([("scripts/v135/tests", "scripts/v135/expected")] if abi == "13" else [])
     for d, exp, f in [(d, exp, f) for d, exp in places for f in sorted(os.listdir(os.path.join(ROOT, d)))]:
         stem, ext = os.path.splitext(f)
-        if ext not in (".c", ".cu") or not os.path.exists(os.path.join(ROOT, exp, stem + ".out")):
+        # A test of several devices has its outputs per GPU count (multi<N>/).
+        outs = [os.path.join(ROOT, exp, stem + ".out")] + glob.glob(os.path.join(ROOT, exp, "multi*", stem + ".out"))
+        if ext not in (".c", ".cu") or not any(os.path.exists(o) for o in outs):
             continue
         tests.append(f)
         text = source_with_includes(d + "/" + f, set(), abi, ext == ".cu" and abi == "12")
