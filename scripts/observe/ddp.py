@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`cudart-rs run` on a PyTorch DDP training started by torchrun on two GPUs:
 
-  cudart-rs run --summary --timeline T --lib LIB -o DIR -- torchrun --nproc-per-node 2 \\
-      scripts/torch/ddp.py train --steps S
+  cudart-rs run --summary --timeline T --lib LIB -o DIR -- torchrun --standalone \\
+      --nproc-per-node 2 scripts/torch/ddp.py rank --steps S
 
 and checks that both ranks are in the one summary (and its records), that the timeline is one
 valid trace-event file with a named track per rank, and that the training printed its losses.
@@ -61,7 +61,7 @@ env = dict(os.environ, NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1
 torchrun = shutil.which("torchrun")
 launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
 cmd = [opt.cli, "run", "--lib", opt.lib, "--summary", "--timeline", opt.timeline, "-o", out, "--",
-       *launcher, "--nproc-per-node", "2", "--master-port", "29631", os.path.join(root, "scripts/torch/ddp.py"), "train", "--steps", str(opt.steps)]
+       *launcher, "--standalone", "--nproc-per-node", "2", os.path.join(root, "scripts/torch/ddp.py"), "rank", "--steps", str(opt.steps)]
 print("  $ " + " ".join(cmd))
 p = subprocess.run(cmd, capture_output=True, text=True, timeout=400, env=env)
 with open(os.path.join(opt.work, "ddp.out"), "w") as f:
