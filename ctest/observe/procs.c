@@ -5,12 +5,14 @@
  *
  *   procs leak KIB [CALLS]  makes CALLS queries (cudaGetDevice), copies 1 KiB to the device and
  *                           back, leaks KIB KiB of device memory; prints `leaked PID BYTES`
- *   procs fork KA KC KP     before forking, one call that needs no driver (cudaGetErrorName);
- *                           then child A leaks KA KiB (and exits), child B makes no call (and
- *                           exits through exit(), so its atexit handlers run), child C execs
- *                           `procs leak KC`; the parent waits for them, then leaks KP KiB.
- *                           Prints `leaked PID BYTES` for each process that leaks and
- *                           `silent PID` for B
+ *   procs fork KA KC KP     child A, forked first, leaks KA KiB; then the parent makes two
+ *                           calls (cudaGetErrorName, cudaRuntimeGetVersion) and forks child D,
+ *                           which makes two queries of its own (cudaGetErrorString,
+ *                           cudaDriverGetVersion), child B, which makes no call (and exits
+ *                           through exit(), so its atexit handlers run), and child C, which
+ *                           execs `procs leak KC`; the parent waits for each, then leaks KP
+ *                           KiB. Prints `leaked PID BYTES` for each process that leaks,
+ *                           `queried PID` for D and `silent PID` for B
  *   procs none              makes no runtime call at all
  *   procs register          registers a fat binary with a kernel and unregisters it, as
  *                           nvcc's constructors and destructors do when a library of kernels
@@ -99,13 +101,26 @@ int main(int argc, char **argv) {
     }
     if (argc >= 5 && !strcmp(argv[1], "fork")) {
         int bad = 0;
-        /* A call before the fork: the children inherit its figures, which are not theirs. */
-        if (strcmp(cudaGetErrorName(cudaSuccess), "cudaSuccess") != 0)
-            bad = 1;
+        /* A child forked before the process's first runtime call: it may use CUDA. */
         pid_t a = fork();
         if (a == 0)
             exit(leak(atol(argv[2]), 0));
         bad |= wait_for(a);
+        /* Calls before the next forks: the children inherit their figures, which are not
+           theirs. (The first runtime call initialises the driver, as NVIDIA's runtime does:
+           these children use only calls that need no device.) */
+        if (strcmp(cudaGetErrorName(cudaSuccess), "cudaSuccess") != 0)
+            bad = 1;
+        int v = 0;
+        bad |= cudaRuntimeGetVersion(&v) != cudaSuccess;
+        pid_t d = fork();
+        if (d == 0) {
+            int w = 0;
+            int e = strcmp(cudaGetErrorString(cudaErrorInvalidValue), "invalid argument") != 0 || cudaDriverGetVersion(&w) != cudaSuccess;
+            printf("queried %d\n", (int)getpid());
+            exit(e);
+        }
+        bad |= wait_for(d);
         pid_t b = fork();
         if (b == 0) {
             printf("silent %d\n", (int)getpid());

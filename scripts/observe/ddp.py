@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`cudart-rs run` on a PyTorch DDP training started by torchrun on two GPUs:
 
-  cudart-rs run --summary --timeline T --lib LIB -o DIR -- torchrun --standalone \\
+  cudart-rs run --summary --timeline T --gpu-spans --lib LIB -o DIR -- torchrun --standalone \\
       --nproc-per-node 2 scripts/torch/ddp.py rank --steps S
 
 and checks that both ranks are in the one summary (and its records), that the timeline is one
@@ -60,7 +60,7 @@ env = dict(os.environ, NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1
            PYTHONUNBUFFERED="1", CUBLAS_WORKSPACE_CONFIG=":4096:8")
 torchrun = shutil.which("torchrun")
 launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
-cmd = [opt.cli, "run", "--lib", opt.lib, "--summary", "--timeline", opt.timeline, "-o", out, "--",
+cmd = [opt.cli, "run", "--lib", opt.lib, "--summary", "--timeline", opt.timeline, "--gpu-spans", "-o", out, "--",
        *launcher, "--standalone", "--nproc-per-node", "2", os.path.join(root, "scripts/torch/ddp.py"), "rank", "--steps", str(opt.steps)]
 print("  $ " + " ".join(cmd))
 p = subprocess.run(cmd, capture_output=True, text=True, timeout=400, env=env)

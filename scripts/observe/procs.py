@@ -176,20 +176,24 @@ d, (s, lk, tl) = fresh("s.txt", "l.txt", "t.json")
 r = sh([procs, "fork", "1", "3", "2"], env=env(CUDART_RS_SUMMARY=s, CUDART_RS_LEAKS="1," + lk, CUDART_RS_TIMELINE=tl))
 who = leaked(r.stdout)
 silent = [int(x) for x in re.findall(r"^silent (\d+)$", r.stdout, re.M)]
-check("fork: the program and its children run", r.returncode == 0 and len(who) == 3 and len(silent) == 1, r.stdout + r.stderr)
-check("fork: three leak reports (parent, forked child, exec'd child), each its own bytes; none from the child that made no call",
-      leak_blocks(read(lk)) == who and not set(silent) & set(leak_blocks(read(lk))), (leak_blocks(read(lk)), who, silent))
+queried = [int(x) for x in re.findall(r"^queried (\d+)$", r.stdout, re.M)]
+check("fork: the program and its children run", r.returncode == 0 and len(who) == 3 and len(silent) == 1 and len(queried) == 1, r.stdout + r.stderr)
+reports = {**who, **{p: 0 for p in queried}}
+check("fork: a leak report from each process that made calls (forked first, forked after calls, exec'd, the parent), "
+      "none from the child that made none", leak_blocks(read(lk)) == reports and not set(silent) & set(leak_blocks(read(lk))),
+      (leak_blocks(read(lk)), reports, silent))
 b = blocks(read(s))
-parent = max(who, key=lambda p: who[p] == 2048)
-forked = [p for p in who if who[p] == 1024]
-check("fork: the forked child's summary has its calls only (not the parent's call before the fork)",
-      forked and rows_of(b.get(forked[0], "")) == {"cudaMalloc": 1, "cudaMemcpy": 2}, rows_of(b.get(forked[0], "")) if forked else b)
-check("fork: the parent's summary has its own calls", rows_of(b.get(parent, "")) == {"cudaGetErrorName": 1, "cudaMalloc": 1, "cudaMemcpy": 2},
+parent = next((p for p in who if who[p] == 2048), 0)
+first = next((p for p in who if who[p] == 1024), 0)
+check("fork: the child forked after the parent's calls reports its own calls only",
+      queried and rows_of(b.get(queried[0], "")) == {"cudaGetErrorString": 1, "cudaDriverGetVersion": 1}, {p: rows_of(x) for p, x in b.items()})
+check("fork: the child forked first reports its own calls", rows_of(b.get(first, "")) == {"cudaMalloc": 1, "cudaMemcpy": 2}, rows_of(b.get(first, "")))
+check("fork: the parent's summary has its own calls", rows_of(b.get(parent, "")) == {"cudaGetErrorName": 1, "cudaRuntimeGetVersion": 1, "cudaMalloc": 1, "cudaMemcpy": 2},
       rows_of(b.get(parent, "")))
 t = timeline(tl)
-pids = collections.Counter(e["pid"] for e in t if isinstance(t, list) and e.get("ph") == "X") if isinstance(t, list) else {}
-check("fork: one valid timeline, a track for each process that made calls", isinstance(t, list) and set(pids) == set(who)
-      and {e["pid"] for e in t if e.get("name") == "process_name"} == set(who), t if not isinstance(t, list) else dict(pids))
+pids = collections.Counter(e["pid"] for e in t if e.get("ph") == "X") if isinstance(t, list) else {}
+check("fork: one valid timeline, a track for each process that made calls", isinstance(t, list) and set(pids) == set(reports)
+      and {e["pid"] for e in t if e.get("name") == "process_name"} == set(reports), t if not isinstance(t, list) else dict(pids))
 
 # ---- two processes at once, every report on one path each ----------------------------------
 d, (s, data, lk, tl, tr) = fresh("s.txt", "s.tsv", "l.txt", "t.json", "trace.txt")
@@ -257,21 +261,23 @@ d, (out, tl) = fresh("out", "t.json")
 r = sh([opt.cli, "run", "--lib", libdir, *abi, "--summary", "--leaks", "--timeline", tl, "-o", out, "--",
         "bash", "-c", "%s leak 5 && timeout 60 %s fork 1 3 2 && %s none" % (procs, procs, procs)], env=env())
 who = leaked(r.stdout)
-check("cudart-rs run: the command runs, its status returned", r.returncode == 0 and len(who) == 4, r.stdout + r.stderr[-800:])
+reports = {**who, **{int(x): 0 for x in re.findall(r"^queried (\d+)$", r.stdout, re.M)}}
+check("cudart-rs run: the command runs, its status returned", r.returncode == 0 and len(who) == 4 and len(reports) == 5, r.stdout + r.stderr[-800:])
 m = re.search(r"==== cudart-rs summary: (\d+) processes made runtime calls", r.stderr)
 listed = [int(x) for x in re.findall(r"^\s+(\d+)\s+-\s+[\d,]+\s+\d", r.stderr, re.M)]
-check("cudart-rs run: one summary of the four processes that made calls (not bash, timeout, the silent child)",
-      m and m.group(1) == "4" and sorted(listed) == sorted(who), r.stderr[:1500])
+check("cudart-rs run: one summary of the five processes that made calls (not bash, timeout, the silent child)",
+      m and m.group(1) == "5" and sorted(listed) == sorted(reports), r.stderr[:1500])
 total = rows_of(r.stderr.split("All processes:", 1)[-1])
-check("cudart-rs run: the totals add up every process's calls", total == {"cudaMalloc": 4, "cudaMemcpy": 8, "cudaGetErrorName": 1}, total)
+check("cudart-rs run: the totals add up every process's calls", total == {"cudaMalloc": 4, "cudaMemcpy": 8, "cudaGetErrorName": 1, "cudaRuntimeGetVersion": 1,
+                                                                          "cudaGetErrorString": 1, "cudaDriverGetVersion": 1}, total)
 sums = dict(re.findall(r"^ pid (\d+), [^:]*: ([\d,]+) bytes leaked", r.stderr, re.M))
-check("cudart-rs run: a leak report per process", {int(k): int(v.replace(",", "")) for k, v in sums.items()} == who, (sums, who))
+check("cudart-rs run: a leak report per process", {int(k): int(v.replace(",", "")) for k, v in sums.items()} == reports, (sums, reports))
 t = timeline(tl)
 check("cudart-rs run: one timeline, valid JSON, a named track per process",
-      isinstance(t, list) and {e["pid"] for e in t if e.get("name") == "process_name"} == set(who)
-      and {e["pid"] for e in t if e.get("ph") == "X"} == set(who), t if not isinstance(t, list) else "")
+      isinstance(t, list) and {e["pid"] for e in t if e.get("name") == "process_name"} == set(reports)
+      and {e["pid"] for e in t if e.get("ph") == "X"} == set(reports), t if not isinstance(t, list) else "")
 check("cudart-rs run: every process's reports kept in -o DIR", sorted(os.listdir(out)) == ["leaks.txt", "summary.tsv", "summary.txt"]
-      and len(summary_pids(read(os.path.join(out, "summary.txt")))) == 4, os.listdir(out))
+      and len(summary_pids(read(os.path.join(out, "summary.txt")))) == 5, os.listdir(out))
 r = sh([opt.cli, "run", "--lib", libdir, "--", "sh", "-c", "exit 7"], env=env())
 check("cudart-rs run: the command's exit status (7)", r.returncode == 7 and "no process made a CUDA runtime call" in r.stderr, (r.returncode, r.stderr))
 r = sh([opt.cli, "run", "--lib", libdir, "--", "sh", "-c", "kill -TERM $$"], env=env())
