@@ -12,6 +12,8 @@ pub mod boundary;
 pub mod driver;
 pub mod error;
 /// cbindgen:ignore
+pub(crate) mod kattr;
+/// cbindgen:ignore
 pub(crate) mod linear;
 /// cbindgen:ignore
 pub(crate) mod lookup;
