@@ -1289,3 +1289,44 @@ pub(crate) fn kernel_stub(kernel: cudaKernel_t) -> *const c_void {
         _ => kernel as *const c_void,
     }
 }
+
+#[cfg(all(test, not(feature = "abi12")))]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn attributes_135_are_asked_once_of_a_driver_that_refuses_them() {
+        let calls = Cell::new(0);
+        let refusing = |a: CUfunction_attribute| -> Res<c_int> {
+            calls.set(calls.get() + 1);
+            if a >= 16 {
+                Err(cudaError::cudaErrorInvalidValue)
+            } else {
+                Ok(a)
+            }
+        };
+        ATTRIBUTES_135.store(0, Ordering::Relaxed);
+        assert_eq!(attributes_135(&refusing, 4096), (0, 4096));
+        assert_eq!(calls.get(), 2);
+        // Known now: the fallback values, no driver call.
+        assert_eq!(attributes_135(&refusing, 1024), (0, 1024));
+        assert_eq!(calls.get(), 2);
+
+        // A driver that answers them is asked every time (they may change).
+        let answering = |a: CUfunction_attribute| -> Res<c_int> {
+            calls.set(calls.get() + 1);
+            Ok(a * 10)
+        };
+        ATTRIBUTES_135.store(0, Ordering::Relaxed);
+        assert_eq!(attributes_135(&answering, 0), (160, 170));
+        assert_eq!(attributes_135(&answering, 0), (160, 170));
+        assert_eq!(calls.get(), 6);
+
+        // Another error (a kernel that failed to load, say) decides nothing.
+        let failing = |_: CUfunction_attribute| -> Res<c_int> { Err(cudaError::cudaErrorInvalidDeviceFunction) };
+        ATTRIBUTES_135.store(0, Ordering::Relaxed);
+        assert_eq!(attributes_135(&failing, 7), (0, 7));
+        assert_eq!(ATTRIBUTES_135.load(Ordering::Relaxed), 0);
+    }
+}
