@@ -28,7 +28,6 @@ use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
 
-
 /// The driver memory types of the source and destination pointers of a copy of `kind`:
 /// host for the host side, device for the device side, unified (direction inferred from
 /// the addresses) for `cudaMemcpyDefault`. `cudaErrorInvalidMemcpyDirection` for a value
