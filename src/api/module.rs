@@ -938,19 +938,20 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        let f = rt::ctx()?;
+        let (f, cur) = rt::ctx_current()?;
         // NVIDIA's 13 runtime sets the kernel's attribute for the current device; its 12
         // runtime sets that of the kernel's function in the current context (driver calls
         // traced on the H100; ctest/library.c shows the difference).
         #[cfg(not(feature = "abi12"))]
         {
             let k = resolve(func, f)?;
-            let dev = rt::current_device()?;
+            let dev = rt::device_of(f, cur)?;
             // SAFETY: a kernel of a loaded library and the current device.
             cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })?;
         }
         #[cfg(feature = "abi12")]
         {
+            let _ = cur;
             let h = function_of(func, f)?;
             // SAFETY: a function of the current context.
             cu(unsafe { f.cuFuncSetAttribute(h, attr.0, value) })?;
@@ -995,8 +996,8 @@ pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: 
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: raw::cudaFuncCache) -> cudaError_t {
     run("cudaFuncSetCacheConfig", || {
-        let f = rt::ctx()?;
-        let dev = rt::current_device()?;
+        let (f, cur) = rt::ctx_current()?;
+        let dev = rt::device_of(f, cur)?;
         let k = resolve_for_config(func, f)?;
         // SAFETY: a kernel of a loaded library and the current device; the driver checks
         // the configuration.
