@@ -78,6 +78,26 @@ static int malloc_3d(size_t w, size_t h, size_t d) {
 static int props(void) { static struct cudaDeviceProp p; return cudaGetDeviceProperties(&p, 0); }
 static int dev_attr(void) { int v; return cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0); }
 static int get_device(void) { int d; return cudaGetDevice(&d); }
+static int set_device(void) { return cudaSetDevice(0); }
+static int device_count(void) { int n; return cudaGetDeviceCount(&n); }
+static int limit(void) { size_t v; return cudaDeviceGetLimit(&v, cudaLimitStackSize); }
+static int device_flags(void) { unsigned f; return cudaGetDeviceFlags(&f); }
+static int entry_point(void) {
+    void *f;
+    enum cudaDriverEntryPointQueryResult q;
+    return cudaGetDriverEntryPointByVersion("cuLaunchKernel", &f, 12000, cudaEnableDefault, &q);
+}
+static void *pinned, *managed;
+static int pointer_attrs(void *p) { struct cudaPointerAttributes a; return cudaPointerGetAttributes(&a, p); }
+static cudaStream_t stream;
+static int capture_info(void) {
+    enum cudaStreamCaptureStatus st;
+    unsigned long long id;
+    return cudaStreamGetCaptureInfo(stream, &st, &id, NULL, NULL, NULL, NULL);
+}
+static int stream_priority(void) { int p; return cudaStreamGetPriority(stream, &p); }
+static cudaEvent_t e0, e1;
+static int elapsed(void) { float ms; return cudaEventElapsedTime(&ms, e0, e1); }
 static cudaKernel_t k;
 static int func_attrs(void) { struct cudaFuncAttributes a; return cudaFuncGetAttributes(&a, (const void *)k); }
 static int func_set(void) { return cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, 0); }
@@ -102,6 +122,22 @@ int main(void) {
     PROBE("cudaGetDeviceProperties (a second call)", 20, props());
     PROBE("cudaDeviceGetAttribute", 20, dev_attr());
     PROBE("cudaGetDevice", 20, get_device());
+    PROBE("cudaSetDevice (the current one)", 20, set_device());
+    PROBE("cudaGetDeviceCount", 20, device_count());
+    PROBE("cudaDeviceGetLimit", 20, limit());
+    PROBE("cudaGetDeviceFlags", 20, device_flags());
+    PROBE("cudaGetDriverEntryPointByVersion", 20, entry_point());
+    if (cudaMallocHost(&pinned, 4096) || cudaMallocManaged(&managed, 4096, cudaMemAttachGlobal) ||
+        cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) || cudaEventCreate(&e0) || cudaEventCreate(&e1) ||
+        cudaEventRecord(e0, stream) || cudaEventRecord(e1, stream) || cudaEventSynchronize(e1)) {
+        printf("setup: %s\n", cudaGetErrorName(cudaGetLastError()));
+        return 1;
+    }
+    PROBE("cudaPointerGetAttributes (pinned host)", 20, pointer_attrs(pinned));
+    PROBE("cudaPointerGetAttributes (managed)", 20, pointer_attrs(managed));
+    PROBE("cudaStreamGetCaptureInfo", 20, capture_info());
+    PROBE("cudaStreamGetPriority", 20, stream_priority());
+    PROBE("cudaEventElapsedTime", 20, elapsed());
     sz = 4 << 10;
     PROBE("cudaMallocHost+cudaFreeHost 4 KiB", 10, malloc_host());
     sz = 4 << 20;
