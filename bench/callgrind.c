@@ -37,6 +37,12 @@ static CUresult (*cuMemAlloc_)(CUdeviceptr *, size_t);
 static CUresult (*cuMemFree_)(CUdeviceptr);
 static CUresult (*cuMemGetInfo_)(size_t *, size_t *);
 static CUresult (*cuCtxGetCurrent_)(CUcontext *);
+static CUresult (*cuCtxGetDevice_)(int *);
+static CUresult (*cuDeviceGetAttribute_)(int *, int, int);
+static CUresult (*cuMemHostAlloc_)(void **, size_t, unsigned);
+static CUresult (*cuMemFreeHost_)(void *);
+static CUresult (*cuStreamGetPriority_)(CUstream, int *);
+static CUresult (*cuMemAllocPitch_)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
 
 static cudaStream_t s;
 static cudaEvent_t ev;
@@ -66,6 +72,14 @@ ROW(MallocFree, void *p; cudaMalloc(&p, 1 << 20); cudaFree(p))
 ROW(MemGetInfo, size_t a, b; cudaMemGetInfo(&a, &b))
 ROW(PointerGetAttributes, struct cudaPointerAttributes at; cudaPointerGetAttributes(&at, d))
 ROW(ErrorCall, sink = cudaMemsetAsync(NULL, 0, 4, s))
+static struct cudaDeviceProp props;
+ROW(GetDeviceProperties, cudaGetDeviceProperties(&props, 0))
+ROW(GetDevice, int dv; cudaGetDevice(&dv))
+ROW(DeviceGetAttribute, int v; cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0))
+ROW(MallocHostFree, void *p; cudaMallocHost(&p, 4096); cudaFreeHost(p))
+ROW(MallocPitchFree, void *p; size_t pitch; cudaMallocPitch(&p, &pitch, 1000, 100); cudaFree(p))
+ROW(PointerGetAttributesHost, struct cudaPointerAttributes at; cudaPointerGetAttributes(&at, h))
+ROW(StreamGetPriority, int pr; cudaStreamGetPriority(s, &pr))
 
 /* nvcc's launch stubs: push and pop of the configuration around the launch. */
 extern unsigned __cudaPushCallConfiguration(dim3, dim3, size_t, cudaStream_t);
@@ -83,6 +97,11 @@ ROW(drv_MemcpyD2H4, cuMemcpyDtoH_(h, (CUdeviceptr)d, 4))
 ROW(drv_MemcpyDefault4, cuMemcpy_((CUdeviceptr)h, (CUdeviceptr)d, 4))
 ROW(drv_MallocFree, CUdeviceptr p; cuMemAlloc_(&p, 1 << 20); cuMemFree_(p))
 ROW(drv_MemGetInfo, size_t a, b; cuMemGetInfo_(&a, &b))
+ROW(drv_GetDevice, int dv; cuCtxGetDevice_(&dv))
+ROW(drv_DeviceGetAttribute, int v; cuDeviceGetAttribute_(&v, 16, 0))
+ROW(drv_MallocHostFree, void *p; cuMemHostAlloc_(&p, 4096, 0); cuMemFreeHost_(p))
+ROW(drv_StreamGetPriority, int pr; cuStreamGetPriority_(s, &pr))
+ROW(drv_MallocPitchFree, CUdeviceptr p; size_t pitch; cuMemAllocPitch_(&p, &pitch, 1000, 100, 4); cuMemFree_(p))
 
 static void *sym(void *lib, const char *name) {
     void *p = dlsym(lib, name);
@@ -112,6 +131,12 @@ int main(int argc, char **argv) {
     cuMemFree_ = sym(lib, "cuMemFree");
     cuMemGetInfo_ = sym(lib, "cuMemGetInfo");
     cuCtxGetCurrent_ = sym(lib, "cuCtxGetCurrent");
+    cuCtxGetDevice_ = sym(lib, "cuCtxGetDevice");
+    cuDeviceGetAttribute_ = sym(lib, "cuDeviceGetAttribute");
+    cuMemHostAlloc_ = sym(lib, "cuMemHostAlloc");
+    cuMemFreeHost_ = sym(lib, "cuMemFreeHost");
+    cuStreamGetPriority_ = sym(lib, "cuStreamGetPriority");
+    cuMemAllocPitch_ = sym(lib, "cuMemAllocPitch");
 
     if (cudaMalloc(&d, 1 << 20) || cudaMallocHost(&h, 4096) || cudaStreamCreate(&s) || cudaEventCreate(&ev)) {
         fprintf(stderr, "callgrind: setup failed\n");
@@ -138,6 +163,18 @@ int main(int argc, char **argv) {
     warm_PointerGetAttributes();
     warm_ErrorCall();
     warm_PushPopConfiguration();
+    warm_GetDeviceProperties();
+    warm_GetDevice();
+    warm_DeviceGetAttribute();
+    warm_MallocHostFree();
+    warm_MallocPitchFree();
+    warm_PointerGetAttributesHost();
+    warm_StreamGetPriority();
+    warm_drv_GetDevice();
+    warm_drv_DeviceGetAttribute();
+    warm_drv_MallocHostFree();
+    warm_drv_StreamGetPriority();
+    warm_drv_MallocPitchFree();
     warm_drv_CtxGetCurrent();
     warm_drv_StreamQuery();
     warm_drv_StreamSynchronize();
@@ -164,6 +201,18 @@ int main(int argc, char **argv) {
     cg_PointerGetAttributes();
     cg_ErrorCall();
     cg_PushPopConfiguration();
+    cg_GetDeviceProperties();
+    cg_GetDevice();
+    cg_DeviceGetAttribute();
+    cg_MallocHostFree();
+    cg_MallocPitchFree();
+    cg_PointerGetAttributesHost();
+    cg_StreamGetPriority();
+    cg_drv_GetDevice();
+    cg_drv_DeviceGetAttribute();
+    cg_drv_MallocHostFree();
+    cg_drv_StreamGetPriority();
+    cg_drv_MallocPitchFree();
     cg_drv_CtxGetCurrent();
     cg_drv_StreamQuery();
     cg_drv_StreamSynchronize();

@@ -21,4 +21,10 @@ __attribute__((noinline)) void bench_chevron(cudaStream_t s, int a, float *p, si
 const void *bench_kernel_k3(void) { return (const void *)bench_k3; }
 const void *bench_kernel_coop(void) { return (const void *)bench_coop; }
 const void *bench_symbol_addr(void) { return (const void *)&bench_symbol; }
+// NVIDIA's occupancy calculator (a template of cuda_runtime.h, so C++): cudaGetDevice, four
+// cudaDeviceGetAttribute, cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+// for each candidate block size until one fills the multiprocessor.
+int bench_max_potential_block_size(int *min_grid, int *block) {
+    return (int)cudaOccupancyMaxPotentialBlockSize(min_grid, block, bench_k3, 0, 0);
+}
 }

@@ -6,8 +6,9 @@
 # times (default 3) under each of NVIDIA's runtime, ours and the raw driver API, alternating
 # them (the order turns each round), and prints the markdown table of the medians
 # (bench/bench.c's `report`): per row NVIDIA's, ours, ours/NVIDIA, the driver's, ours minus the
-# driver's, and the spread of the runs. About a minute on an H100; --quick: fewer batches and
-# sizes up to 64 MiB.
+# driver's, and the spread of the runs (✗ marks a row where ours' best run is slower than
+# NVIDIA's slowest, ⚠ one slower by more than 2% within the spread). About two and a half
+# minutes on an H100; --quick: fewer batches and bandwidth sizes up to 64 MiB.
 # Environment: CUDA_HOME (/usr/local/cuda: nvcc, and NVIDIA's libcudart.so.13 in lib64, else
 # .gpu/nvidia13), OURS_LIB (.gpu/dist/lib), NVCC (CUDA_HOME/bin/nvcc), NVCC_ARCH (-arch=sm_90),
 # NVCC_FLAGS (more nvcc options), OUT (target/bench): gets

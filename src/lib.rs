@@ -14,6 +14,8 @@ pub mod driver;
 pub(crate) mod env;
 pub mod error;
 /// cbindgen:ignore
+pub(crate) mod kattr;
+/// cbindgen:ignore
 pub(crate) mod linear;
 /// cbindgen:ignore
 pub(crate) mod lookup;

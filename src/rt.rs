@@ -137,31 +137,59 @@ pub fn fns() -> Res<&'static Fns> {
 /// (`ctest/interop_driver.c`), so no cache of it could be trusted without asking.
 #[inline(always)]
 pub fn ctx() -> Res<&'static Fns> {
+    ctx_current().map(|(f, _)| f)
+}
+
+/// [`ctx`], and the context it leaves current (for [`device_of`]).
+#[inline(always)]
+pub fn ctx_current() -> Res<(&'static Fns, CUcontext)> {
     let f = fns()?;
     let mut cur: CUcontext = null_mut();
     // SAFETY: valid out pointer.
     cu(unsafe { f.cuCtxGetCurrent(&mut cur) })?;
     if cur.is_null() || RESET.load(Ordering::Relaxed) {
-        make_primary_current(f, cur)?;
+        cur = make_primary_current(f, cur)?;
     }
-    Ok(f)
+    Ok((f, cur))
 }
 
 /// [`ctx`]'s rare part: no context current, or one that may be a reset primary context.
+/// Returns the context current after it.
 #[cold]
 #[inline(never)]
-fn make_primary_current(f: &Fns, cur: CUcontext) -> Res {
+fn make_primary_current(f: &Fns, cur: CUcontext) -> Res<CUcontext> {
     let dev = if cur.is_null() {
         thread_device()
     } else {
         match reset_primary_device(cur) {
             Some(d) => d,
-            None => return Ok(()),
+            None => return Ok(cur),
         }
     };
     let c = primary(dev)?;
     // SAFETY: a retained primary context.
-    cu(unsafe { f.cuCtxSetCurrent(c) })
+    cu(unsafe { f.cuCtxSetCurrent(c) })?;
+    Ok(c)
+}
+
+/// The device of `cur`, the context [`ctx_current`] left current: what [`current_device`]
+/// answers, without asking the driver again when `cur` is the primary context of this
+/// thread's device (the common case).
+#[inline]
+pub fn device_of(f: &Fns, cur: CUcontext) -> Res<c_int> {
+    let td = thread_device();
+    if (td as usize) < MAX_DEVICES && !cur.is_null() && PRIMARY[td as usize].load(Ordering::Acquire) == cur {
+        return Ok(td);
+    }
+    if RESET.load(Ordering::Relaxed) {
+        if let Some(d) = reset_primary_device(cur) {
+            return Ok(d);
+        }
+    }
+    let mut dev = 0;
+    // SAFETY: valid out pointer; `cur` is current.
+    cu(unsafe { f.cuCtxGetDevice(&mut dev) })?;
+    Ok(dev)
 }
 
 /// The device whose primary context `c` was, if that context has been reset and not retained
@@ -232,13 +260,16 @@ pub fn reset_primary(dev: c_int) -> Res {
     let p = PRIMARY[dev as usize].swap(null_mut(), Ordering::AcqRel);
     RESET.store(true, Ordering::Relaxed);
     // SAFETY: plain driver calls; `p` was retained by us.
-    unsafe {
+    let r = unsafe {
         if !p.is_null() {
             crate::pageable::forget_context(&d.legacy, p);
             d.legacy.cuDevicePrimaryCtxRelease(dev);
         }
         cu(d.legacy.cuDevicePrimaryCtxReset(dev))
-    }
+    };
+    // What was read of kernels before the reset is not answered after it.
+    crate::kattr::forget_all();
+    r
 }
 
 /// `cudaSetDevice`: chooses the thread's device and makes its primary context current.
@@ -255,21 +286,12 @@ pub fn set_device(dev: c_int) -> Res {
 pub fn current_device() -> Res<c_int> {
     let f = fns()?;
     let mut cur: CUcontext = null_mut();
-    // SAFETY: valid out pointers.
-    unsafe {
-        cu(f.cuCtxGetCurrent(&mut cur))?;
-        if !cur.is_null() && RESET.load(Ordering::Relaxed) {
-            if let Some(d) = reset_primary_device(cur) {
-                return Ok(d);
-            }
-        }
-        if !cur.is_null() {
-            let mut dev = 0;
-            cu(f.cuCtxGetDevice(&mut dev))?;
-            return Ok(dev);
-        }
+    // SAFETY: valid out pointer.
+    cu(unsafe { f.cuCtxGetCurrent(&mut cur) })?;
+    if cur.is_null() {
+        return Ok(thread_device());
     }
-    Ok(thread_device())
+    device_of(f, cur)
 }
 
 /// Runs `f` with the per-thread default stream as this thread's null stream: the body of

@@ -3,7 +3,8 @@
  * symbol of the real driver is exported here as a thunk (drvtrace_thunks.S, generated), and
  * every entry point handed out by cuGetProcAddress is wrapped in a thunk made at run time, so
  * calls through function pointers are logged too. Log: DRVTRACE_OUT (default stderr), one line
- * per call with the six integer argument registers, and one line per return with the result.
+ * per call with the six integer argument registers, and one line per return with the result
+ * (with DRVTRACE_TIME set, also how long the call took, in microseconds).
  * x86-64 SysV only. Build with scripts/drvtrace/build.sh. A development tool, to learn what a
  * runtime asks of the driver for a given call; never shipped.
  *
@@ -53,6 +54,7 @@ static FILE *out;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static long decode_max = -1, decoded; /* DRVTRACE_DECODE_MAX: table calls decoded in full */
+static int timed;                      /* DRVTRACE_TIME: each return says how long the call took */
 
 static void init(void) {
     const char *r = getenv("DRVTRACE_REAL");
@@ -67,12 +69,20 @@ static void init(void) {
     setvbuf(out, NULL, _IOLBF, 0);
     const char *m = getenv("DRVTRACE_DECODE_MAX");
     if (m) decode_max = atol(m);
+    timed = getenv("DRVTRACE_TIME") != NULL;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 struct frame {
     struct entry *e;
     uint64_t ra;
     uint64_t args[6];
+    uint64_t t0; /* when the real function was entered (DRVTRACE_TIME) */
 };
 static __thread struct frame stack[512];
 static __thread int depth;
@@ -98,16 +108,22 @@ void *dt_enter(struct entry *e, uint64_t *regs) {
         stack[depth].e = e;
         stack[depth].ra = regs[9];
         for (int i = 0; i < 6; i++) stack[depth].args[i] = regs[7 - i];
-        depth++;
         regs[9] = (uint64_t)dt_common_exit;
+        stack[depth].t0 = timed ? now_ns() : 0;
+        depth++;
     }
     return e->real;
 }
 
 uint64_t dt_exit(uint64_t rax) {
+    uint64_t t1 = timed ? now_ns() : 0;
     depth--;
     long tid = syscall(SYS_gettid);
-    fprintf(out, "[%ld]%*s -> %s = %d (%#lx)\n", tid, depth * 2, "", stack[depth].e->name, (int)rax, rax);
+    if (timed)
+        fprintf(out, "[%ld]%*s -> %s = %d (%#lx) in %.1f us\n", tid, depth * 2, "", stack[depth].e->name, (int)rax, rax,
+                (double)(t1 - stack[depth].t0) / 1e3);
+    else
+        fprintf(out, "[%ld]%*s -> %s = %d (%#lx)\n", tid, depth * 2, "", stack[depth].e->name, (int)rax, rax);
     if (stack[depth].e->table) table_exit(&stack[depth], rax, tid, depth);
     return stack[depth].ra;
 }

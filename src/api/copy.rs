@@ -28,9 +28,6 @@ use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
 
-/// The element size `cudaMalloc3D` passes to `cuMemAllocPitch` (as `cudaMallocPitch` does).
-const MALLOC3D_ELEMENT_SIZE: std::ffi::c_uint = 16;
-
 /// The driver memory types of the source and destination pointers of a copy of `kind`:
 /// host for the host side, device for the device side, unified (direction inferred from
 /// the addresses) for `cudaMemcpyDefault`. `cudaErrorInvalidMemcpyDirection` for a value
@@ -654,7 +651,7 @@ pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent
             let rows = h.checked_mul(d).ok_or(cudaError::cudaErrorMemoryAllocation)?;
             let mut p: CUdeviceptr = 0;
             // SAFETY: valid out pointers.
-            cu(f.cuMemAllocPitch(&mut p, &mut r.pitch, w, rows, MALLOC3D_ELEMENT_SIZE))?;
+            cu(f.cuMemAllocPitch(&mut p, &mut r.pitch, w, rows, crate::api::memory::PITCH_ELEMENT_SIZE))?;
             r.ptr = p as *mut c_void;
         }
         *o = r;

@@ -3,6 +3,7 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::addr_of;
+use std::sync::OnceLock;
 
 use crate::boundary::{self, cu, out, run, Res};
 use crate::driver::{self, types::CUdevice};
@@ -148,9 +149,41 @@ pub unsafe extern "C" fn cudaSetValidDevices(device_arr: *mut c_int, len: c_int)
     })
 }
 
-/// The properties of a device, every field filled from the driver.
-fn properties(device: c_int) -> Res<cudaDeviceProp> {
+/// Every device's properties, read from the driver on the first call that asks for them and
+/// answered from here after that (a copy, no lock), as NVIDIA's runtimes answer them from the
+/// properties their device record holds (13.0.96 and 13.5.37 copy them and make no driver
+/// call). The 12 ABI's struct has five fields that may change while a process runs
+/// (`clockRate`, `memoryClockRate`, `computeMode`, `kernelExecTimeoutEnabled`,
+/// `singleToDoublePrecisionPerfRatio`: clocks and modes an administrator sets): NVIDIA's
+/// 12.9.79 reads those five from the driver on every call and copies the rest, and so does
+/// this runtime ([`fresh_12`]); CUDA 13 dropped them from the struct. Every other field is a
+/// property of the device, or of this process's view of it, that no call of the process
+/// changes (`cudaDeviceReset`, `cudaDeviceSetLimit`, `cudaDeviceSetCacheConfig`,
+/// `cudaSetDeviceFlags`, `cudaFuncSetAttribute` leave each as it was: ctest/props_cache.c
+/// compares every field with its attribute after each of them, under NVIDIA's runtime and
+/// ours).
+static PROPS: [OnceLock<Box<cudaDeviceProp>>; rt::MAX_DEVICES] = [const { OnceLock::new() }; rt::MAX_DEVICES];
+
+/// The properties of a device.
+#[inline]
+fn properties(device: c_int) -> Res<&'static cudaDeviceProp> {
     let dev = rt::check_device(device)?;
+    match PROPS[dev as usize].get() {
+        Some(p) => Ok(p),
+        None => fill_properties(dev),
+    }
+}
+
+/// Reads the properties of `dev` and keeps them (a failed read keeps nothing).
+#[cold]
+#[inline(never)]
+fn fill_properties(dev: CUdevice) -> Res<&'static cudaDeviceProp> {
+    let p = read_properties(dev)?;
+    Ok(PROPS[dev as usize].get_or_init(|| Box::new(p)))
+}
+
+/// The properties of a device, every field filled from the driver.
+fn read_properties(dev: CUdevice) -> Res<cudaDeviceProp> {
     let f = rt::fns()?;
     let a = |attr: driver::types::CUdevice_attribute| -> Res<c_int> {
         let mut v = 0;
@@ -278,9 +311,29 @@ fn properties(device: c_int) -> Res<cudaDeviceProp> {
 pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
     run("cudaGetDeviceProperties", || {
         let prop = out(prop)?;
-        *prop = properties(device)?;
+        *prop = *properties(device)?;
         Ok(())
     })
+}
+
+/// The 12 ABI's properties as `cudaGetDeviceProperties` answers them: the kept ones, with the
+/// five that may change read from the driver again, in NVIDIA's 12.9.79's order (a failure
+/// fails the call).
+#[cfg(feature = "abi12")]
+fn fresh_12(device: c_int) -> Res<cudaDeviceProp> {
+    let mut p = *properties(device)?;
+    let f = rt::fns()?;
+    for (attr, field) in [
+        (17, &mut p.kernelExecTimeoutEnabled),
+        (20, &mut p.computeMode),
+        (13, &mut p.clockRate),
+        (36, &mut p.memoryClockRate),
+        (87, &mut p.singleToDoublePrecisionPerfRatio),
+    ] {
+        // SAFETY: valid out pointer, checked device.
+        cu(unsafe { f.cuDeviceGetAttribute(field, attr, device) })?;
+    }
+    Ok(p)
 }
 
 /// Returns information about the compute-device.
@@ -289,7 +342,7 @@ pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, devi
 pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
     run("cudaGetDeviceProperties_v2", || {
         let prop = out(prop)?;
-        *prop = properties(device)?;
+        *prop = fresh_12(device)?;
         Ok(())
     })
 }
@@ -307,7 +360,7 @@ pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, devi
         if prop.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        let p = properties(device)?;
+        let p = fresh_12(device)?;
         let n = std::mem::offset_of!(cudaDeviceProp, hostRegisterSupported);
         // SAFETY: the caller's struct holds at least the CUDA 11 layout's `n` bytes.
         std::ptr::copy_nonoverlapping(&p as *const cudaDeviceProp as *const u8, prop as *mut u8, n);
@@ -359,7 +412,7 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaD
         }
         let mut best = (0, 0);
         for d in 0..rt::device_count()? {
-            let score = match_score(prop, &properties(d)?);
+            let score = match_score(prop, properties(d)?);
             if d == 0 || score > best.0 {
                 best = (score, d);
             }

@@ -106,7 +106,10 @@ pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_
     run("cudaLibraryUnload", || {
         let f = rt::ctx()?;
         // SAFETY: the handle is the driver's to check.
-        cu(f.cuLibraryUnload(library))
+        let r = cu(f.cuLibraryUnload(library));
+        // Its kernels' handles may name other code from now on.
+        crate::kattr::forget_all();
+        r
     })
 }
 

@@ -11,9 +11,10 @@ use crate::error::cudaError;
 use crate::rt;
 use crate::types::*;
 
-/// The element size handed to `cuMemAllocPitch`: the widest it accepts, so the pitch suits
-/// any element type.
-const PITCH_ELEMENT_SIZE: c_uint = 16;
+/// The element size handed to `cuMemAllocPitch` (by `cudaMallocPitch` and `cudaMalloc3D`):
+/// 4, as NVIDIA's runtimes pass (13.0.96 and 12.9.79: `cuMemAllocPitch_v2(.., width,
+/// height * depth, 4)`), so the driver is asked for exactly what NVIDIA's runtime asks.
+pub(crate) const PITCH_ELEMENT_SIZE: c_uint = 4;
 
 #[inline(always)]
 fn dptr(p: *const c_void) -> CUdeviceptr {
@@ -90,13 +91,15 @@ pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize
 pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
     run("cudaMallocHost", || {
         // As NVIDIA's runtime: the context first; the out pointer is the driver's to check
-        // unless the size is 0.
+        // unless the size is 0. The allocation is `cudaHostAlloc`'s with no flags: NVIDIA's
+        // runtimes call `cuMemHostAlloc(ptr, size, 0)` here (13.0.96 and 12.9.79), not
+        // `cuMemAllocHost`.
         let f = rt::ctx()?;
         if size == 0 {
             *out(ptr)? = null_mut();
             return Ok(());
         }
-        cu(f.cuMemAllocHost(ptr, size))
+        cu(f.cuMemHostAlloc(ptr, size, 0))
     })
 }
 

@@ -222,6 +222,11 @@ fn kernel_of(func: &Arc<Func>, f: &Fns) -> Res<CUkernel> {
 /// is still the registered one, and taken out when it is registered again or unregistered.
 static LAUNCHABLE: AddrMap = AddrMap::new();
 
+/// Host stub -> the device name of its registered kernel (a pointer into the [`Func`] that
+/// [`FUNCS`] holds): what `cudaFuncGetName` answers, with no lock. Set at registration, taken
+/// out when the stub is registered again or unregistered.
+static NAMES: AddrMap = AddrMap::new();
+
 /// Adds `func`'s stub to [`LAUNCHABLE`] if it is still the registered kernel of that stub.
 fn launchable(func: &Arc<Func>, k: usize) {
     let funcs = FUNCS.read();
@@ -441,6 +446,7 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_v
         let keep = !mine(v.bin);
         if !keep {
             LAUNCHABLE.remove(stub);
+            NAMES.remove(stub);
         }
         keep
     });
@@ -448,6 +454,7 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_v
     VARS.write().retain(|_, v| !mine(v.bin));
     MANAGED.write().retain(|_, v| !mine(v.bin));
     HOST_VARS.write().retain(|_, b| !mine(b));
+    crate::kattr::forget_all();
 }
 
 /// Registers a kernel: its host stub and its device name.
@@ -469,9 +476,13 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
     let Some(bin) = bin_of(fatCubinHandle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceFun)) else { return };
     let fun = Arc::new(Func { bin, stub: hostFun as usize, name, kernel: OnceLock::new() });
+    let name = fun.name.as_ptr() as usize;
     let mut funcs = FUNCS.write();
     if funcs.insert(hostFun as usize, fun).is_some() {
         LAUNCHABLE.remove(hostFun as usize);
+    }
+    if hostFun as usize != 0 {
+        NAMES.insert(hostFun as usize, name);
     }
 }
 
@@ -793,6 +804,10 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
         if func.is_null() {
             return Err(cudaError::cudaErrorInvalidDeviceFunction);
         }
+        if let Some(p) = NAMES.get(func as usize) {
+            *name = p as *const c_char;
+            return Ok(());
+        }
         let Some(fun) = find_func(func) else {
             // Not a registered stub: a kernel handle (one from cudaLibraryGetKernel, say) for
             // the driver to judge (see `resolve`) and name.
@@ -808,15 +823,18 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
     })
 }
 
+// The kernel's attributes on the current device (the 12 ABI: of its function in the current
+// context). Those fixed by the code (0 to 7) are kept per (kernel, device) once read
+// (`crate::kattr`); those a program can set (8 to 17) are read from the driver every time,
+// as NVIDIA's runtime reads them all.
 /// Find out attributes for a given function.
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const c_void) -> cudaError_t {
     run("cudaFuncGetAttributes", || {
         let attr = out(attr)?;
-        let f = rt::ctx()?;
+        let (f, cur) = rt::ctx_current()?;
         let k = resolve(func, f)?;
-        #[cfg(not(feature = "abi12"))]
-        let dev = rt::current_device()?;
+        let dev = rt::device_of(f, cur)?;
         // NVIDIA's 13 runtime reads the kernel's attributes for the current device; its 12
         // runtime reads those of the kernel's function in the current context (after
         // cudaKernelSetAttributeForDevice the two differ: measured on the H100,
@@ -837,15 +855,19 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
             cu(unsafe { f.cuFuncGetAttribute(&mut v, a, h) })?;
             Ok(v)
         };
+        let fixed = match crate::kattr::KERNEL_ATTRS.get(k as usize, dev as usize) {
+            Some(v) => v,
+            None => fixed_attributes(k, dev, &get)?,
+        };
         let mut a = *attr;
-        a.maxThreadsPerBlock = get(0)?;
-        a.sharedSizeBytes = get(1)? as usize;
-        a.constSizeBytes = get(2)? as usize;
-        a.localSizeBytes = get(3)? as usize;
-        a.numRegs = get(4)?;
-        a.ptxVersion = get(5)?;
-        a.binaryVersion = get(6)?;
-        a.cacheModeCA = get(7)?;
+        a.maxThreadsPerBlock = fixed[0];
+        a.sharedSizeBytes = fixed[1] as usize;
+        a.constSizeBytes = fixed[2] as usize;
+        a.localSizeBytes = fixed[3] as usize;
+        a.numRegs = fixed[4];
+        a.ptxVersion = fixed[5];
+        a.binaryVersion = fixed[6];
+        a.cacheModeCA = fixed[7];
         a.maxDynamicSharedSizeBytes = get(8)?;
         a.preferredShmemCarveout = get(9)?;
         a.clusterDimMustBeSet = get(10)?;
@@ -854,18 +876,56 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
         a.requiredClusterDepth = get(13)?;
         a.nonPortableClusterSizeAllowed = get(14)?;
         a.clusterSchedulingPolicyPreference = get(15)?;
-        // CUDA 13.5's two: the driver's attributes 16 and 17 (device node update, shared
-        // memory mode). The 13.0 driver has neither (CUDA_ERROR_INVALID_VALUE); NVIDIA's 13.5
-        // runtime then reports 0 and, for the mode, the maximum dynamic shared memory size
-        // (the H100, scripts/v135/tests/cu_decl135.cu).
         #[cfg(not(feature = "abi12"))]
         {
-            a.deviceNodeUpdateStatus = get(16).unwrap_or(0);
-            a.sharedMemoryMode = raw::cudaSharedMemoryMode(get(17).unwrap_or(a.maxDynamicSharedSizeBytes));
+            let (status, mode) = attributes_135(&get, a.maxDynamicSharedSizeBytes);
+            a.deviceNodeUpdateStatus = status;
+            a.sharedMemoryMode = raw::cudaSharedMemoryMode(mode);
         }
         *attr = a;
         Ok(())
     })
+}
+
+/// Reads the attributes 0 to 7 of `k` on `dev` through `get` and keeps them.
+#[cold]
+#[inline(never)]
+fn fixed_attributes(k: CUkernel, dev: c_int, get: &dyn Fn(CUfunction_attribute) -> Res<c_int>) -> Res<[c_int; crate::kattr::FIXED]> {
+    let ticket = crate::kattr::KERNEL_ATTRS.ticket();
+    let mut v = [0; crate::kattr::FIXED];
+    for (i, x) in v.iter_mut().enumerate() {
+        *x = get(i as CUfunction_attribute)?;
+    }
+    crate::kattr::KERNEL_ATTRS.put(k as usize, dev as usize, rt::device_count()? as usize, ticket, v);
+    Ok(v)
+}
+
+/// Whether the driver answers CUDA 13.5's function attributes 16 and 17: 0 not known yet,
+/// 1 it does, 2 it does not (asked once: a refused attribute costs the driver far more than
+/// an answered one).
+#[cfg(not(feature = "abi12"))]
+static ATTRIBUTES_135: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// CUDA 13.5's two: the driver's attributes 16 and 17 (device node update status, shared
+/// memory mode). The 13.0 driver has neither (CUDA_ERROR_INVALID_VALUE); NVIDIA's 13.5
+/// runtime then reports 0 and, for the mode, the maximum dynamic shared memory size (the
+/// H100, scripts/v135/tests/cu_decl135.cu).
+#[cfg(not(feature = "abi12"))]
+fn attributes_135(get: &dyn Fn(CUfunction_attribute) -> Res<c_int>, max_dynamic_shared: c_int) -> (c_int, c_int) {
+    let known = ATTRIBUTES_135.load(Ordering::Relaxed);
+    if known == 2 {
+        return (0, max_dynamic_shared);
+    }
+    let (status, mode) = (get(16), get(17));
+    if known == 0 {
+        let refused = Err(cudaError::cudaErrorInvalidValue);
+        if status == refused && mode == refused {
+            ATTRIBUTES_135.store(2, Ordering::Relaxed);
+        } else if status.is_ok() && mode.is_ok() {
+            ATTRIBUTES_135.store(1, Ordering::Relaxed);
+        }
+    }
+    (status.unwrap_or(0), mode.unwrap_or(max_dynamic_shared))
 }
 
 // As NVIDIA's runtime does, the attribute is checked first, and the outcome of the driver's
@@ -878,19 +938,20 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        let f = rt::ctx()?;
+        let (f, cur) = rt::ctx_current()?;
         // NVIDIA's 13 runtime sets the kernel's attribute for the current device; its 12
         // runtime sets that of the kernel's function in the current context (driver calls
         // traced on the H100; ctest/library.c shows the difference).
         #[cfg(not(feature = "abi12"))]
         {
             let k = resolve(func, f)?;
-            let dev = rt::current_device()?;
+            let dev = rt::device_of(f, cur)?;
             // SAFETY: a kernel of a loaded library and the current device.
             cu(unsafe { f.cuKernelSetAttribute(attr.0, value, k, dev) })?;
         }
         #[cfg(feature = "abi12")]
         {
+            let _ = cur;
             let h = function_of(func, f)?;
             // SAFETY: a function of the current context.
             cu(unsafe { f.cuFuncSetAttribute(h, attr.0, value) })?;
@@ -935,8 +996,8 @@ pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: 
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: raw::cudaFuncCache) -> cudaError_t {
     run("cudaFuncSetCacheConfig", || {
-        let f = rt::ctx()?;
-        let dev = rt::current_device()?;
+        let (f, cur) = rt::ctx_current()?;
+        let dev = rt::device_of(f, cur)?;
         let k = resolve_for_config(func, f)?;
         // SAFETY: a kernel of a loaded library and the current device; the driver checks
         // the configuration.
@@ -1227,5 +1288,46 @@ pub(crate) fn kernel_stub(kernel: cudaKernel_t) -> *const c_void {
     match KERNELS.read().get(&(kernel as usize)) {
         Some(f) if f.stub != 0 => f.stub as *const c_void,
         _ => kernel as *const c_void,
+    }
+}
+
+#[cfg(all(test, not(feature = "abi12")))]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn attributes_135_are_asked_once_of_a_driver_that_refuses_them() {
+        let calls = Cell::new(0);
+        let refusing = |a: CUfunction_attribute| -> Res<c_int> {
+            calls.set(calls.get() + 1);
+            if a >= 16 {
+                Err(cudaError::cudaErrorInvalidValue)
+            } else {
+                Ok(a)
+            }
+        };
+        ATTRIBUTES_135.store(0, Ordering::Relaxed);
+        assert_eq!(attributes_135(&refusing, 4096), (0, 4096));
+        assert_eq!(calls.get(), 2);
+        // Known now: the fallback values, no driver call.
+        assert_eq!(attributes_135(&refusing, 1024), (0, 1024));
+        assert_eq!(calls.get(), 2);
+
+        // A driver that answers them is asked every time (they may change).
+        let answering = |a: CUfunction_attribute| -> Res<c_int> {
+            calls.set(calls.get() + 1);
+            Ok(a * 10)
+        };
+        ATTRIBUTES_135.store(0, Ordering::Relaxed);
+        assert_eq!(attributes_135(&answering, 0), (160, 170));
+        assert_eq!(attributes_135(&answering, 0), (160, 170));
+        assert_eq!(calls.get(), 6);
+
+        // Another error (a kernel that failed to load, say) decides nothing.
+        let failing = |_: CUfunction_attribute| -> Res<c_int> { Err(cudaError::cudaErrorInvalidDeviceFunction) };
+        ATTRIBUTES_135.store(0, Ordering::Relaxed);
+        assert_eq!(attributes_135(&failing, 7), (0, 7));
+        assert_eq!(ATTRIBUTES_135.load(Ordering::Relaxed), 0);
     }
 }
