@@ -49,7 +49,7 @@ out=$(cd "$out" && pwd)
 work=$root/target/gpu-multi-work
 rm -rf "$work"
 mkdir -p "$work"
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+gpus=$(gpu_count)
 # Ours (CUDART_RS_DIST, NVIDIA12_LIB and the rest of scripts/ctest.sh's environment are
 # honoured, for trying the script elsewhere).
 dist=${CUDART_RS_DIST:-$root/.gpu/dist}
@@ -86,6 +86,7 @@ main() {
     {
         nvidia-smi -L 2>&1
         echo "driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+        [[ -n ${CUDA_VISIBLE_DEVICES:-} ]] && echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES: $gpus of them used"
         echo "nvcc $("${NVCC:-/usr/local/cuda/bin/nvcc}" --version 2>/dev/null | grep -o 'release [0-9.]*')"
         echo "PyTorch $(python3 -c 'import torch; print(torch.__version__, "CUDA", torch.version.cuda)' 2>/dev/null | tail -n 1)"
         echo "host $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(nproc) CPUs"

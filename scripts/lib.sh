@@ -31,3 +31,13 @@ if not out:
 print(out)
 ' <<<"$json"
 }
+
+# gpu_count: the GPUs programs see here: those CUDA_VISIBLE_DEVICES names when it is set (a
+# machine of four run as one of two: CUDA_VISIBLE_DEVICES=0,1), else every GPU nvidia-smi lists.
+gpu_count() {
+    if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
+        tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .
+    else
+        nvidia-smi -L 2>/dev/null | grep -c '^GPU '
+    fi
+}

@@ -46,7 +46,11 @@ export PYTHONUNBUFFERED=1 CUBLAS_WORKSPACE_CONFIG=:4096:8
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 d=$root/scripts/torch/ddp.py
 
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
+    gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
+else
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+fi
 if ((gpus < 2)); then
     { echo "torch2-check: skipped: needs two GPUs (this machine has ${gpus:-0})"
       echo "0 passed, 0 failed, 1 skipped"; } | tee "$out/torch2-check.log"
