@@ -6,8 +6,8 @@
 #   dist/lib/.debug/, dist/lib/stand-in/.debug/   release: the libraries' debug info, split off
 #                                        (NAME.debug; each library is stripped and names its
 #                                        file in .gnu_debuglink, where gdb looks for it)
-#   dist/include/                        copy of include/ (cuda_runtime_api.h, cuda_gl_interop.h,
-#                                        cuda_egl_interop.h, cuda_vdpau_interop.h)
+#   dist/include/                        copy of include/, the host header set (cuda_runtime.h,
+#                                        cuda_runtime_api.h, driver_types.h, ...: README.md, "Headers")
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
 # Usage: scripts/build.sh [--debug]   (release by default)
 # A release build is stripped as distributions strip (dh_strip): the DWARF goes, compressed,
@@ -61,7 +61,7 @@ ln -s libcudart.so.13 target/dist-staging/lib/libcudart.so
 cp "$lib12" target/dist-staging/lib/libcudart.so.12.9.0
 ln -s libcudart.so.12.9.0 target/dist-staging/lib/libcudart.so.12
 cp "$standin" target/dist-staging/lib/stand-in/libcuda.so.1
-cp include/*.h target/dist-staging/include/
+cp -r include/. target/dist-staging/include/
 if [[ $profile == release ]]; then
     for f in target/dist-staging/lib/libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.12.9.0 \
         target/dist-staging/lib/stand-in/libcuda.so.1; do
@@ -73,7 +73,7 @@ cp "$out12/exports.txt" target/dist-staging/exports-12.txt
 {
     echo "profile=$profile"
     echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
-    echo "dirty=$(git status --porcelain -- src build.rs cbindgen.toml Cargo.toml Cargo.lock standin include 2>/dev/null | wc -l)"
+    echo "dirty=$(git status --porcelain -- src build.rs build cbindgen.toml Cargo.toml Cargo.lock standin include 2>/dev/null | wc -l)"
     echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >target/dist-staging/BUILD-INFO
 # Replace what this script makes; leave what other tools write in dist/ (coverage reports).
@@ -91,4 +91,4 @@ if [[ $profile == release ]]; then
         "debug info in dist/lib/.debug/"
 fi
 echo "  dist/lib/stand-in/libcuda.so.1   (use: CUDART_RS_DRIVER=$root/dist/lib/stand-in/libcuda.so.1)"
-echo "  dist/include/: $(cd dist/include && echo *.h)"
+echo "  dist/include/: the host header set ($(find dist/include -type f | wc -l) headers: cuda_runtime.h, cuda_runtime_api.h, ...)"

@@ -70,7 +70,7 @@ mkdir -p "$src/scripts" "$src/packaging" "$src/dist/include" "$src/target/releas
 cp scripts/install.sh "$src/scripts/"
 cp packaging/cudart-rs.pc.in "$src/packaging/"
 cp Cargo.toml README.md "$src/"
-cp dist/include/*.h "$src/dist/include/"
+cp -r dist/include/. "$src/dist/include/"
 cp dist/BUILD-INFO "$src/dist/"
 cp target/release/libcudart.so "$src/target/release/"
 cp target/abi12/release/libcudart.so "$src/target/abi12/release/"

@@ -39,11 +39,8 @@ ok "scripts/install.sh DESTDIR=\$tmp PREFIX=/usr/local"
 
 # What is installed: exactly this (type, mode, path, link target).
 (cd "$dest" && find . \( -type f -o -type l \) -printf '%p %y %m %l\n' | LC_ALL=C sort) >"$tmp/files"
-cat >"$tmp/want" <<'EOF'
-./usr/local/include/cudart-rs/cuda_egl_interop.h f 644 
-./usr/local/include/cudart-rs/cuda_gl_interop.h f 644 
-./usr/local/include/cudart-rs/cuda_runtime_api.h f 644 
-./usr/local/include/cudart-rs/cuda_vdpau_interop.h f 644 
+{ (cd dist/include && find . -type f) | sed 's|^\./\(.*\)|./usr/local/include/cudart-rs/\1 f 644 |'
+cat <<'EOF'
 ./usr/local/lib/cudart-rs/.debug/libcudart.so.12.9.0.debug f 644 
 ./usr/local/lib/cudart-rs/.debug/libcudart.so.13.0.0.debug f 644 
 ./usr/local/lib/cudart-rs/12/libcudart.so l 777 ../libcudart.so.12
@@ -55,6 +52,7 @@ cat >"$tmp/want" <<'EOF'
 ./usr/local/lib/pkgconfig/cudart-rs-12.pc f 644 
 ./usr/local/lib/pkgconfig/cudart-rs-13.pc f 644 
 EOF
+} | LC_ALL=C sort >"$tmp/want"
 if diff -u "$tmp/want" "$tmp/files"; then ok "installed files and links"; else bad "installed files and links (diff above)"; fi
 for a in 13 12; do
     if cmp -s "$dest/usr/local/include/cudart-rs/cuda_runtime_api.h" include/cuda_runtime_api.h &&

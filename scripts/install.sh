@@ -102,8 +102,8 @@ pc_path() { if [[ $1 == "$PREFIX" ]]; then echo '${prefix}'; elif [[ $1 == "$PRE
 
 d=$DESTDIR
 install -d -m 0755 "$d$cudartdir" "$d$INCLUDEDIR/cudart-rs" "$d$PKGCONFIGDIR"
-for h in cuda_runtime_api.h cuda_gl_interop.h cuda_egl_interop.h cuda_vdpau_interop.h; do
-    install -m 0644 "$dist/include/$h" "$d$INCLUDEDIR/cudart-rs/$h"
+(cd "$dist/include" && find . -type f | sort) | while read -r h; do
+    install -D -m 0644 "$dist/include/$h" "$d$INCLUDEDIR/cudart-rs/${h#./}"
 done
 for a in $abis; do
     name=libcudart.so.$(full "$a")
