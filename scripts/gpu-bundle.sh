@@ -12,6 +12,7 @@
 #   .gpu/nvidia135/         NVIDIA's libcudart.so.13 (13.5.37) and .gpu/cu135/include/ its
 #                           headers: the 13 ABI's reference in scripts/ctest.sh --gpu (ours is
 #                           13.5's ABI); the machine's 13.0.96 runs there as a second one
+#   .gpu/host/              the host programs (ctest/host/), every build (scripts/host-check.sh)
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
 #                           reason, for a test not built, e.g. where clang-19 is missing)
@@ -50,6 +51,9 @@ cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
 if ! bash scripts/cu12-build.sh --out target/gpu-staging/cu12-clang; then
     echo "gpu-bundle: some CUDA tests are not built for the 12 ABI (.gpu/cu12-clang/*.skip); they are skipped on the GPU" >&2
 fi
+# The host programs (ctest/host/), built here with g++ and clang++ against our headers and
+# NVIDIA's (scripts/host-check.sh --gpu runs them there under both runtimes).
+bash scripts/host-check.sh --build target/gpu-staging/host
 # CUDA 13.5's runtime and headers (the 13 ABI's reference in scripts/ctest.sh --gpu): the library
 # also as libcudart.so, what the NVIDIA-header builds link to.
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/

@@ -13,6 +13,8 @@
 #                                                  built with pkg-config alone runs on it)
 #      scripts/deb.sh --no-build                  (Debian packages and lintian; when debhelper
 #                                                  and lintian are installed, as CI does)
+#      scripts/host-check.sh --standin            (the host programs, ctest/host/: g++ and clang++
+#                                                  against our headers and NVIDIA's, same output)
 #   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
 #   7. the same with --sanitize                   (AddressSanitizer, UBSan)
 #   8. ctest/stress.c, run repeatedly             (when there is one)
@@ -88,6 +90,9 @@ if run_step "build" bash scripts/build.sh; then
     else
         step "Debian packages: skipped (no dpkg-buildpackage, debhelper or lintian: apt-get install dpkg-dev debhelper lintian)"
     fi
+    step "host programs: scripts/host-check.sh --standin"
+    bash scripts/host-check.sh --standin 2>&1 | tee "$log/host.out"
+    add_summary "$(tail -n 1 "$log/host.out")" || { echo "==== step failed: host programs (no summary line)"; failed_steps+=("host programs"); }
     ctest_step "C tests" --standin --abi both
     ctest_step "C tests, sanitized" --standin --abi both --sanitize
     if [[ -f ctest/stress.c ]]; then
