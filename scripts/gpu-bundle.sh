@@ -25,7 +25,7 @@ cd "$root"
 if [[ ${1:-} != --no-build ]]; then
     bash scripts/build.sh
 fi
-[[ -f dist/lib/libcudart.so.13.0.0 && -f dist/lib/libcudart.so.12.9.0 ]] || { echo "gpu-bundle: no dist/ (run scripts/build.sh)" >&2; exit 1; }
+[[ -f dist/lib/libcudart.so.13 && -f dist/lib/libcudart.so.12 ]] || { echo "gpu-bundle: no dist/ (run scripts/build.sh)" >&2; exit 1; }
 bash scripts/fetch-nvidia.sh
 nv=.cache/nvidia
 
@@ -35,7 +35,7 @@ mkdir -p target/gpu-staging/nvidia135 target/gpu-staging/cu135/include
 mkdir -p target/gpu-staging/dist
 cp -a dist/lib dist/include dist/exports-13.txt dist/exports-12.txt dist/BUILD-INFO target/gpu-staging/dist/
 rm -rf target/gpu-staging/dist/lib/.debug target/gpu-staging/dist/lib/stand-in/.debug
-for f in target/gpu-staging/dist/lib/libcudart.so.13.0.0 target/gpu-staging/dist/lib/libcudart.so.12.9.0 target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
+for f in $(readlink -f target/gpu-staging/dist/lib/libcudart.so.13 target/gpu-staging/dist/lib/libcudart.so.12) target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
     strip --strip-debug "$f"
 done
 # Plain files in place of the links, whatever way the folder travels.

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Installs the release build in dist/ (scripts/build.sh first), beside NVIDIA's runtime and
-# never over it:
-#   $LIBDIR/cudart-rs/libcudart.so.13.0.0     libcudart.so.13 -> libcudart.so.13.0.0
+# never over it; the file names carry the version the ABI reports (13050: 13.5.0):
+#   $LIBDIR/cudart-rs/libcudart.so.13.5.0     libcudart.so.13 -> libcudart.so.13.5.0
 #   $LIBDIR/cudart-rs/libcudart.so.12.9.0     libcudart.so.12 -> libcudart.so.12.9.0
-#   $LIBDIR/cudart-rs/13/libcudart.so -> ../libcudart.so.13     development links, one folder
-#   $LIBDIR/cudart-rs/12/libcudart.so -> ../libcudart.so.12     per ABI (-L picks the ABI)
-#   $INCLUDEDIR/cudart-rs/cuda_runtime_api.h, cuda_gl_interop.h, cuda_egl_interop.h,
-#                         cuda_vdpau_interop.h
-#   $PKGCONFIGDIR/cudart-rs-13.pc, cudart-rs-12.pc
+#   $LIBDIR/cudart-rs/13/, 12/                per ABI, a CUDA toolkit root (CMake's
+#                                             CUDAToolkit_ROOT finds CUDA::cudart there):
+#       lib/libcudart.so, lib/libcudart.so.N  development links (-L picks the ABI)
+#       include/                              the headers (13: a link to $INCLUDEDIR/cudart-rs;
+#                                             12: one of each name that selects the 12 ABI
+#                                             and includes the set's)
+#       version.txt, version.json             the CUDA version, as a toolkit's
+#   $INCLUDEDIR/cudart-rs/                    the host header set (cuda_runtime.h, ...)
+#   $PKGCONFIGDIR/cudart-rs-13.pc, cudart-rs-12.pc, and NVIDIA's names: cudart-13.0.pc ...
+#                 cudart-13.5.pc, cudart-12.0.pc ... cudart-12.9.pc (each version whose
+#                 runtime an ABI replaces)
 #   debug info: $LIBDIR/cudart-rs/.debug/libcudart.so.N.M.P.debug (found by gdb through the
 #               library's .gnu_debuglink), or with DEBUGDIR set (e.g. /usr/lib/debug)
 #               $DEBUGDIR/.build-id/xx/yyyyyyyy.debug (found by the library's build id)
@@ -59,21 +65,30 @@ done
 dist=$root/dist
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$root/Cargo.toml" | head -n 1)
 cudartdir=$LIBDIR/cudart-rs
-full() { case $1 in 13) echo 13.0.0 ;; 12) echo 12.9.0 ;; esac; }
 build_id() { readelf -n "$1" | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p' | head -n 1; }
 soname() { objdump -p "$1" | awk '$1 == "SONAME" { print $2 }'; }
+# full ABI: the version the ABI reports, as the library's file name carries it (build.sh
+# writes it to BUILD-INFO: version13=13.5.0).
+full() { sed -n "s/^version$1=//p" "$dist/BUILD-INFO" 2>/dev/null; }
+# minors ABI: the CUDA versions whose runtime the ABI replaces, as NVIDIA's pkg-config files
+# name them: 13.0 ... the reported one.
+minors() { local v=$1 m; v=$(full "$v"); for ((m = 0; m <= $(cut -d. -f2 <<<"$v"); m++)); do echo "${v%%.*}.$m"; done; }
+# rel FROM TO: TO as a link in folder FROM names it (relative where both lie under one root).
+rel() { realpath -m --relative-to="$1" "$2"; }
 
 if ((uninstall)); then
     for a in 13 12; do
         [[ " $abis " == *" $a "* ]] || continue
-        f=$DESTDIR$cudartdir/libcudart.so.$(full "$a")
-        if [[ -n $DEBUGDIR && -f $f ]]; then
-            id=$(build_id "$f")
-            [[ -n $id ]] && rm -f "$DESTDIR$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
-        fi
-        rm -f "$f" "$DESTDIR$cudartdir/libcudart.so.$a" "$DESTDIR$cudartdir/$a/libcudart.so" \
-            "$DESTDIR$cudartdir/.debug/libcudart.so.$(full "$a").debug" "$DESTDIR$PKGCONFIGDIR/cudart-rs-$a.pc"
-        rmdir "$DESTDIR$cudartdir/$a" 2>/dev/null || true
+        for f in "$DESTDIR$cudartdir"/libcudart.so."$a".*; do
+            [[ -f $f && ! -L $f ]] || continue
+            if [[ -n $DEBUGDIR ]]; then
+                id=$(build_id "$f")
+                [[ -n $id ]] && rm -f "$DESTDIR$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
+            fi
+            rm -f "$f" "$DESTDIR$cudartdir/.debug/${f##*/}.debug"
+        done
+        rm -f "$DESTDIR$cudartdir/libcudart.so.$a" "$DESTDIR$PKGCONFIGDIR/cudart-rs-$a.pc" "$DESTDIR$PKGCONFIGDIR/cudart-$a".*.pc
+        rm -rf -- "$DESTDIR$cudartdir/$a"
     done
     if [[ ! -e $DESTDIR$cudartdir/libcudart.so.13 && ! -e $DESTDIR$cudartdir/libcudart.so.12 ]]; then
         rm -rf "$DESTDIR$INCLUDEDIR/cudart-rs"
@@ -83,34 +98,67 @@ if ((uninstall)); then
     exit 0
 fi
 
+grep -qx 'profile=release' "$dist/BUILD-INFO" 2>/dev/null ||
+    { echo "install: dist/ holds no release build: run scripts/build.sh first" >&2; exit 1; }
 if ((unstripped)); then
     declare -A src=([13]=$root/target/release/libcudart.so [12]=$root/target/abi12/release/libcudart.so)
 else
-    declare -A src=([13]=$dist/lib/libcudart.so.13.0.0 [12]=$dist/lib/libcudart.so.12.9.0)
-    grep -qx 'profile=release' "$dist/BUILD-INFO" 2>/dev/null ||
-        { echo "install: dist/ holds no release build: run scripts/build.sh first" >&2; exit 1; }
+    declare -A src=([13]=$dist/lib/libcudart.so.$(full 13) [12]=$dist/lib/libcudart.so.$(full 12))
 fi
 for a in $abis; do
+    [[ -n $(full "$a") ]] || { echo "install: dist/BUILD-INFO has no version$a: run scripts/build.sh" >&2; exit 1; }
     [[ -f ${src[$a]} ]] || { echo "install: no ${src[$a]}: run scripts/build.sh first" >&2; exit 1; }
     [[ $(soname "${src[$a]}") == libcudart.so.$a ]] || { echo "install: ${src[$a]} is not libcudart.so.$a" >&2; exit 1; }
 done
-[[ -f $dist/include/cuda_runtime_api.h ]] || { echo "install: no dist/include: run scripts/build.sh first" >&2; exit 1; }
+[[ -f $dist/include/cuda_runtime.h ]] || { echo "install: no dist/include: run scripts/build.sh first" >&2; exit 1; }
 
 # pc_path DIR: DIR for a .pc file, relative to ${prefix} where it is under it (so that
 # pkg-config --define-prefix can move the tree).
 pc_path() { if [[ $1 == "$PREFIX" ]]; then echo '${prefix}'; elif [[ $1 == "$PREFIX"/* ]]; then echo "\${prefix}${1#"$PREFIX"}"; else echo "$1"; fi; }
+# pc FILE NAME VERSION DESCRIPTION ABI CFLAGS: one pkg-config file.
+pc() {
+    sed -e "s|@PREFIX@|$PREFIX|" -e "s|@LIBDIR@|$(pc_path "$LIBDIR")|" -e "s|@INCLUDEDIR@|$(pc_path "$INCLUDEDIR")|" \
+        -e "s|@NAME@|$2|" -e "s|@VERSION@|$3|" -e "s|@DESCRIPTION@|$4|" -e "s|@ABI@|$5|g" -e "s|@CFLAGS@|$6|" \
+        "$root/packaging/cudart-rs.pc.in" >"$1"
+    chmod 0644 "$1"
+}
 
 d=$DESTDIR
-install -d -m 0755 "$d$cudartdir" "$d$INCLUDEDIR/cudart-rs" "$d$PKGCONFIGDIR"
+hdr=$INCLUDEDIR/cudart-rs
+install -d -m 0755 "$d$cudartdir" "$d$hdr" "$d$PKGCONFIGDIR"
 (cd "$dist/include" && find . -type f | sort) | while read -r h; do
-    install -D -m 0644 "$dist/include/$h" "$d$INCLUDEDIR/cudart-rs/${h#./}"
+    install -D -m 0644 "$dist/include/$h" "$d$hdr/${h#./}"
 done
 for a in $abis; do
-    name=libcudart.so.$(full "$a")
+    v=$(full "$a")
+    name=libcudart.so.$v
     install -m 0644 "${src[$a]}" "$d$cudartdir/$name"
     ln -sfn "$name" "$d$cudartdir/libcudart.so.$a"
-    install -d -m 0755 "$d$cudartdir/$a"
-    ln -sfn "../libcudart.so.$a" "$d$cudartdir/$a/libcudart.so"
+    # The ABI's toolkit root.
+    root_a=$cudartdir/$a
+    rm -rf -- "$d$root_a"
+    install -d -m 0755 "$d$root_a/lib"
+    ln -s "../../libcudart.so.$a" "$d$root_a/lib/libcudart.so"
+    ln -s "../../libcudart.so.$a" "$d$root_a/lib/libcudart.so.$a"
+    if [[ $a == 13 ]]; then
+        ln -s "$(rel "$root_a" "$hdr")" "$d$root_a/include"
+    else
+        # A header of each name that selects the 12 ABI and includes the one of the set (a
+        # link would not do: compilers resolve the links of system headers, and a header's
+        # own includes would then not come from here).
+        (cd "$d$hdr" && find . -type f | sort) | while read -r h; do
+            h=${h#./}
+            install -d -m 0755 "$d$root_a/include/$(dirname "$h")"
+            printf '%s\n' "/* cudart-rs: $h of the CUDA 12 ABI (libcudart.so.12). */" '#ifndef CUDART_RS_ABI12' \
+                '#define CUDART_RS_ABI12' '#endif' "#include \"$(rel "$root_a/include/$(dirname "$h")" "$hdr/$h")\"" \
+                >"$d$root_a/include/$h"
+            chmod 0644 "$d$root_a/include/$h"
+        done
+    fi
+    printf 'CUDA Version %s\n' "$v" >"$d$root_a/version.txt"
+    printf '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "%s"\n   },\n   "cuda_cudart" : {\n      "name" : "CUDA Runtime (cudart): cudart-rs %s",\n      "version" : "%s"\n   }\n}\n' \
+        "$v" "$version" "$v" >"$d$root_a/version.json"
+    chmod 0644 "$d$root_a/version.txt" "$d$root_a/version.json"
     if ((debug)); then
         dbg=$dist/lib/.debug/$name.debug
         [[ -f $dbg ]] || { echo "install: no $dbg (--no-debug to install without it)" >&2; exit 1; }
@@ -122,19 +170,21 @@ for a in $abis; do
             install -D -m 0644 "$dbg" "$d$cudartdir/.debug/$name.debug"
         fi
     fi
-    cflags=""
-    [[ $a == 12 ]] && cflags=" -DCUDART_RS_ABI12"
-    sed -e "s|@PREFIX@|$PREFIX|" -e "s|@LIBDIR@|$(pc_path "$LIBDIR")|" -e "s|@INCLUDEDIR@|$(pc_path "$INCLUDEDIR")|" \
-        -e "s|@ABI@|$a|g" -e "s|@VERSION@|$version|" -e "s|@CFLAGS@|$cflags|" \
-        "$root/packaging/cudart-rs.pc.in" >"$d$PKGCONFIGDIR/cudart-rs-$a.pc"
-    chmod 0644 "$d$PKGCONFIGDIR/cudart-rs-$a.pc"
+    if [[ $a == 12 ]]; then cflags="-I\${cudartdir}/12/include -DCUDART_RS_ABI12"; else cflags="-I\${includedir}/cudart-rs"; fi
+    pc "$d$PKGCONFIGDIR/cudart-rs-$a.pc" "cudart-rs-$a" "$version" \
+        "cudart-rs, a drop-in replacement for NVIDIA's CUDA runtime library: the CUDA $a ABI (libcudart.so.$a, CUDA $v)" "$a" "$cflags"
+    for m in $(minors "$a"); do
+        pc "$d$PKGCONFIGDIR/cudart-$m.pc" cudart "$m" \
+            "CUDA Runtime Library: cudart-rs's libcudart.so.$a (CUDA $v), for programs built for CUDA $m" "$a" "$cflags"
+    done
 done
 
 echo "install: cudart-rs $version ($abis) into ${DESTDIR:+$DESTDIR }$PREFIX:"
 echo "  libraries:   $cudartdir/ (not on the loader's path: pkg-config gives a RUNPATH to it;"
 echo "               else LD_LIBRARY_PATH=$cudartdir or LD_PRELOAD=$cudartdir/libcudart.so.13)"
 echo "  headers:     $INCLUDEDIR/cudart-rs/"
-echo "  pkg-config:  $PKGCONFIGDIR/$(for a in $abis; do printf 'cudart-rs-%s.pc ' "$a"; done)"
+echo "  pkg-config:  $PKGCONFIGDIR/: $(for a in $abis; do printf 'cudart-rs-%s ' "$a"; for m in $(minors "$a"); do printf 'cudart-%s ' "$m"; done; done)"
+echo "  CMake:       find_package(CUDAToolkit) with CUDAToolkit_ROOT=$cudartdir/13 (or 12): CUDA::cudart"
 if ((debug)); then
     echo "  debug info:  ${DEBUGDIR:+$DEBUGDIR/.build-id/}${DEBUGDIR:-$cudartdir/.debug/}"
 fi
