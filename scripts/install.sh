@@ -21,7 +21,7 @@
 # runtime. Programs find this one through pkg-config (a RUNPATH to $LIBDIR/cudart-rs), or
 # through LD_LIBRARY_PATH=$LIBDIR/cudart-rs or LD_PRELOAD (README.md, "Use").
 #
-# Usage: scripts/install.sh [--abi 13|12|both] [--no-debug] [--unstripped] [--uninstall] [VAR=value...]
+# Usage: scripts/install.sh [--abi 13|12|both] [--no-debug] [--unstripped] [--standin] [--uninstall] [VAR=value...]
 #   Variables (arguments or environment), as make's install targets take them:
 #     PREFIX=/usr/local  LIBDIR=$PREFIX/lib  INCLUDEDIR=$PREFIX/include
 #     PKGCONFIGDIR=$LIBDIR/pkgconfig  DEBUGDIR=(unset)  DESTDIR=(unset: the real root)
@@ -29,11 +29,13 @@
 #   --unstripped   the libraries as cargo built them (target/release, target/abi12/release),
 #                  with their debug info and no debug files: for a packager whose tools strip
 #                  (dh_strip makes the -dbgsym packages from them)
+#   --standin      also the stand-in driver, $LIBDIR/cudart-rs/stand-in/libcuda.so.1 (for trying
+#                  the runtime without a GPU: CUDART_RS_DRIVER=that path)
 #   --uninstall    removes what the same options and variables install
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-abis="13 12" debug=1 unstripped=0 uninstall=0
+abis="13 12" debug=1 unstripped=0 uninstall=0 standin=0
 while (($#)); do
     case "$1" in
         --abi) abis=${2:?}; shift ;;
@@ -41,6 +43,7 @@ while (($#)); do
         --no-debug) debug=0 ;;
         --unstripped) unstripped=1 debug=0 ;;
         --uninstall) uninstall=1 ;;
+        --standin) standin=1 ;;
         PREFIX=* | LIBDIR=* | INCLUDEDIR=* | PKGCONFIGDIR=* | DEBUGDIR=* | DESTDIR=*) export "${1?}" ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "install: unknown argument '$1' (--help)" >&2; exit 2 ;;
@@ -90,6 +93,7 @@ if ((uninstall)); then
         rm -f "$DESTDIR$cudartdir/libcudart.so.$a" "$DESTDIR$PKGCONFIGDIR/cudart-rs-$a.pc" "$DESTDIR$PKGCONFIGDIR/cudart-$a".*.pc
         rm -rf -- "$DESTDIR$cudartdir/$a"
     done
+    ((standin)) && rm -rf -- "$DESTDIR$cudartdir/stand-in"
     if [[ ! -e $DESTDIR$cudartdir/libcudart.so.13 && ! -e $DESTDIR$cudartdir/libcudart.so.12 ]]; then
         rm -rf "$DESTDIR$INCLUDEDIR/cudart-rs"
         rmdir "$DESTDIR$cudartdir/.debug" "$DESTDIR$cudartdir" 2>/dev/null || true
@@ -179,12 +183,19 @@ for a in $abis; do
     done
 done
 
+if ((standin)); then
+    if ((unstripped)); then sd=$root/target/release/libcuda_standin.so; else sd=$dist/lib/stand-in/libcuda.so.1; fi
+    [[ -f $sd ]] || { echo "install: no $sd: run scripts/build.sh first" >&2; exit 1; }
+    install -D -m 0644 "$sd" "$d$cudartdir/stand-in/libcuda.so.1"
+fi
+
 echo "install: cudart-rs $version ($abis) into ${DESTDIR:+$DESTDIR }$PREFIX:"
 echo "  libraries:   $cudartdir/ (not on the loader's path: pkg-config gives a RUNPATH to it;"
 echo "               else LD_LIBRARY_PATH=$cudartdir or LD_PRELOAD=$cudartdir/libcudart.so.13)"
 echo "  headers:     $INCLUDEDIR/cudart-rs/"
 echo "  pkg-config:  $PKGCONFIGDIR/: $(for a in $abis; do printf 'cudart-rs-%s ' "$a"; for m in $(minors "$a"); do printf 'cudart-%s ' "$m"; done; done)"
 echo "  CMake:       find_package(CUDAToolkit) with CUDAToolkit_ROOT=$cudartdir/13 (or 12): CUDA::cudart"
+((standin)) && echo "  stand-in:    $cudartdir/stand-in/libcuda.so.1 (CUDART_RS_DRIVER=that path: no GPU needed)"
 if ((debug)); then
     echo "  debug info:  ${DEBUGDIR:+$DEBUGDIR/.build-id/}${DEBUGDIR:-$cudartdir/.debug/}"
 fi
