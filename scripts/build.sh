@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds both ABIs of the runtime and the stand-in driver, and lays out dist/:
-#   dist/lib/libcudart.so.13.0.0, libcudart.so.13 -> .13.0.0, libcudart.so -> .13
+#   dist/lib/libcudart.so.13.5.0, libcudart.so.13 -> .13.5.0, libcudart.so -> .13
 #   dist/lib/libcudart.so.12.9.0, libcudart.so.12 -> .12.9.0
 #   dist/bin/cudart-rs                   the command (`cudart-rs run`, `cudart-rs doctor`)
+#                                        (the file names carry the version each ABI reports,
+#                                        CUDART_VERSION: 13050 is 13.5.0; BUILD-INFO has them)
 #   dist/lib/stand-in/libcuda.so.1       the host-memory stand-in driver
 #   dist/lib/.debug/, dist/lib/stand-in/.debug/   release: the libraries' debug info, split off
 #                                        (NAME.debug; each library is stripped and names its
 #                                        file in .gnu_debuglink, where gdb looks for it)
-#   dist/include/                        copy of include/ (cuda_runtime_api.h, cuda_gl_interop.h,
-#                                        cuda_egl_interop.h, cuda_vdpau_interop.h)
+#   dist/include/                        copy of include/, the host header set (cuda_runtime.h,
+#                                        cuda_runtime_api.h, driver_types.h, ...: README.md, "Headers")
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
 # Usage: scripts/build.sh [--debug]   (release by default)
 # A release build is stripped as distributions strip (dh_strip): the DWARF goes, compressed,
@@ -55,18 +57,31 @@ split_debug() {
     (cd "$dir" && objcopy --add-gnu-debuglink=".debug/$name.debug" "$name")
 }
 
+# version OUT_DIR [DEFINES...]: the version the build's header reports, CUDART_VERSION 13050
+# as 13.5.0 (what cudaRuntimeGetVersion returns: the header and the library share the constant).
+version() {
+    local out=$1 v
+    shift
+    v=$(printf '#include "cuda_runtime_api.h"\n' | gcc -E -dM -x c "$@" -I "$out" - | awk '$2 == "CUDART_VERSION" { print $3 }')
+    [[ $v =~ ^[0-9]+$ ]] || { echo "build: no CUDART_VERSION in $out/cuda_runtime_api.h" >&2; exit 1; }
+    echo "$((v / 1000)).$((v % 1000 / 10)).0"
+}
+v13=$(version "$out13")
+v12=$(version "$out12" -DCUDART_RS_ABI12)
+[[ $v13 == 13.* && $v12 == 12.* ]] || { echo "build: versions $v13 and $v12" >&2; exit 1; }
+
 rm -rf target/dist-staging
 mkdir -p target/dist-staging/lib/stand-in target/dist-staging/include target/dist-staging/bin
 cp target/$profile/cudart-rs target/dist-staging/bin/
-cp "$lib13" target/dist-staging/lib/libcudart.so.13.0.0
-ln -s libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.13
+cp "$lib13" "target/dist-staging/lib/libcudart.so.$v13"
+ln -s "libcudart.so.$v13" target/dist-staging/lib/libcudart.so.13
 ln -s libcudart.so.13 target/dist-staging/lib/libcudart.so
-cp "$lib12" target/dist-staging/lib/libcudart.so.12.9.0
-ln -s libcudart.so.12.9.0 target/dist-staging/lib/libcudart.so.12
+cp "$lib12" "target/dist-staging/lib/libcudart.so.$v12"
+ln -s "libcudart.so.$v12" target/dist-staging/lib/libcudart.so.12
 cp "$standin" target/dist-staging/lib/stand-in/libcuda.so.1
-cp include/*.h target/dist-staging/include/
+cp -r include/. target/dist-staging/include/
 if [[ $profile == release ]]; then
-    for f in target/dist-staging/lib/libcudart.so.13.0.0 target/dist-staging/lib/libcudart.so.12.9.0 \
+    for f in "target/dist-staging/lib/libcudart.so.$v13" "target/dist-staging/lib/libcudart.so.$v12" \
         target/dist-staging/lib/stand-in/libcuda.so.1 target/dist-staging/bin/cudart-rs; do
         split_debug "$f"
     done
@@ -76,8 +91,10 @@ cp "$out12/exports.txt" target/dist-staging/exports-12.txt
 {
     echo "profile=$profile"
     echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
-    echo "dirty=$(git status --porcelain -- src build.rs cbindgen.toml Cargo.toml Cargo.lock standin include 2>/dev/null | wc -l)"
+    echo "dirty=$(git status --porcelain -- src build.rs build cbindgen.toml Cargo.toml Cargo.lock standin include 2>/dev/null | wc -l)"
     echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "version13=$v13"
+    echo "version12=$v12"
 } >target/dist-staging/BUILD-INFO
 # Replace what this script makes; leave what other tools write in dist/ (coverage reports).
 mkdir -p dist
@@ -86,13 +103,13 @@ mv target/dist-staging/bin target/dist-staging/lib target/dist-staging/include t
 rm -rf target/dist-staging
 
 echo "build ($profile):"
-echo "  dist/lib/libcudart.so.13 -> libcudart.so.13.0.0   ($(wc -l <dist/exports-13.txt) exports, dist/exports-13.txt)"
-echo "  dist/lib/libcudart.so.12 -> libcudart.so.12.9.0   ($(wc -l <dist/exports-12.txt) exports, dist/exports-12.txt)"
+echo "  dist/lib/libcudart.so.13 -> libcudart.so.$v13   ($(wc -l <dist/exports-13.txt) exports, dist/exports-13.txt)"
+echo "  dist/lib/libcudart.so.12 -> libcudart.so.$v12   ($(wc -l <dist/exports-12.txt) exports, dist/exports-12.txt)"
 echo "  dist/lib/libcudart.so -> libcudart.so.13"
 if [[ $profile == release ]]; then
-    echo "  stripped: libcudart.so.13.0.0 $(stat -c %s dist/lib/libcudart.so.13.0.0) bytes, libcudart.so.12.9.0 $(stat -c %s dist/lib/libcudart.so.12.9.0) bytes;" \
+    echo "  stripped: libcudart.so.$v13 $(stat -c %s "dist/lib/libcudart.so.$v13") bytes, libcudart.so.$v12 $(stat -c %s "dist/lib/libcudart.so.$v12") bytes;" \
         "debug info in dist/lib/.debug/"
 fi
 echo "  dist/bin/cudart-rs   the command: cudart-rs run [options] -- PROGRAM, cudart-rs doctor"
 echo "  dist/lib/stand-in/libcuda.so.1   (use: CUDART_RS_DRIVER=$root/dist/lib/stand-in/libcuda.so.1)"
-echo "  dist/include/: $(cd dist/include && echo *.h)"
+echo "  dist/include/: the host header set ($(find dist/include -type f | wc -l) headers: cuda_runtime.h, cuda_runtime_api.h, ...)"

@@ -12,6 +12,7 @@
 #   .gpu/nvidia135/         NVIDIA's libcudart.so.13 (13.5.37) and .gpu/cu135/include/ its
 #                           headers: the 13 ABI's reference in scripts/ctest.sh --gpu (ours is
 #                           13.5's ABI); the machine's 13.0.96 runs there as a second one
+#   .gpu/host/              the host programs (ctest/host/), every build (scripts/host-check.sh)
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
 #                           reason, for a test not built, e.g. where clang-19 is missing)
@@ -25,7 +26,7 @@ cd "$root"
 if [[ ${1:-} != --no-build ]]; then
     bash scripts/build.sh
 fi
-[[ -f dist/lib/libcudart.so.13.0.0 && -f dist/lib/libcudart.so.12.9.0 ]] || { echo "gpu-bundle: no dist/ (run scripts/build.sh)" >&2; exit 1; }
+[[ -f dist/lib/libcudart.so.13 && -f dist/lib/libcudart.so.12 ]] || { echo "gpu-bundle: no dist/ (run scripts/build.sh)" >&2; exit 1; }
 bash scripts/fetch-nvidia.sh
 nv=.cache/nvidia
 
@@ -35,7 +36,7 @@ mkdir -p target/gpu-staging/nvidia135 target/gpu-staging/cu135/include
 mkdir -p target/gpu-staging/dist
 cp -a dist/bin dist/lib dist/include dist/exports-13.txt dist/exports-12.txt dist/BUILD-INFO target/gpu-staging/dist/
 rm -rf target/gpu-staging/dist/bin/.debug target/gpu-staging/dist/lib/.debug target/gpu-staging/dist/lib/stand-in/.debug
-for f in target/gpu-staging/dist/lib/libcudart.so.13.0.0 target/gpu-staging/dist/lib/libcudart.so.12.9.0 target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
+for f in $(readlink -f target/gpu-staging/dist/lib/libcudart.so.13 target/gpu-staging/dist/lib/libcudart.so.12) target/gpu-staging/dist/lib/stand-in/libcuda.so.1; do
     strip --strip-debug "$f"
 done
 # Plain files in place of the links, whatever way the folder travels.
@@ -51,6 +52,9 @@ cp "$nv/cu13/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia13/
 if ! bash scripts/cu12-build.sh --out target/gpu-staging/cu12-clang; then
     echo "gpu-bundle: some CUDA tests are not built for the 12 ABI (.gpu/cu12-clang/*.skip); they are skipped on the GPU" >&2
 fi
+# The host programs (ctest/host/), built here with g++ and clang++ against our headers and
+# NVIDIA's (scripts/host-check.sh --gpu runs them there under both runtimes).
+bash scripts/host-check.sh --build target/gpu-staging/host
 # CUDA 13.5's runtime and headers (the 13 ABI's reference in scripts/ctest.sh --gpu): the library
 # also as libcudart.so, what the NVIDIA-header builds link to.
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/

@@ -7,6 +7,7 @@
 #   expected.tgz    expected/<abi>/<name>.out, NVIDIA's outputs (commit as ctest/expected/),
 #                   and ctest-gpu.log
 #   gpu-runs.tgz    every build log and every run's output, ours and NVIDIA's
+#   host-expected/  NVIDIA's outputs of the host programs (scripts/host-check.sh --gpu)
 #   tools/         scripts/tools-check.sh's outputs (PyTorch's profiler, compute-sanitizer)
 #   timeline.json  examples/timeline.cu's timeline under ours (CUDART_RS_TIMELINE=...,gpu)
 # Options go to scripts/ctest.sh (e.g. --abi 13); with --only a,b, the C tests only.
@@ -40,6 +41,9 @@ main() {
     local rc=${PIPESTATUS[0]}
     # With --only (a part of the C tests), that is all.
     [[ " $* " == *" --only "* ]] && return "$rc"
+    echo "== host programs (ctest/host/): builds against our headers and NVIDIA's, under both runtimes"
+    OUT=$out bash scripts/host-check.sh --gpu | tee "$out/.host.log"
+    ((PIPESTATUS[0] == 0)) || rc=1
     echo "== NVIDIA's tools on our runtime"
     OUT=$out/tools bash scripts/tools-check.sh | tee "$out/.tools.log"
     ((PIPESTATUS[0] == 0)) || rc=1
@@ -53,11 +57,11 @@ main() {
     rm -f "$out/.timeline" "$out/.timeline.log"
     # One summary line for everything (a part without its summary line counts as a failure).
     local passed=0 failed=0 skipped=0 l
-    for l in .ctest.log .tools.log; do
+    for l in .ctest.log .host.log .tools.log; do
         add_summary "$(tail -n 1 "$out/$l")" || failed=$((failed + 1))
     done
-    rm -f "$out/.ctest.log" "$out/.tools.log"
-    echo "gpu-check: C tests, then NVIDIA's tools"
+    rm -f "$out/.ctest.log" "$out/.host.log" "$out/.tools.log"
+    echo "gpu-check: C tests, host programs, then NVIDIA's tools"
     echo "$passed passed, $failed failed, $skipped skipped"
     return "$rc"
 }

@@ -7,6 +7,9 @@
 #     (no -I or -L of ours): it needs libcudart.so.N, finds the installed library through
 #     its RUNPATH (no LD_LIBRARY_PATH), and prints NVIDIA's recorded output
 #     (ctest/expected/N/copy_basic.out);
+#   - NVIDIA's pkg-config names (cudart-13.0 ... cudart-12.9) build the same program;
+#   - CMake (when installed): ctest/cmake/, find_package(CUDAToolkit) with CUDAToolkit_ROOT at
+#     the ABI's toolkit root (LIBDIR/cudart-rs/13, 12), links CUDA::cudart and runs;
 #   - the installed debug info resolves: addr2line names the source line of an export; with
 #     gdb (when installed) a backtrace through the library's internal frames names source
 #     lines with the debug file beside the library, and again from a build-id tree
@@ -39,26 +42,34 @@ fi
 ok "scripts/install.sh DESTDIR=\$tmp PREFIX=/usr/local"
 
 # What is installed: exactly this (type, mode, path, link target).
+v13=$(sed -n 's/^version13=//p' dist/BUILD-INFO) v12=$(sed -n 's/^version12=//p' dist/BUILD-INFO)
 (cd "$dest" && find . \( -type f -o -type l \) -printf '%p %y %m %l\n' | LC_ALL=C sort) >"$tmp/files"
-cat >"$tmp/want" <<'EOF'
-./usr/local/bin/cudart-rs f 755 
-./usr/local/include/cudart-rs/cuda_egl_interop.h f 644 
-./usr/local/include/cudart-rs/cuda_gl_interop.h f 644 
-./usr/local/include/cudart-rs/cuda_runtime_api.h f 644 
-./usr/local/include/cudart-rs/cuda_vdpau_interop.h f 644 
-./usr/local/lib/cudart-rs/.debug/libcudart.so.12.9.0.debug f 644 
-./usr/local/lib/cudart-rs/.debug/libcudart.so.13.0.0.debug f 644 
-./usr/local/lib/cudart-rs/12/libcudart.so l 777 ../libcudart.so.12
-./usr/local/lib/cudart-rs/13/libcudart.so l 777 ../libcudart.so.13
-./usr/local/lib/cudart-rs/libcudart.so.12 l 777 libcudart.so.12.9.0
-./usr/local/lib/cudart-rs/libcudart.so.12.9.0 f 644 
-./usr/local/lib/cudart-rs/libcudart.so.13 l 777 libcudart.so.13.0.0
-./usr/local/lib/cudart-rs/libcudart.so.13.0.0 f 644 
-./usr/local/lib/pkgconfig/cudart-rs-12.pc f 644 
-./usr/local/lib/pkgconfig/cudart-rs-13.pc f 644 
-./usr/local/share/man/man1/cudart-rs.1 f 644 
-EOF
-if diff -u "$tmp/want" "$tmp/files"; then ok "installed files and links"; else bad "installed files and links (diff above)"; fi
+{
+    echo "./usr/local/bin/cudart-rs f 755 "
+    echo "./usr/local/share/man/man1/cudart-rs.1 f 644 "
+    (cd dist/include && find . -type f) | sed 's|^\./\(.*\)|./usr/local/include/cudart-rs/\1 f 644 |'
+    # The 12 ABI's toolkit root: a header of each name.
+    (cd dist/include && find . -type f) | sed 's|^\./\(.*\)|./usr/local/lib/cudart-rs/12/include/\1 f 644 |'
+    for a in 13 12; do
+        v=v$a
+        v=${!v}
+        echo "./usr/local/lib/cudart-rs/.debug/libcudart.so.$v.debug f 644 "
+        echo "./usr/local/lib/cudart-rs/libcudart.so.$a l 777 libcudart.so.$v"
+        echo "./usr/local/lib/cudart-rs/libcudart.so.$v f 644 "
+        echo "./usr/local/lib/cudart-rs/$a/lib/libcudart.so l 777 ../../libcudart.so.$a"
+        echo "./usr/local/lib/cudart-rs/$a/lib/libcudart.so.$a l 777 ../../libcudart.so.$a"
+        echo "./usr/local/lib/cudart-rs/$a/version.json f 644 "
+        echo "./usr/local/lib/cudart-rs/$a/version.txt f 644 "
+        echo "./usr/local/lib/pkgconfig/cudart-rs-$a.pc f 644 "
+        for ((m = 0; m <= $(cut -d. -f2 <<<"$v"); m++)); do echo "./usr/local/lib/pkgconfig/cudart-$a.$m.pc f 644 "; done
+    done
+    echo "./usr/local/lib/cudart-rs/13/include l 777 ../../../include/cudart-rs"
+} | LC_ALL=C sort >"$tmp/want"
+if diff -u "$tmp/want" "$tmp/files"; then
+    ok "installed files and links: libcudart.so.$v13, libcudart.so.$v12 (the versions the ABIs report), the headers, the toolkit roots cudart-rs/13 and 12, $(grep -c 'pkgconfig/.*\.pc' "$tmp/want") pkg-config files, the command and its manual page"
+else
+    bad "installed files and links (diff above)"
+fi
 for a in 13 12; do
     if cmp -s "$dest/usr/local/include/cudart-rs/cuda_runtime_api.h" include/cuda_runtime_api.h &&
         [[ -z $(readelf -S -W "$dest/usr/local/lib/cudart-rs/libcudart.so.$a" | grep -E ' \.(debug_[a-z]+|symtab) ') ]]; then
@@ -114,8 +125,58 @@ for a in 13 12; do
     fi
 done
 
+# NVIDIA's pkg-config names: the first and the last version of each ABI, as a build system
+# asks for them; the 12 ABI's select its declarations without -D.
+for name in cudart-13.0 "cudart-${v13%.*}" cudart-12.0 "cudart-${v12%.*}"; do
+    a=${name#cudart-}
+    a=${a%%.*}
+    if ! flags=$(pkg-config --define-prefix --cflags --libs "$name" 2>&1); then
+        bad "pkg-config $name: $flags"
+        continue
+    fi
+    bin=$tmp/nv_$name
+    # shellcheck disable=SC2086
+    if gcc -O1 -Wall ctest/copy_basic.c $(pkg-config --define-prefix --cflags "$name" | sed 's/-DCUDART_RS_ABI12//') \
+        $(pkg-config --define-prefix --libs "$name") -o "$bin" >"$tmp/cc.log" 2>&1 &&
+        env -u LD_LIBRARY_PATH -u LD_PRELOAD CUDART_RS_DRIVER="$driver" timeout 60 "$bin" >"$tmp/out" 2>&1 &&
+        cmp -s "ctest/expected/$a/copy_basic.out" "$tmp/out" &&
+        [[ $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(libcudart[^]]*\)\].*/\1/p') == libcudart.so.$a ]]; then
+        ok "pkg-config $name (NVIDIA's name): builds ctest/copy_basic.c for libcudart.so.$a, which prints NVIDIA's output"
+    else
+        cat "$tmp/cc.log" 2>/dev/null | head -n 5
+        bad "pkg-config $name: build or run ($flags)"
+    fi
+done
+
+# CMake: find_package(CUDAToolkit) with CUDAToolkit_ROOT at the ABI's toolkit root finds
+# CUDA::cudart; the program prints the ABI's version and copies through the device.
+if command -v cmake >/dev/null && command -v g++ >/dev/null; then
+    for a in 13 12; do
+        v=v$a
+        v=${!v}
+        b=$tmp/cmake-$a
+        if cmake -S ctest/cmake -B "$b" -DCUDAToolkit_ROOT="$dest/usr/local/lib/cudart-rs/$a" >"$b.log" 2>&1 &&
+            cmake --build "$b" >>"$b.log" 2>&1; then
+            out=$(env -u LD_LIBRARY_PATH -u LD_PRELOAD CUDART_RS_DRIVER="$driver" timeout 60 "$b/app" 2>&1)
+            want=$(printf 'CUDART_VERSION %d\nruntime cudaSuccess %d\nround trip: ok (cudaSuccess)' "$(( ${v%%.*} * 1000 + $(cut -d. -f2 <<<"$v") * 10 ))" "$(( ${v%%.*} * 1000 + $(cut -d. -f2 <<<"$v") * 10 ))")
+            found=$(grep -o 'CUDAToolkit_VERSION=[0-9.]*' "$b.log")
+            if [[ $out == "$want" && $found == "CUDAToolkit_VERSION=$v" ]]; then
+                ok "[$a] CMake $(cmake --version | head -n 1 | awk '{ print $3 }'): find_package(CUDAToolkit), CUDAToolkit_ROOT=.../cudart-rs/$a: $found, CUDA::cudart; the program prints $(head -n 1 <<<"$out") and copies"
+            else
+                printf '%s\n' "$out" | head -n 5
+                bad "[$a] CMake build: $found, output above"
+            fi
+        else
+            tail -n 15 "$b.log"
+            bad "[$a] CMake: find_package(CUDAToolkit) with CUDAToolkit_ROOT=.../cudart-rs/$a"
+        fi
+    done
+else
+    echo "   (no cmake or g++: the CMake checks are skipped)"
+fi
+
 # Debug info: the source line of an export from the installed library and its debug file.
-lib13=$dest/usr/local/lib/cudart-rs/libcudart.so.13.0.0
+lib13=$dest/usr/local/lib/cudart-rs/libcudart.so.$v13
 addr=$(readelf -W --dyn-syms "$lib13" | awk '$8 == "cudaMemcpy@@libcudart.so.13" { print $2 }')
 # The exported symbol is the observation shim (src/observe): on x86-64 a compare, a branch and
 # a jump to the export's own code; the source line is the jump target's.

@@ -13,6 +13,11 @@
 #                                                  built with pkg-config alone runs on it)
 #      scripts/deb.sh --no-build                  (Debian packages and lintian; when debhelper
 #                                                  and lintian are installed, as CI does)
+#      scripts/deb-test.sh --system               (in CI, as root, or with CUDART_RS_DEB_TEST=1:
+#                                                  the packages installed, built against with
+#                                                  pkg-config and CMake, removed and purged)
+#      scripts/host-check.sh --standin            (the host programs, ctest/host/: g++ and clang++
+#                                                  against our headers and NVIDIA's, same output)
 #   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
 #   7. the same with --sanitize                   (AddressSanitizer, UBSan)
 #   8. ctest/stress.c, run repeatedly             (when there is one)
@@ -87,10 +92,18 @@ if run_step "build" bash scripts/build.sh; then
     run_step "README coverage up to date" python3 scripts/readme-coverage.py --check
     run_step "install, pkg-config program" bash scripts/install-check.sh
     if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null; then
-        run_step "Debian packages and lintian" bash scripts/deb.sh --no-build
+        if run_step "Debian packages and lintian" bash scripts/deb.sh --no-build &&
+            [[ ${CI:-} == true || ${CUDART_RS_DEB_TEST:-} == 1 ]] && [[ $(id -u) == 0 ]]; then
+            # Installs the packages on this machine, uses them, removes and purges them: in CI
+            # (a machine of its own) or when asked (CUDART_RS_DEB_TEST=1).
+            run_step "Debian packages installed, used, removed" bash scripts/deb-test.sh --system --debs dist/deb
+        fi
     else
         step "Debian packages: skipped (no dpkg-buildpackage, debhelper or lintian: apt-get install dpkg-dev debhelper lintian)"
     fi
+    step "host programs: scripts/host-check.sh --standin"
+    bash scripts/host-check.sh --standin 2>&1 | tee "$log/host.out"
+    add_summary "$(tail -n 1 "$log/host.out")" || { echo "==== step failed: host programs (no summary line)"; failed_steps+=("host programs"); }
     ctest_step "C tests" --standin --abi both
     ctest_step "C tests, sanitized" --standin --abi both --sanitize
     if [[ -f ctest/stress.c ]]; then

@@ -15,6 +15,15 @@ exports; nothing here lists individual API items.
              called through ctypes), exports.txt == the library's exports; coverage report.
   nvcc-link  a CUDA program (kernel, __device__, __managed__, symbol copies) built with
              nvcc -cudart shared must link against our library alone.
+  headers    the rest of the host header set: C++ default arguments of every function both
+             cuda_runtime_api.h declare; every macro NVIDIA's crt/host_defines.h defines for a
+             host compiler expands as ours; every header of ours compiled alone as C11 and
+             C++17 with -Wall -Werror (gcc, g++, clang, clang++), each device-only one stopping
+             with one #error that names it.
+
+The layout and the signatures cover the whole set: our headers are read through the one that
+includes them all (cuda_runtime.h: driver_types.h, vector_types.h, library_types.h, ...), and
+the probes include cuda_runtime.h, ours or NVIDIA's.
 
 Our interop headers (cuda_gl_interop.h, cuda_egl_interop.h, cuda_vdpau_interop.h), found next to
 the header checked, are checked with it: their declarations join the main header's, and every
@@ -77,11 +86,12 @@ def sh(cmd, **kw):
 # Parsing (our header, preprocessed for one ABI; NVIDIA's, preprocessed, for completeness)
 # ----------------------------------------------------------------------------------------
 
-def preprocess_ours(header, abi, work):
+def preprocess_ours(header, abi, work, only_self=False):
     """Our header through the preprocessor: the #if for the ABI resolved, comments gone,
-    #defines kept; only the lines that come from the header itself."""
+    #defines kept; only the lines that come from our headers (the header and those of its
+    folder it includes; with only_self, the header's own)."""
     fake = os.path.join(work, "fakeinc")
-    for h in ("stddef.h", "stdint.h", "stdbool.h") + GRAPHICS_HEADERS:
+    for h in ("stddef.h", "stdint.h", "stdbool.h", "limits.h") + GRAPHICS_HEADERS:
         os.makedirs(os.path.dirname(os.path.join(fake, h)), exist_ok=True)
         open(os.path.join(fake, h), "w").close()
     cmd = ["gcc", "-E", "-dD", "-nostdinc", "-undef", "-I", fake, "-x", "c", header]
@@ -91,13 +101,15 @@ def preprocess_ours(header, abi, work):
     if r.returncode:
         raise SystemExit("preprocessing our header failed:\n" + r.stderr)
     keep, cur = [], None
+    # The lines of our headers: the header itself and the others of its folder it includes.
+    ours = os.path.dirname(os.path.realpath(header)) + os.sep
     real = os.path.realpath(header)
     for line in r.stdout.splitlines():
         m = re.match(r'#\s+\d+\s+"([^"]*)"', line)
         if m:
             cur = os.path.realpath(m.group(1)) if not m.group(1).startswith("<") else None
             continue
-        if cur == real:
+        if cur and (cur == real if only_self else cur.startswith(ours)):
             keep.append(line)
     return keep
 
@@ -152,6 +164,15 @@ def member_decls(inner):
         if body is not None:
             fields += member_decls(body)
             continue
+        parts = split_top(f, ",") if "(" not in f else [f]
+        if len(parts) > 1:  # `unsigned int x, y, z`: each declarator with the type
+            first = declarator_name(parts[0])
+            base = parts[0][: parts[0].rfind(first)].rstrip("* ")
+            for p in parts:
+                n = declarator_name(p if p is parts[0] else base + " " + p)
+                if n:
+                    fields.append((n, p if p is parts[0] else base + " " + p))
+            continue
         n = declarator_name(f)
         if n:
             fields.append((n, f))
@@ -166,6 +187,11 @@ GRAPHICS_HEADERS = ("GL/gl.h", "EGL/egl.h", "EGL/eglext.h", "vdpau/vdpau.h")
 # Stand-ins for GRAPHICS_HEADERS (the types only), for machines without the development
 # packages (libgl-dev, libegl-dev, libvdpau-dev): see ctest/syshdr/README.md.
 GRAPHICS_STANDINS = os.path.join(ROOT, "ctest", "syshdr")
+
+
+# The header that includes every other of the set (and NVIDIA's that includes every other host
+# header of its): the layout probes include it, ours and NVIDIA's.
+MAIN_HEADER = "cuda_runtime.h"
 
 
 def interop_headers(header):
@@ -208,7 +234,7 @@ def strip_inline_functions(text, h):
     """Takes `static inline` function definitions out of the text (NVIDIA defines the same
     ones static inline in driver_functions.h: nothing is exported), naming them in h.inlines."""
     out, pos = [], 0
-    for m in re.finditer(r"static\s+inline\b[^;{}]*?(\w+)\s*\([^;{}]*\)\s*\{", text):
+    for m in re.finditer(r"static\s+(?:inline|__inline__)\b[^;{}]*?(\w+)\s*\([^;{}]*\)\s*\{", text):
         if m.start() < pos:
             continue
         depth, i = 1, m.end()
@@ -229,12 +255,18 @@ def parse_ours(lines, guard_hint="_H"):
         s = line.strip()
         if s.startswith("#"):
             m = re.match(r"#\s*define\s+(\w+)(\(?)\s*(.*)$", s)
+            # Not our own helpers (CUDART_RS_*) nor CUDA C++'s qualifiers and attributes
+            # (__forceinline__, ...: check_host_defines compares their expansions).
+            if m and re.match(r"CUDART_RS_|__\w*__$", m.group(1)):
+                continue
             if m and not m.group(2) and m.group(3).strip():
                 h.defines.append((m.group(1), m.group(3).strip()))
             continue
         code.append(line)
     text = " ".join(code)
     text = re.sub(r'extern\s+"C"\s*\{', " ", text)
+    # GCC attributes (the vector types' alignment and deprecation): the probes measure them.
+    text = re.sub(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)", " ", text)
     text = strip_inline_functions(text, h)
     for decl in split_top(text, ";"):
         decl = re.sub(r"\s+", " ", decl).strip()
@@ -268,6 +300,9 @@ def parse_ours(lines, guard_hint="_H"):
             h.typedefs.append((n, decl))
             continue
         m = re.search(r"(\w+)\s*\(", decl)
+        if m and decl.startswith("static "):
+            h.inlines.append(m.group(1))  # a static inline helper's prototype: no export
+            continue
         if m and not re.match(r"\(\s*\*", decl[m.end():]):  # not a function pointer variable
             h.funcs.append((m.group(1), decl))
         else:
@@ -303,7 +338,7 @@ def parse_nvidia_bodies(inc, abi, work, extra=(), sysinc=()):
     headers define (C view), by tag."""
     src = os.path.join(work, "nv_pp.c")
     with open(src, "w") as f:
-        f.write("#include <cuda_runtime_api.h>" + include_lines(extra, False) + "\n")
+        f.write("#include <%s>" % MAIN_HEADER + include_lines(extra, False) + "\n")
     r = sh(["gcc", "-E", "-P"] + list(sysinc) + sum((["-I", i] for i in inc), []) + [src])
     text = r.stdout
     enums, aggs = {}, {}
@@ -544,8 +579,8 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
                            ("C++", cxx_cmd, "cpp")):
         cxx = lang == "C++"
         items = layout_items(h, cxx)
-        ours_p = Probe(C_PRELUDE % ('"%s"' % hname + include_lines(extra, True)), items, "return 0; }")
-        nv_p = Probe(C_PRELUDE % ("<cuda_runtime_api.h>" + include_lines(extra, False)), items, "return 0; }")
+        ours_p = Probe(C_PRELUDE % ('"%s"' % MAIN_HEADER + include_lines(extra, True)), items, "return 0; }")
+        nv_p = Probe(C_PRELUDE % ("<%s>" % MAIN_HEADER + include_lines(extra, False)), items, "return 0; }")
         oerr, okeep, oexe = ours_p.build(os.path.join(work, "layout_ours.%s" % ext),
                                          cmd + defs + ours_inc)
         nerr, nkeep, nexe = nv_p.build(os.path.join(work, "layout_nv.%s" % ext), cmd + nv_incs)
@@ -562,7 +597,7 @@ def check_layout(abi, h, nv_inc, cxx_cmd, header, work, fails, extra=(), sysinc=
                 continue  # a named stand-in for one of NVIDIA's anonymous nested types
             absent[k] = msg
         if absent and not cxx and newest and os.path.isdir(newest):
-            nw_p = Probe(C_PRELUDE % ("<cuda_runtime_api.h>" + include_lines(extra, False)),
+            nw_p = Probe(C_PRELUDE % ("<%s>" % MAIN_HEADER + include_lines(extra, False)),
                          {k: items[k] for k in absent}, "return 0; }")
             werr, _, wexe = nw_p.build(os.path.join(work, "layout_newest.%s" % ext),
                                        cmd + ["-I", newest] + nv_incs)
@@ -1054,6 +1089,174 @@ def check_names(abi, header, nv_inc, h, work, fails):
               "; %d per-thread names of NVIDIA's newest header skipped: functions ours does not have yet" % len(not_ours) if not_ours else ""))
 
 
+# ----------------------------------------------------------------------------------------
+# The rest of the header set: C++ default arguments, host_defines.h's macros, each header alone
+# ----------------------------------------------------------------------------------------
+
+def cxx_defaults(text):
+    """{function: {parameter index: default}} of the C++ declarations in preprocessed text."""
+    out = {}
+    def norm(v):
+        v = re.sub(r"\s+", "", v)
+        v = re.sub(r"^\(+|\)+$", "", v)
+        if v in ("__null", "NULL", "nullptr", "(void*)0", "((void*)0)"):
+            return "0"
+        try:
+            return str(int(v.rstrip("uUlL"), 0))
+        except ValueError:
+            return v
+    text = re.sub(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)", " ", text)
+    for m in re.finditer(r"(\w+)\s*\(([^;{}]*)\)\s*;", text):
+        if "=" not in m.group(2):
+            continue
+        d = {}
+        for i, p in enumerate(split_top(m.group(2), ",")):
+            if "=" in p:
+                d[i] = norm(p.split("=", 1)[1])
+        out[m.group(1)] = d
+    return out
+
+
+def check_defaults(abi, header, nv_inc, work, fails):
+    """C++'s default arguments of every function both headers declare: the same parameters
+    get the same values (NVIDIA's __dv)."""
+    defs = ["-DCUDART_RS_ABI12"] if abi == "12" else []
+    src = os.path.join(work, "defaults.cpp")
+    with open(src, "w") as f:
+        f.write("#include <cuda_runtime_api.h>\n")
+    got = []
+    for inc in (["-I", os.path.dirname(os.path.abspath(header))] + defs, sum((["-I", i] for i in nv_inc), [])):
+        r = sh(["g++", "-std=c++17", "-E", "-P", "-x", "c++"] + inc + [src])
+        if r.returncode:
+            print("FAIL defaults [%s]: preprocessing failed: %s" % (abi, r.stderr[-500:]))
+            fails.append("defaults")
+            return
+        got.append(cxx_defaults(r.stdout))
+    ours, nv = got
+    problems = []
+    for name in sorted(set(ours) | set(nv)):
+        o, n = ours.get(name, {}), nv.get(name, {})
+        if o != n and (name in ours or re.search(r"\b%s\s*\(" % re.escape(name), open(src).read()) is None):
+            if name not in ours and not any(name == k for k in ours):
+                # NVIDIA declares defaults for a function our header declares without any.
+                problems.append("%s: NVIDIA's defaults %s, ours none" % (name, n))
+            else:
+                problems.append("%s: ours %s, NVIDIA's %s" % (name, o, n))
+    # A function NVIDIA gives defaults that ours does not declare at all is the signature
+    # check's business (it is not declared); only the ones both declare count.
+    st = "PASS" if not problems else "FAIL"
+    print("%s defaults [%s]: C++ default arguments of %d functions (ours) and %d (NVIDIA's) compared%s" %
+          (st, abi, len(ours), len(nv), "" if not problems else ", %d difference(s)" % len(problems)))
+    details(problems)
+    if problems:
+        fails.append("defaults")
+
+
+def check_host_defines(abi, header, nv_inc, work, fails):
+    """Every macro NVIDIA's crt/host_defines.h defines for a host compiler, ours defines too,
+    and it expands to the same tokens (object-like: the name; function-like: applied to
+    arguments)."""
+    base = set(re.findall(r"#define (\w+)", sh(["g++", "-E", "-dM", "-x", "c++", os.devnull]).stdout))
+    src = os.path.join(work, "hd.cpp")
+    with open(src, "w") as f:
+        f.write("#include <crt/host_defines.h>\n")
+    nv_incs = sum((["-I", i] for i in nv_inc), [])
+    r = sh(["g++", "-E", "-dM", "-x", "c++", "-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__"] + nv_incs + [src])
+    macros = {}
+    for m in re.finditer(r"#define (\w+)(\(([^)]*)\))?", r.stdout):
+        if m.group(1) not in base and m.group(1) != "__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__":
+            macros[m.group(1)] = m.group(3)
+    uses = []
+    for name, params in sorted(macros.items()):
+        # The name quoted, so that it is not expanded itself.
+        if params is None:
+            uses.append('@"%s"@ %s' % (name, name))
+        else:
+            n = len([p for p in params.split(",") if p.strip()])
+            uses.append('@"%s"@ %s(%s)' % (name, name, ", ".join("arg%d" % i for i in range(max(n, 1)))))
+    with open(src, "w") as f:
+        f.write("#include <crt/host_defines.h>\n" + "\n".join(uses) + "\n")
+    defs = ["-DCUDART_RS_ABI12"] if abi == "12" else []
+    out = []
+    for inc in (["-I", os.path.dirname(os.path.abspath(header))] + defs,
+                ["-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__"] + nv_incs):
+        r = sh(["g++", "-E", "-P", "-x", "c++"] + inc + [src])
+        out.append({l.split('"')[1]: re.sub(r"\s+", " ", l.split('"@', 1)[1]).strip()
+                    for l in r.stdout.splitlines() if l.startswith('@"')})
+    problems = ["%s: ours expands to '%s', NVIDIA's to '%s'" % (n, out[0].get(n), out[1].get(n))
+                for n in sorted(macros) if out[0].get(n) != out[1].get(n)]
+    st = "PASS" if not problems else "FAIL"
+    print("%s host-defines [%s]: the %d macros NVIDIA's crt/host_defines.h defines for a host compiler "
+          "expand as ours do%s" % (st, abi, len(macros), "" if not problems else ", %d difference(s)" % len(problems)))
+    details(problems)
+    if problems:
+        fails.append("host-defines")
+
+
+def header_set(hdir):
+    """Our headers in hdir: (host headers, device-only ones) by path, from the build's list."""
+    listed = os.path.join(hdir, "headers.txt")
+    names = []
+    if os.path.exists(listed):
+        names = [l.split()[1] for l in open(listed) if l.strip()]
+    else:
+        for d, _, fs in os.walk(hdir):
+            names += [os.path.relpath(os.path.join(d, f), hdir) for f in fs if f.endswith((".h", ".hpp"))]
+    device = []
+    for n in names:
+        with open(os.path.join(hdir, n)) as f:
+            if "is a header of device code" in f.read(1000):
+                device.append(n)
+    return sorted(n for n in names if n not in device), sorted(device)
+
+
+def check_alone(abi, header, work, fails, sysinc=()):
+    """Every header of ours compiled alone as C11 and as C++17 with -Wall -Werror, by gcc and
+    g++ and (where installed) clang and clang++; each device-only header stops the compilation
+    with one error, which names it."""
+    import concurrent.futures
+    hdir = os.path.dirname(os.path.abspath(header))
+    host, device = header_set(hdir)
+    defs = ["-DCUDART_RS_ABI12"] if abi == "12" else []
+    compilers = [("gcc", ["-std=c11", "-x", "c"]), ("g++", ["-std=c++17", "-x", "c++"])]
+    for cc, cxx in (("clang", "clang++"), ("clang-19", "clang++-19"), ("clang-14", "clang++-14")):
+        if shutil.which(cc) and shutil.which(cxx):
+            compilers += [(cc, ["-std=c11", "-x", "c"]), (cxx, ["-std=c++17", "-x", "c++"])]
+            break
+    jobs = []
+    for n in host + device:
+        for cc, flags in compilers:
+            jobs.append((n, cc, flags))
+
+    def run(job):
+        n, cc, flags = job
+        code = "#include <%s>\nint main(void) { return 0; }\n" % n
+        r = subprocess.run([cc] + flags + ["-Wall", "-Werror", "-fsyntax-only"] + defs + list(sysinc) +
+                           ["-I", hdir, "-"], input=code, capture_output=True, text=True)
+        return job, r
+
+    problems = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        for (n, cc, flags), r in ex.map(run, jobs):
+            lang = "C" if "c" in flags[-1:] else "C++"
+            if n in device:
+                errors = [l for l in r.stderr.splitlines() if re.search(r":\d+:\d+: (fatal )?error:", l)]
+                if r.returncode == 0 or len(errors) != 1 or n not in errors[0]:
+                    problems.append("%s (%s %s): want one #error naming it, got: %s" %
+                                    (n, cc, lang, " | ".join(errors)[:300] or "no error"))
+            elif r.returncode:
+                first = [l for l in r.stderr.splitlines() if "error" in l][:2]
+                problems.append("%s (%s %s): %s" % (n, cc, lang, " | ".join(first)[:300]))
+    st = "PASS" if not problems else "FAIL"
+    print("%s alone [%s]: %d headers each compiled alone, C11 and C++17, -Wall -Werror, by %s; %d device-only "
+          "headers each stop with one #error naming them%s" %
+          (st, abi, len(host), ", ".join(c for c, _ in compilers), len(device),
+           "" if not problems else ", %d problem(s)" % len(problems)))
+    details(problems)
+    if problems:
+        fails.append("alone")
+
+
 def main():
     sys.stdout.reconfigure(line_buffering=True)
     ap = argparse.ArgumentParser()
@@ -1063,7 +1266,7 @@ def main():
     ap.add_argument("--header", default=os.path.join(ROOT, "include", "cuda_runtime_api.h"))
     ap.add_argument("--dist", default=os.path.join(ROOT, "dist"))
     ap.add_argument("--no-nvcc-link", action="store_true")
-    ap.add_argument("--only", default="layout,signatures,symbols,nvcc-link")
+    ap.add_argument("--only", default="layout,signatures,headers,symbols,nvcc-link")
     ap.add_argument("--keep", action="store_true", help="keep the probes' work folder")
     a = ap.parse_args()
     only = set(a.only.split(","))
@@ -1099,9 +1302,13 @@ def main():
             sysinc, which = graphics_includes(work)
             print("INFO interop [%s]: %s checked with the main header, against NVIDIA's, with %s" %
                   (a.abi, " ".join(extra), which))
-        lines = preprocess_ours(a.header, a.abi, work)
+        # Every header of the set, through the one that includes them all.
+        main_header = os.path.join(hdir, MAIN_HEADER)
+        if not os.path.exists(main_header):
+            main_header = a.header  # a header of its own (the self-test's)
+        lines = preprocess_ours(main_header, a.abi, work)
         for name in extra:
-            lines += preprocess_ours(os.path.join(hdir, name), a.abi, work)
+            lines += preprocess_ours(os.path.join(hdir, name), a.abi, work, only_self=True)
         h = parse_ours(lines)
         if h.unknown:
             print("FAIL parse [%s]: %d declaration(s) of our header no check understands "
@@ -1113,6 +1320,10 @@ def main():
         if "signatures" in only:
             check_signatures(a.abi, h, inc, cxx, work, fails, allow, extra, sysinc)
             check_names(a.abi, a.header, inc, h, work, fails)
+        if "headers" in only:
+            check_defaults(a.abi, a.header, inc, work, fails)
+            check_host_defines(a.abi, a.header, inc, work, fails)
+            check_alone(a.abi, a.header, work, fails, sysinc)
         if not a.lib and only & {"symbols", "nvcc-link"}:
             print("FAIL symbols [%s]: no library to check" % a.abi)
             fails.append("symbols")

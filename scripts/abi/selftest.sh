@@ -23,11 +23,20 @@ case_() {
     fi
 }
 
-# mutate NAME SED-EXPR: scratch header with one edit (must change something)
+# mutate NAME SED-EXPR [FILE...]: a scratch copy of the header set with one edit, in the first
+# of the files (default: the generated declarations) it changes something in
+hdir=$(dirname "$hdr")
 mutate() {
-    sed -E "$2" "$hdr" >"$tmp/$1.h"
-    if cmp -s "$hdr" "$tmp/$1.h"; then echo "BAD  $1: the edit matched nothing in $hdr"; bad=1; return 1; fi
-    mkdir -p "$tmp/$1" && mv "$tmp/$1.h" "$tmp/$1/cuda_runtime_api.h"
+    local d=$tmp/$1 expr=$2 f
+    shift 2
+    (($#)) || set -- cuda_runtime_api.h driver_types.h texture_types.h surface_types.h
+    mkdir -p "$d" && cp -r "$hdir/." "$d/"
+    for f in "$@"; do
+        sed -E "$expr" "$hdir/$f" >"$d/$f.new"
+        if ! cmp -s "$hdir/$f" "$d/$f.new"; then mv "$d/$f.new" "$d/$f"; return 0; fi
+        rm -f "$d/$f.new"
+    done
+    echo "BAD  ${d##*/}: the edit matched nothing in $hdir ($*)"; bad=1; return 1
 }
 
 # Layout: a field's type (same size, other signedness), a field's width, an enum constant,
@@ -43,8 +52,8 @@ mutate function_alias 's/^#define cudaGetDeviceProperties cudaGetDevicePropertie
     case_ "a function's other name" 'cudaGetDeviceProperties expands to: ours cudaChooseDevice, NVIDIA cudaGetDeviceProperties_v2' -- --abi 12 --only layout --header "$tmp/function_alias/cuda_runtime_api.h"
 mutate enum_extra 's/cudaErrorInvalidValue = 1,/cudaErrorInvalidValue = 1, cudaErrorNotNvidias = 12345,/' &&
     case_ "enum constant NVIDIA lacks" 'cudaErrorNotNvidias.*not in NVIDIA' -- --abi 13 --only layout --header "$tmp/enum_extra/cuda_runtime_api.h"
-mutate enum_missing '/^ *cudaErrorInvalidValue = 1,/d' &&
-    case_ "enum lacks a constant" 'lacks 1 constant.*cudaErrorInvalidValue' -- --abi 13 --only layout --header "$tmp/enum_missing/cuda_runtime_api.h"
+mutate enum_missing '/^ *cudaErrorInvalidPitchValue = 12,/d' &&
+    case_ "enum lacks a constant" 'lacks 1 constant.*cudaErrorInvalidPitchValue' -- --abi 13 --only layout --header "$tmp/enum_missing/cuda_runtime_api.h"
 mutate define_value 's/^#define cudaStreamNonBlocking 1$/#define cudaStreamNonBlocking 2/' &&
     case_ "#define value" 'cudaStreamNonBlocking value: ours 2, NVIDIA 1' -- --abi 13 --only layout --header "$tmp/define_value/cuda_runtime_api.h"
 mutate typedef_target 's/^typedef struct CUstream_st \*cudaStream_t;/typedef struct CUevent_st *cudaStream_t;/' &&
@@ -55,6 +64,19 @@ mutate array_bound 's/^    char pad\[4\];$/    char pad[5];/' &&
     case_ "array bound NVIDIA writes with sizeof" 'cudaLaunchAttribute_st.pad sizeof: ours 5, NVIDIA 4' -- --abi 12 --only layout --header "$tmp/array_bound/cuda_runtime_api.h"
 mutate anonymous_member 's/^        long long reserved1\[29\];$/        long long reserved1[30];/' &&
     case_ "field of an anonymous union" 'cudaGraphNodeParams.reserved1 sizeof: ours 240, NVIDIA 232' -- --abi 13 --only layout --header "$tmp/anonymous_member/cuda_runtime_api.h"
+
+# The rest of the header set: a vector type's alignment, a C++ default argument, a macro of
+# host_defines.h, a header that does not compile alone, a device-only header that compiles.
+mutate vector_align 's/^struct __attribute__\(\(aligned\(16\)\)\) float4 \{/struct __attribute__((aligned(8))) float4 {/' vector_types.h &&
+    case_ "vector type alignment" 'struct float4 alignof: ours 8, NVIDIA 16' -- --abi 13 --only layout --header "$tmp/vector_align/cuda_runtime_api.h"
+mutate default_arg 's/^(cudaError_t cudaEventRecord\(cudaEvent_t event, cudaStream_t stream) __dv\(0\)\);/\1);/' &&
+    case_ "C++ default argument" "cudaEventRecord: NVIDIA's defaults .1: '0'., ours none" -- --abi 12 --only headers --header "$tmp/default_arg/cuda_runtime_api.h"
+mutate host_macro 's/^#define __forceinline__ __inline__ __attribute__\(\(always_inline\)\)$/#define __forceinline__ __inline__/' crt/host_defines.h &&
+    case_ "host_defines.h macro" "__forceinline__: ours expands to '__inline__'" -- --abi 13 --only headers --header "$tmp/host_macro/cuda_runtime_api.h"
+mutate not_alone 's/^#include "builtin_types.h"$//' cuda_runtime_api.h &&
+    case_ "header that does not compile alone" 'cuda_runtime_api.h \(gcc C\)' -- --abi 13 --only headers --header "$tmp/not_alone/cuda_runtime_api.h"
+mutate device_compiles 's/^#error .*$//' cuda_fp16.h &&
+    case_ "device-only header without its #error" 'cuda_fp16.h \(gcc C\): want one #error' -- --abi 12 --only headers --header "$tmp/device_compiles/cuda_runtime_api.h"
 
 # Signatures: a parameter type, a return type, a function NVIDIA does not declare.
 mutate sig_param 's/^cudaError_t cudaSetDevice\(int device\);/cudaError_t cudaSetDevice(unsigned int device);/' &&
@@ -71,10 +93,9 @@ mutate_interop() {
     local d=$tmp/$1 src
     src=$(dirname "$hdr")
     mkdir -p "$d"
-    cp "$hdr" "$d/cuda_runtime_api.h"
+    cp -r "$src/." "$d/"
     for f in cuda_gl_interop.h cuda_egl_interop.h cuda_vdpau_interop.h; do
         [ -f "$src/$f" ] || { echo "BAD  $1: no $src/$f"; bad=1; return 1; }
-        cp "$src/$f" "$d/$f"
     done
     sed -E -i "$3" "$d/$2"
     if cmp -s "$src/$2" "$d/$2"; then echo "BAD  $1: the edit matched nothing in $src/$2"; bad=1; return 1; fi

@@ -1,6 +1,8 @@
 //! The runtime's C types, declared as NVIDIA's headers declare them (`driver_types.h`,
-//! `vector_types.h`). cbindgen writes `include/cuda_runtime_api.h` from these and from the
-//! exports' signatures; the layout check compares every one with NVIDIA's header.
+//! `vector_types.h`). cbindgen writes them and the exports' signatures, which build.rs splits
+//! into `include/driver_types.h`, `texture_types.h`, `surface_types.h` and
+//! `cuda_runtime_api.h` (`dim3` is `vector_types.h`'s, from build/headers.rs); the layout check
+//! compares every one with NVIDIA's headers.
 //!
 //! Enums are Rust enums here, so the header gets real C enums. A parameter of an enum
 //! type is declared with the integer view of the same name from [`raw`], because C may

@@ -1,0 +1,810 @@
+//! The host header set (`include/`): what a program compiled by gcc, g++ or clang includes
+//! from NVIDIA's runtime headers, for both ABIs (`CUDART_RS_ABI12` selects the 12 ABI).
+//!
+//! Generated here, into `$OUT_DIR` (and copied to `include/` by `scripts/gen-header.sh`):
+//! - from what cbindgen writes of the crate (one text: types, then functions), split the way
+//!   NVIDIA splits its declarations: `driver_types.h` (the types), `texture_types.h` and
+//!   `surface_types.h` (the texture and surface object types), `cuda_runtime_api.h` (the
+//!   functions, with C++'s default arguments, and the few types NVIDIA declares there);
+//! - from the tables below: `vector_types.h` (`char1` ... `double4`, `dim3` with its C++
+//!   constructors), `vector_functions.h`/`.hpp` (`make_float4` ...), `channel_descriptor.h`
+//!   (`cudaCreateChannelDesc<T>()`), and one short header per device-only header of NVIDIA's
+//!   (`cuda_fp16.h`, `device_functions.h`, ...) that stops a host compiler with an `#error`
+//!   naming it.
+//!
+//! Written by hand in `include/` (copied into `$OUT_DIR` so that the whole set is there):
+//! `WRITTEN`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+/// Headers written by hand in `include/` (the C++ of `cuda_runtime.h`, the host compiler's
+/// view of `host_defines.h`, the small headers that only include others).
+pub const WRITTEN: &[&str] = &[
+    "cuda_runtime.h",
+    "builtin_types.h",
+    "device_types.h",
+    "driver_functions.h",
+    "host_defines.h",
+    "crt/host_defines.h",
+    "library_types.h",
+    "cuda_device_runtime_api.h",
+];
+
+/// Headers generated here (besides the interop headers, which build.rs generates).
+pub const GENERATED: &[&str] = &[
+    "cuda_runtime_api.h",
+    "driver_types.h",
+    "texture_types.h",
+    "surface_types.h",
+    "vector_types.h",
+    "vector_functions.h",
+    "vector_functions.hpp",
+    "channel_descriptor.h",
+];
+
+/// NVIDIA's headers of device code (intrinsics, device math, half and narrow float types,
+/// cooperative groups, ...): out of scope for a host runtime. Each name gets a header that
+/// stops the compilation with one `#error` saying so, instead of a cascade of errors.
+pub const DEVICE_ONLY: &[(&str, &str)] = &[
+    ("cuda_fp16.h", "half-precision types and their arithmetic"),
+    ("cuda_fp16.hpp", "half-precision types and their arithmetic"),
+    ("cuda_bf16.h", "bfloat16 types and their arithmetic"),
+    ("cuda_bf16.hpp", "bfloat16 types and their arithmetic"),
+    ("cuda_fp8.h", "8-bit floating-point types"),
+    ("cuda_fp8.hpp", "8-bit floating-point types"),
+    ("cuda_fp6.h", "6-bit floating-point types"),
+    ("cuda_fp6.hpp", "6-bit floating-point types"),
+    ("cuda_fp4.h", "4-bit floating-point types"),
+    ("cuda_fp4.hpp", "4-bit floating-point types"),
+    ("cuda_tf32.h", "the tf32 type"),
+    ("cuda_awbarrier.h", "device barriers"),
+    ("cuda_awbarrier_helpers.h", "device barriers"),
+    ("cuda_awbarrier_primitives.h", "device barriers"),
+    ("cuda_pipeline.h", "device pipelines"),
+    ("cuda_pipeline_helpers.h", "device pipelines"),
+    ("cuda_pipeline_primitives.h", "device pipelines"),
+    ("cooperative_groups.h", "cooperative groups"),
+    ("mma.h", "warp matrix operations"),
+    ("common_functions.h", "device functions"),
+    ("device_functions.h", "device functions"),
+    ("device_atomic_functions.h", "device atomics"),
+    ("device_atomic_functions.hpp", "device atomics"),
+    ("device_double_functions.h", "device functions"),
+    ("device_launch_parameters.h", "the built-in variables threadIdx, blockIdx, ..."),
+    ("math_functions.h", "device math functions"),
+    ("sm_20_atomic_functions.h", "device atomics"),
+    ("sm_20_atomic_functions.hpp", "device atomics"),
+    ("sm_20_intrinsics.h", "device intrinsics"),
+    ("sm_20_intrinsics.hpp", "device intrinsics"),
+    ("sm_30_intrinsics.h", "device intrinsics"),
+    ("sm_30_intrinsics.hpp", "device intrinsics"),
+    ("sm_32_atomic_functions.h", "device atomics"),
+    ("sm_32_atomic_functions.hpp", "device atomics"),
+    ("sm_32_intrinsics.h", "device intrinsics"),
+    ("sm_32_intrinsics.hpp", "device intrinsics"),
+    ("sm_35_atomic_functions.h", "device atomics"),
+    ("sm_35_intrinsics.h", "device intrinsics"),
+    ("sm_60_atomic_functions.h", "device atomics"),
+    ("sm_60_atomic_functions.hpp", "device atomics"),
+    ("sm_61_intrinsics.h", "device intrinsics"),
+    ("sm_61_intrinsics.hpp", "device intrinsics"),
+    ("surface_functions.h", "surface reads and writes in device code"),
+    ("surface_indirect_functions.h", "surface reads and writes in device code"),
+    ("texture_fetch_functions.h", "texture fetches in device code"),
+    ("texture_indirect_functions.h", "texture fetches in device code"),
+    ("cuda_surface_types.h", "surface references of device code"),
+    ("cuda_texture_types.h", "texture references of device code"),
+];
+
+const BANNER: &str = "Generated by build.rs from the Rust sources; do not edit (scripts/gen-header.sh).";
+
+fn guard_open(s: &mut String, what: &str, guard: &str, nvidia_guard: Option<&str>) {
+    writeln!(s, "/*\n * cudart-rs: {what}.\n * {BANNER}\n */").unwrap();
+    writeln!(s, "#ifndef {guard}\n#define {guard}").unwrap();
+    if let Some(g) = nvidia_guard {
+        // The name NVIDIA's header guards itself with: programs test it to know the header
+        // was included.
+        writeln!(s, "#ifndef {g}\n#define {g}\n#endif").unwrap();
+    }
+    s.push('\n');
+}
+
+// ---- splitting what cbindgen writes ------------------------------------------------------
+
+/// The end of cbindgen.toml's `after_includes` (the types' prelude).
+pub const PRELUDE_END: &str = "/* (end of the prelude) */\n";
+const CXX_OPEN: &str = "#ifdef __cplusplus\nextern \"C\" {\n#endif // __cplusplus\n";
+const CXX_CLOSE: &str = "#ifdef __cplusplus\n}  // extern \"C\"\n#endif  // __cplusplus\n";
+
+struct Parts {
+    prelude: String,
+    items: Vec<(String, String)>,
+    funcs: String,
+    trailer: String,
+}
+
+fn split(text: &str) -> Parts {
+    let inc = "#include <stdint.h>\n";
+    let p0 = text.find(inc).expect("cbindgen output: no #include <stdint.h>") + inc.len();
+    let m = text.find(PRELUDE_END).expect("cbindgen output: no end of the prelude");
+    let rest = &text[m + PRELUDE_END.len()..];
+    let f0 = rest.find(CXX_OPEN).expect("cbindgen output: no extern \"C\" block");
+    let f1 = rest.find(CXX_CLOSE).expect("cbindgen output: no end of the extern \"C\" block");
+    let after = &rest[f1 + CXX_CLOSE.len()..];
+    let end = "#endif  /* CUDART_RS_CUDA_RUNTIME_API_H */\n";
+    let g = after.find(end).expect("cbindgen output: no include guard end");
+    Parts {
+        prelude: text[p0..m].trim_matches('\n').to_string(),
+        items: chunks(&rest[..f0]),
+        funcs: rest[f0 + CXX_OPEN.len()..f1].trim_matches('\n').to_string(),
+        trailer: after[g + end.len()..].trim_matches('\n').to_string(),
+    }
+}
+
+/// The items of cbindgen's type section: blocks separated by an empty line outside `#if`s,
+/// each with the name it defines.
+fn chunks(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("#if") {
+            depth += 1;
+        } else if t.starts_with("#endif") {
+            depth -= 1;
+        }
+        if line.trim().is_empty() && depth == 0 {
+            if !cur.trim().is_empty() {
+                out.push((item_name(&cur), std::mem::take(&mut cur)));
+            }
+            cur.clear();
+            continue;
+        }
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    if !cur.trim().is_empty() {
+        out.push((item_name(&cur), cur));
+    }
+    out
+}
+
+/// The name a block of C defines: a macro, a tag, a typedef.
+fn item_name(block: &str) -> String {
+    let mut code = String::new();
+    let mut in_comment = false;
+    for line in block.lines() {
+        let t = line.trim();
+        if in_comment {
+            if t.contains("*/") {
+                in_comment = false;
+            }
+            continue;
+        }
+        if t.starts_with("/*") {
+            in_comment = !t.contains("*/");
+            continue;
+        }
+        if t.starts_with("#if") || t.starts_with("#endif") || t.starts_with("#else") {
+            continue;
+        }
+        code.push_str(t);
+        code.push(' ');
+    }
+    let code = code.trim();
+    let word_after = |s: &str| s.split(|c: char| !(c.is_alphanumeric() || c == '_')).find(|w| !w.is_empty()).unwrap_or("").to_string();
+    if let Some(r) = code.strip_prefix("#define ") {
+        return word_after(r);
+    }
+    let body = code.strip_prefix("typedef ").unwrap_or(code);
+    for kw in ["enum ", "struct ", "union "] {
+        if let Some(r) = body.strip_prefix(kw) {
+            let n = word_after(r);
+            let after = r.trim_start()[n.len()..].trim_start();
+            if after.starts_with('{') {
+                return n;
+            }
+        }
+    }
+    if let Some(i) = code.find("(*") {
+        return word_after(&code[i + 2..]);
+    }
+    let t = code.trim_end_matches(';').trim_end();
+    t.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).find(|w| !w.is_empty()).unwrap_or("").to_string()
+}
+
+/// Where NVIDIA declares a type or constant, when not in driver_types.h.
+fn place(name: &str) -> &'static str {
+    match name {
+        "cudaTextureAddressMode" | "cudaTextureFilterMode" | "cudaTextureReadMode" | "cudaTextureDesc"
+        | "cudaTextureObject_t" => "texture_types.h",
+        n if n.starts_with("cudaTextureType") => "texture_types.h",
+        "cudaSurfaceBoundaryMode" | "cudaSurfaceFormatMode" | "cudaSurfaceObject_t" => "surface_types.h",
+        n if n.starts_with("cudaSurfaceType") => "surface_types.h",
+        "CUDART_VERSION" | "cudaStreamCallback_t" | "cudaGraphRecaptureCallback_t" | "cudaGraphRecaptureCallbackData"
+        | "cudaLogsCallback_t" => "cuda_runtime_api.h",
+        _ => "driver_types.h",
+    }
+}
+
+// ---- C++ default arguments -----------------------------------------------------------------
+
+/// The parameters NVIDIA's `cuda_runtime_api.h` gives a default value in C++ (`__dv`), by
+/// function as the Rust sources name it and parameter. `13`/`12`: only that ABI's header has
+/// it (scripts/abi/check.py compares the defaults with NVIDIA's headers, both ABIs).
+const DEFAULTS: &[(&str, &str, &str, u8)] = &[
+    ("cudaEventRecord", "stream", "0", 0),
+    ("cudaEventRecordWithFlags", "stream", "0", 0),
+    ("cudaEventRecordWithFlags", "flags", "0", 0),
+    ("cudaGraphConditionalHandleCreate", "defaultLaunchValue", "0", 0),
+    ("cudaGraphConditionalHandleCreate", "flags", "0", 0),
+    ("cudaGraphConditionalHandleCreate_v2", "ctx", "NULL", 0),
+    ("cudaGraphConditionalHandleCreate_v2", "defaultLaunchValue", "0", 0),
+    ("cudaGraphConditionalHandleCreate_v2", "flags", "0", 0),
+    ("cudaGraphCreate", "flags", "0", 13),
+    ("cudaGraphInstantiate", "flags", "0", 0),
+    ("cudaGraphInstantiateWithFlags", "flags", "0", 0),
+    ("cudaGraphReleaseUserObject", "count", "1", 0),
+    ("cudaGraphRetainUserObject", "count", "1", 0),
+    ("cudaGraphRetainUserObject", "flags", "0", 0),
+    ("cudaGraphicsMapResources", "stream", "0", 0),
+    ("cudaGraphicsUnmapResources", "stream", "0", 0),
+    ("cudaLaunchCooperativeKernelMultiDevice", "flags", "0", 0),
+    ("cudaMalloc3DArray", "flags", "0", 0),
+    ("cudaMallocArray", "height", "0", 0),
+    ("cudaMallocArray", "flags", "0", 0),
+    ("cudaMallocMipmappedArray", "flags", "0", 0),
+    ("cudaMallocManaged", "flags", "cudaMemAttachGlobal", 0),
+    ("cudaGetDriverEntryPoint", "driverStatus", "NULL", 0),
+    ("cudaGetDriverEntryPointByVersion", "driverStatus", "NULL", 0),
+    ("cudaMemPrefetchAsync", "stream", "0", 0),
+    ("cudaMemPrefetchAsync_v2", "stream", "0", 0),
+    ("cudaMemcpy2DArrayToArray", "kind", "cudaMemcpyDeviceToDevice", 0),
+    ("cudaMemcpy2DAsync", "stream", "0", 0),
+    ("cudaMemcpy2DFromArrayAsync", "stream", "0", 0),
+    ("cudaMemcpy2DToArrayAsync", "stream", "0", 0),
+    ("cudaMemcpy3DAsync", "stream", "0", 0),
+    ("cudaMemcpy3DPeerAsync", "stream", "0", 0),
+    ("cudaMemcpyArrayToArray", "kind", "cudaMemcpyDeviceToDevice", 0),
+    ("cudaMemcpyAsync", "stream", "0", 0),
+    ("cudaMemcpyFromArrayAsync", "stream", "0", 0),
+    ("cudaMemcpyFromSymbol", "offset", "0", 0),
+    ("cudaMemcpyFromSymbol", "kind", "cudaMemcpyDeviceToHost", 0),
+    ("cudaMemcpyFromSymbolAsync", "stream", "0", 0),
+    ("cudaMemcpyPeerAsync", "stream", "0", 0),
+    ("cudaMemcpyToArrayAsync", "stream", "0", 0),
+    ("cudaMemcpyToSymbol", "offset", "0", 0),
+    ("cudaMemcpyToSymbol", "kind", "cudaMemcpyHostToDevice", 0),
+    ("cudaMemcpyToSymbolAsync", "stream", "0", 0),
+    ("cudaMemset2DAsync", "stream", "0", 0),
+    ("cudaMemset3DAsync", "stream", "0", 0),
+    ("cudaMemsetAsync", "stream", "0", 0),
+    ("cudaSignalExternalSemaphoresAsync", "stream", "0", 0),
+    ("cudaSignalExternalSemaphoresAsync_v2", "stream", "0", 0),
+    ("cudaStreamAttachMemAsync", "length", "0", 0),
+    // C++ only in NVIDIA's header as well (a second declaration there).
+    ("cudaStreamAttachMemAsync", "flags", "cudaMemAttachSingle", 0),
+    ("cudaStreamBeginRecaptureToGraph", "callbackData", "0", 0),
+    ("cudaStreamGetCaptureInfo", "id_out", "0", 13),
+    ("cudaStreamGetCaptureInfo", "graph_out", "0", 13),
+    ("cudaStreamGetCaptureInfo", "dependencies_out", "0", 13),
+    ("cudaStreamGetCaptureInfo", "edgeData_out", "0", 13),
+    ("cudaStreamGetCaptureInfo", "numDependencies_out", "0", 13),
+    ("cudaStreamGetCaptureInfo_v2", "id_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v2", "graph_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v2", "dependencies_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v2", "numDependencies_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v3", "id_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v3", "graph_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v3", "dependencies_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v3", "edgeData_out", "0", 0),
+    ("cudaStreamGetCaptureInfo_v3", "numDependencies_out", "0", 0),
+    ("cudaStreamUpdateCaptureDependencies", "flags", "0", 0),
+    ("cudaStreamUpdateCaptureDependencies_v2", "flags", "0", 0),
+    ("cudaStreamWaitEvent", "flags", "0", 0),
+    ("cudaUserObjectRelease", "count", "1", 0),
+    ("cudaUserObjectRetain", "count", "1", 0),
+    ("cudaWaitExternalSemaphoresAsync", "stream", "0", 0),
+    ("cudaWaitExternalSemaphoresAsync_v2", "stream", "0", 0),
+];
+
+/// The declarations with their default arguments: each `name` of DEFAULTS' parameters
+/// followed by `__dv(value)` (C++: `= value`; C: nothing). A declaration starts on a line of
+/// its own (not a comment, not a preprocessor line) and ends with `;`.
+fn with_defaults(funcs: &str) -> String {
+    let mut out = String::new();
+    let mut decl = String::new();
+    let mut in_comment = false;
+    for line in funcs.lines() {
+        let t = line.trim_start();
+        if decl.is_empty() {
+            if in_comment || t.starts_with("/*") {
+                in_comment = !t.contains("*/");
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+            if t.is_empty() || t.starts_with('#') || !t.contains('(') {
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+        }
+        decl.push_str(line);
+        decl.push('\n');
+        if t.trim_end().ends_with(';') {
+            out.push_str(&one_with_defaults(&decl));
+            decl.clear();
+        }
+    }
+    out.push_str(&decl);
+    out.trim_end_matches('\n').to_string()
+}
+
+fn one_with_defaults(decl: &str) -> String {
+    let open = decl.find('(').unwrap();
+    let name = decl[..open].rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    let defaults: Vec<_> = DEFAULTS.iter().filter(|d| d.0 == name).collect();
+    let close = decl.rfind(')').unwrap();
+    if defaults.is_empty() || close < open {
+        return decl.to_string();
+    }
+    let mut out = decl[..=open].to_string();
+    let mut depth = 0;
+    let mut seg = String::new();
+    let flush = |seg: &mut String, out: &mut String| {
+        let trimmed = seg.trim_end();
+        let pname = trimmed.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("").to_string();
+        out.push_str(trimmed);
+        if let Some(d) = defaults.iter().find(|d| d.1 == pname) {
+            let mac = match d.3 {
+                13 => "CUDART_RS_DV13",
+                12 => "CUDART_RS_DV12",
+                _ => "__dv",
+            };
+            write!(out, " {mac}({})", d.2).unwrap();
+        }
+        out.push_str(&seg[trimmed.len()..]);
+        seg.clear();
+    };
+    for c in decl[open + 1..close].chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if c == ',' && depth == 0 {
+            flush(&mut seg, &mut out);
+            out.push(',');
+        } else {
+            seg.push(c);
+        }
+    }
+    flush(&mut seg, &mut out);
+    out.push_str(&decl[close..]);
+    out
+}
+
+// ---- vector types ---------------------------------------------------------------------------
+
+/// The scalar types of the vector types: prefix, C type, its size on LP64 (Linux x86-64 and
+/// aarch64, the targets).
+const SCALARS: &[(&str, &str, usize)] = &[
+    ("char", "signed char", 1),
+    ("uchar", "unsigned char", 1),
+    ("short", "short", 2),
+    ("ushort", "unsigned short", 2),
+    ("int", "int", 4),
+    ("uint", "unsigned int", 4),
+    ("long", "long int", 8),
+    ("ulong", "unsigned long int", 8),
+    ("float", "float", 4),
+    ("longlong", "long long int", 8),
+    ("ulonglong", "unsigned long long int", 8),
+    ("double", "double", 8),
+];
+
+/// CUDA 13 deprecates these 4-vectors (their 16-byte alignment is not their size) for the
+/// `_16a` and `_32a` forms it adds.
+const DEPRECATED_13: &[&str] = &["long4", "ulong4", "longlong4", "ulonglong4", "double4"];
+
+const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
+
+/// A vector type's alignment where it is not its scalar's: two components, twice the scalar;
+/// four, four times the scalar but at most 16 (so `long4` and `double4` are 32 bytes aligned
+/// to 16: CUDA 13's `_32a` forms are aligned to their size).
+fn vector_align(size: usize, n: usize) -> Option<usize> {
+    match n {
+        2 => Some(2 * size),
+        4 => Some((4 * size).min(16)),
+        _ => None,
+    }
+}
+
+/// (type name, scalar C type, components, alignment, ABI: 0 both, 13 only the 13 ABI)
+fn vector_types() -> Vec<(String, &'static str, usize, Option<usize>, u8)> {
+    let mut v = Vec::new();
+    for &(p, c, size) in SCALARS {
+        for n in 1..=4 {
+            v.push((format!("{p}{n}"), c, n, vector_align(size, n), 0));
+        }
+        if size == 8 {
+            // CUDA 13's 16- and 32-byte aligned 4-vectors of 8-byte scalars.
+            v.push((format!("{p}4_16a"), c, 4, Some(16), 13));
+            v.push((format!("{p}4_32a"), c, 4, Some(32), 13));
+        }
+    }
+    v
+}
+
+fn abi_if(abi: u8) -> (&'static str, &'static str) {
+    match abi {
+        13 => ("#if !defined(CUDART_RS_ABI12)\n", "#endif\n"),
+        12 => ("#if defined(CUDART_RS_ABI12)\n", "#endif\n"),
+        _ => ("", ""),
+    }
+}
+
+fn vector_types_h() -> String {
+    let mut s = String::new();
+    guard_open(
+        &mut s,
+        "the vector types (char1 ... double4) and dim3, as NVIDIA's vector_types.h declares them",
+        "CUDART_RS_VECTOR_TYPES_H",
+        Some("__VECTOR_TYPES_H__"),
+    );
+    s.push_str("#include \"crt/host_defines.h\"\n\n");
+    s.push_str(
+        "/* CUDA 13 deprecates the 4-vectors of 8-byte scalars aligned to 16 bytes (long4, ulong4,\n \
+         * longlong4, ulonglong4, double4) for their _16a and _32a forms; defining\n \
+         * __NV_NO_VECTOR_DEPRECATION_DIAG, as with NVIDIA's header, keeps them quiet. */\n\
+         #if !defined(CUDART_RS_ABI12) && !defined(__NV_NO_VECTOR_DEPRECATION_DIAG)\n\
+         #define CUDART_RS_VECTOR_DEPRECATED(msg) __attribute__((deprecated(msg)))\n\
+         #else\n\
+         #define CUDART_RS_VECTOR_DEPRECATED(msg)\n\
+         #endif\n\
+         #ifndef CUDART_RS_SILENCE_DEPRECATION_BEGIN\n\
+         #define CUDART_RS_SILENCE_DEPRECATION_BEGIN _Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wdeprecated-declarations\\\"\")\n\
+         #define CUDART_RS_SILENCE_DEPRECATION_END _Pragma(\"GCC diagnostic pop\")\n\
+         #endif\n\n",
+    );
+    for (name, c, n, align, abi) in vector_types() {
+        let (o, e) = abi_if(abi);
+        s.push_str(o);
+        let dep = if DEPRECATED_13.contains(&name.as_str()) {
+            let base = name.trim_end_matches('4');
+            format!("CUDART_RS_VECTOR_DEPRECATED(\"use {base}4_16a or {base}4_32a\") ")
+        } else {
+            String::new()
+        };
+        let al = align.map(|a| format!("__attribute__((aligned({a}))) ")).unwrap_or_default();
+        writeln!(s, "struct {dep}{al}{name} {{\n    {c} {};\n}};", FIELDS[..n].join(", ")).unwrap();
+        s.push_str(e);
+    }
+    s.push_str(
+        "\n/** The dimensions of a grid or block; in C++, unset dimensions are 1. */\n\
+         struct dim3 {\n    unsigned int x, y, z;\n\
+         #if defined(__cplusplus)\n\
+         #if __cplusplus >= 201103L\n\
+         \x20   constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}\n\
+         \x20   constexpr dim3(struct uint3 v) : x(v.x), y(v.y), z(v.z) {}\n\
+         \x20   constexpr operator struct uint3(void) const { return uint3{x, y, z}; }\n\
+         #else\n\
+         \x20   dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}\n\
+         \x20   dim3(struct uint3 v) : x(v.x), y(v.y), z(v.z) {}\n\
+         \x20   operator struct uint3(void) const { struct uint3 u; u.x = x; u.y = y; u.z = z; return u; }\n\
+         #endif\n\
+         #endif\n\
+         };\n\n",
+    );
+    s.push_str("CUDART_RS_SILENCE_DEPRECATION_BEGIN\n");
+    for (name, _, _, _, abi) in vector_types() {
+        let (o, e) = abi_if(abi);
+        s.push_str(o);
+        if DEPRECATED_13.contains(&name.as_str()) {
+            // Deprecated under its typedef name too, as NVIDIA's is.
+            let base = name.trim_end_matches('4');
+            writeln!(s, "typedef struct {name} CUDART_RS_VECTOR_DEPRECATED(\"use {base}4_16a or {base}4_32a\") {name};").unwrap();
+        } else {
+            writeln!(s, "typedef struct {name} {name};").unwrap();
+        }
+        s.push_str(e);
+    }
+    s.push_str("CUDART_RS_SILENCE_DEPRECATION_END\ntypedef struct dim3 dim3;\n\n#endif\n");
+    s
+}
+
+fn vector_functions_h() -> String {
+    let mut s = String::new();
+    guard_open(
+        &mut s,
+        "the vector types' make_ functions (make_float4 ...), as NVIDIA's vector_functions.h declares them",
+        "CUDART_RS_VECTOR_FUNCTIONS_H",
+        Some("__VECTOR_FUNCTIONS_H__"),
+    );
+    s.push_str("#include \"cuda_runtime_api.h\"\n\n");
+    s.push_str("#define CUDART_RS_VECTOR_FUNCTION static __inline__\n\n");
+    s.push_str("CUDART_RS_SILENCE_DEPRECATION_BEGIN\n");
+    for (name, c, n, _, abi) in make_functions() {
+        let (o, e) = abi_if(abi);
+        s.push_str(o);
+        let params: Vec<String> = FIELDS[..n].iter().map(|f| format!("{c} {f}")).collect();
+        writeln!(s, "CUDART_RS_VECTOR_FUNCTION {name} make_{name}({});", params.join(", ")).unwrap();
+        s.push_str(e);
+    }
+    s.push_str("CUDART_RS_SILENCE_DEPRECATION_END\n\n#include \"vector_functions.hpp\"\n\n#endif\n");
+    s
+}
+
+fn make_functions() -> Vec<(String, &'static str, usize, Option<usize>, u8)> {
+    // Every vector type but CUDA 13's aligned long long ones, which have none.
+    vector_types().into_iter().filter(|t| !(t.0.contains("longlong") && t.0.contains('_'))).collect()
+}
+
+fn vector_functions_hpp() -> String {
+    let mut s = String::new();
+    guard_open(
+        &mut s,
+        "the definitions of vector_functions.h's make_ functions",
+        "CUDART_RS_VECTOR_FUNCTIONS_HPP",
+        Some("__VECTOR_FUNCTIONS_HPP__"),
+    );
+    s.push_str("#include \"cuda_runtime_api.h\"\n\n");
+    s.push_str("#ifndef CUDART_RS_VECTOR_FUNCTION\n#define CUDART_RS_VECTOR_FUNCTION static __inline__\n#endif\n\n");
+    s.push_str("CUDART_RS_SILENCE_DEPRECATION_BEGIN\n");
+    for (name, c, n, _, abi) in make_functions() {
+        let (o, e) = abi_if(abi);
+        s.push_str(o);
+        let params: Vec<String> = FIELDS[..n].iter().map(|f| format!("{c} {f}")).collect();
+        let sets: String = FIELDS[..n].iter().map(|f| format!(" v.{f} = {f};")).collect();
+        writeln!(s, "CUDART_RS_VECTOR_FUNCTION {name} make_{name}({})\n{{\n    {name} v;{sets}\n    return v;\n}}", params.join(", "))
+            .unwrap();
+        s.push_str(e);
+    }
+    s.push_str("CUDART_RS_SILENCE_DEPRECATION_END\n\n#endif\n");
+    s
+}
+
+// ---- channel descriptors ------------------------------------------------------------------
+
+/// The channel formats `cudaCreateChannelDesc<kind>()` knows, with their bits per component
+/// (x, y, z, w); the 13 ABI's YUV formats last.
+const KIND_BITS: &[(&str, [u8; 4], u8)] = &[
+    ("SignedNormalized8X1", [8, 0, 0, 0], 0),
+    ("SignedNormalized8X2", [8, 8, 0, 0], 0),
+    ("SignedNormalized8X4", [8, 8, 8, 8], 0),
+    ("UnsignedNormalized8X1", [8, 0, 0, 0], 0),
+    ("UnsignedNormalized8X2", [8, 8, 0, 0], 0),
+    ("UnsignedNormalized8X4", [8, 8, 8, 8], 0),
+    ("SignedNormalized16X1", [16, 0, 0, 0], 0),
+    ("SignedNormalized16X2", [16, 16, 0, 0], 0),
+    ("SignedNormalized16X4", [16, 16, 16, 16], 0),
+    ("UnsignedNormalized16X1", [16, 0, 0, 0], 0),
+    ("UnsignedNormalized16X2", [16, 16, 0, 0], 0),
+    ("UnsignedNormalized16X4", [16, 16, 16, 16], 0),
+    ("NV12", [8, 8, 8, 0], 0),
+    ("UnsignedNormalized1010102", [10, 10, 10, 2], 0),
+    ("UnsignedBlockCompressed1", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed1SRGB", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed2", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed2SRGB", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed3", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed3SRGB", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed4", [8, 0, 0, 0], 0),
+    ("SignedBlockCompressed4", [8, 0, 0, 0], 0),
+    ("UnsignedBlockCompressed5", [8, 8, 0, 0], 0),
+    ("SignedBlockCompressed5", [8, 8, 0, 0], 0),
+    ("UnsignedBlockCompressed6H", [16, 16, 16, 0], 0),
+    ("SignedBlockCompressed6H", [16, 16, 16, 0], 0),
+    ("UnsignedBlockCompressed7", [8, 8, 8, 8], 0),
+    ("UnsignedBlockCompressed7SRGB", [8, 8, 8, 8], 0),
+    ("Unsigned8Packed422", [8, 8, 8, 8], 13),
+    ("Unsigned8Packed444", [8, 8, 8, 8], 13),
+    ("Unsigned8SemiPlanar420", [8, 8, 8, 0], 13),
+    ("Unsigned16SemiPlanar420", [16, 16, 16, 0], 13),
+    ("Unsigned8SemiPlanar422", [8, 8, 8, 0], 13),
+    ("Unsigned16SemiPlanar422", [16, 16, 16, 0], 13),
+    ("Unsigned8SemiPlanar444", [8, 8, 8, 0], 13),
+    ("Unsigned16SemiPlanar444", [16, 16, 16, 0], 13),
+    ("Unsigned8Planar420", [8, 8, 8, 0], 13),
+    ("Unsigned16Planar420", [16, 16, 16, 0], 13),
+    ("Unsigned8Planar422", [8, 8, 8, 0], 13),
+    ("Unsigned16Planar422", [16, 16, 16, 0], 13),
+    ("Unsigned8Planar444", [8, 8, 8, 0], 13),
+    ("Unsigned16Planar444", [16, 16, 16, 0], 13),
+];
+
+fn channel_descriptor_h() -> String {
+    let mut s = String::new();
+    guard_open(
+        &mut s,
+        "cudaCreateChannelDesc<T>() and the other C++ channel descriptors, as NVIDIA's channel_descriptor.h declares them",
+        "CUDART_RS_CHANNEL_DESCRIPTOR_H",
+        Some("__CHANNEL_DESCRIPTOR_H__"),
+    );
+    s.push_str("#if defined(__cplusplus)\n\n#include \"cuda_runtime_api.h\"\n\n");
+    s.push_str(
+        "/** The channel format of T: none, but for the scalar and vector types specialised below. */\n\
+         template<class T> __inline__ cudaChannelFormatDesc cudaCreateChannelDesc(void)\n\
+         {\n    return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);\n}\n\n",
+    );
+    for (n, comps) in [("Half", 1), ("Half1", 1), ("Half2", 2), ("Half4", 4)] {
+        let b: Vec<&str> = (0..4).map(|i| if i < comps { "16" } else { "0" }).collect();
+        writeln!(
+            s,
+            "static __inline__ cudaChannelFormatDesc cudaCreateChannelDesc{n}(void)\n{{\n    return cudaCreateChannelDesc({}, cudaChannelFormatKindFloat);\n}}\n",
+            b.join(", ")
+        )
+        .unwrap();
+    }
+    s.push_str(
+        "static __inline__ cudaChannelFormatDesc cudaCreateChannelDescNV12(void)\n{\n    \
+         return cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindNV12);\n}\n\n",
+    );
+    // Scalars and their 1-, 2- and 4-vectors; `char` by the compiler's signedness; `long` only
+    // where it is 4 bytes (not on LP64, as NVIDIA's).
+    let spec = |s: &mut String, t: &str, bits: &str, comps: usize, kind: &str| {
+        let b: Vec<&str> = (0..4).map(|i| if i < comps { bits } else { "0" }).collect();
+        writeln!(
+            s,
+            "template<> __inline__ cudaChannelFormatDesc cudaCreateChannelDesc<{t}>(void)\n{{\n    \
+             return cudaCreateChannelDesc({}, cudaChannelFormatKind{kind});\n}}\n",
+            b.join(", ")
+        )
+        .unwrap();
+    };
+    s.push_str(
+        "template<> __inline__ cudaChannelFormatDesc cudaCreateChannelDesc<char>(void)\n{\n\
+         #if defined(__CHAR_UNSIGNED__) || defined(_CHAR_UNSIGNED)\n    \
+         return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);\n\
+         #else\n    return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned);\n#endif\n}\n\n",
+    );
+    for &(p, c, size) in SCALARS {
+        if p.contains("longlong") || p == "double" {
+            continue;
+        }
+        let long = p.contains("long");
+        if long {
+            s.push_str("#if !defined(__LP64__)\n");
+        }
+        let kind = if p == "float" {
+            "Float"
+        } else if p.starts_with('u') {
+            "Unsigned"
+        } else {
+            "Signed"
+        };
+        let bits = (size * 8).to_string();
+        let scalar = if long { (if p == "long" { "long" } else { "unsigned long" }).to_string() } else { c.to_string() };
+        spec(&mut s, &scalar, &bits, 1, kind);
+        for n in [1, 2, 4] {
+            spec(&mut s, &format!("{p}{n}"), &bits, n, kind);
+        }
+        if long {
+            s.push_str("#endif\n\n");
+        }
+    }
+    s.push_str(
+        "/** The channel format of a kind: none, but for the kinds specialised below. */\n\
+         template<cudaChannelFormatKind> __inline__ cudaChannelFormatDesc cudaCreateChannelDesc(void)\n\
+         {\n    return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);\n}\n\n",
+    );
+    for (k, b, abi) in KIND_BITS {
+        let (o, e) = abi_if(*abi);
+        s.push_str(o);
+        writeln!(
+            s,
+            "template<> __inline__ cudaChannelFormatDesc cudaCreateChannelDesc<cudaChannelFormatKind{k}>(void)\n{{\n    \
+             return cudaCreateChannelDesc({}, {}, {}, {}, cudaChannelFormatKind{k});\n}}",
+            b[0], b[1], b[2], b[3]
+        )
+        .unwrap();
+        s.push_str(e);
+        s.push('\n');
+    }
+    s.push_str("#endif /* __cplusplus */\n\n#endif\n");
+    s
+}
+
+fn device_only_h(name: &str, what: &str) -> String {
+    format!(
+        "/*\n * cudart-rs: {name} is a header of device code ({what}), which cudart-rs's host headers do\n \
+         * not provide. {BANNER}\n */\n\
+         #error \"cudart-rs: <{name}> is device code ({what}): not part of cudart-rs's host headers; build device code with nvcc and NVIDIA's headers\"\n"
+    )
+}
+
+// ---- the headers ----------------------------------------------------------------------------
+
+/// Writes the generated headers into `out` from cbindgen's text of the crate, `names` (the
+/// per-thread default stream names and CUDA 12's renames, written before the declarations)
+/// and `after_decls` (what follows the declarations); copies the written ones from `include`.
+pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path, out: &Path) {
+    let parts = split(generated);
+    let mut by: std::collections::BTreeMap<&str, String> = Default::default();
+    for (name, text) in &parts.items {
+        let h = place(name);
+        let s = by.entry(h).or_default();
+        s.push_str(text);
+        s.push('\n');
+    }
+    let take = |by: &mut std::collections::BTreeMap<&str, String>, h: &str| by.remove(h).unwrap_or_default();
+
+    // driver_types.h
+    let mut d = String::new();
+    guard_open(
+        &mut d,
+        "the runtime API's types, as NVIDIA's driver_types.h declares them",
+        "CUDART_RS_DRIVER_TYPES_H",
+        Some("__DRIVER_TYPES_H__"),
+    );
+    d.push_str("#include \"crt/host_defines.h\"\n#include \"vector_types.h\"\n#include <limits.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    d.push_str(&parts.prelude);
+    d.push_str("\n\n");
+    d.push_str(&take(&mut by, "driver_types.h"));
+    d.push_str(&parts.trailer);
+    d.push_str("\n\n#endif\n");
+    fs::write(out.join("driver_types.h"), d).unwrap();
+
+    for (h, guard, nv, what) in [
+        ("texture_types.h", "CUDART_RS_TEXTURE_TYPES_H", "__TEXTURE_TYPES_H__", "the texture object types, as NVIDIA's texture_types.h declares them"),
+        ("surface_types.h", "CUDART_RS_SURFACE_TYPES_H", "__SURFACE_TYPES_H__", "the surface object types, as NVIDIA's surface_types.h declares them"),
+    ] {
+        let mut t = String::new();
+        guard_open(&mut t, what, guard, Some(nv));
+        t.push_str("#include \"driver_types.h\"\n\n");
+        t.push_str(&take(&mut by, h));
+        t.push_str("#endif\n");
+        fs::write(out.join(h), t).unwrap();
+    }
+
+    // cuda_runtime_api.h
+    let mut a = String::new();
+    guard_open(
+        &mut a,
+        "the CUDA runtime API, as NVIDIA's cuda_runtime_api.h declares it.\n * Define CUDART_RS_ABI12 before including it for the CUDA 12 ABI (libcudart.so.12)",
+        "CUDART_RS_CUDA_RUNTIME_API_H",
+        Some("__CUDA_RUNTIME_API_H__"),
+    );
+    a.push_str("#include \"crt/host_defines.h\"\n#include \"builtin_types.h\"\n#include \"cuda_device_runtime_api.h\"\n\n");
+    a.push_str(&take(&mut by, "cuda_runtime_api.h"));
+    a.push_str(
+        "/* Default arguments in C++ (none in C), as NVIDIA's header has them; CUDART_RS_DV13 and\n \
+         * CUDART_RS_DV12: only that ABI's header has the default. */\n\
+         #if !defined(__dv)\n#if defined(__cplusplus)\n#define __dv(v) = v\n#else\n#define __dv(v)\n#endif\n#endif\n\
+         #if defined(CUDART_RS_ABI12)\n#define CUDART_RS_DV13(v)\n#define CUDART_RS_DV12(v) __dv(v)\n\
+         #else\n#define CUDART_RS_DV13(v) __dv(v)\n#define CUDART_RS_DV12(v)\n#endif\n",
+    );
+    a.push_str(names);
+    a.push('\n');
+    a.push_str(CXX_OPEN);
+    a.push('\n');
+    a.push_str(&with_defaults(&parts.funcs));
+    a.push_str("\n\n");
+    a.push_str(CXX_CLOSE);
+    a.push('\n');
+    a.push_str(after_decls.trim_matches('\n'));
+    a.push_str("\n\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
+                * (which its cuda_runtime.h includes); this header has always given them too. */\n\
+                #include \"driver_functions.h\"\n\n#endif\n");
+    fs::write(out.join("cuda_runtime_api.h"), a).unwrap();
+    assert!(by.is_empty(), "items placed in no header: {:?}", by.keys());
+
+    fs::write(out.join("vector_types.h"), vector_types_h()).unwrap();
+    fs::write(out.join("vector_functions.h"), vector_functions_h()).unwrap();
+    fs::write(out.join("vector_functions.hpp"), vector_functions_hpp()).unwrap();
+    fs::write(out.join("channel_descriptor.h"), channel_descriptor_h()).unwrap();
+    for (n, what) in DEVICE_ONLY {
+        fs::write(out.join(n), device_only_h(n, what)).unwrap();
+    }
+    for w in WRITTEN {
+        let src = include.join(w);
+        println!("cargo:rerun-if-changed={}", src.display());
+        let dst = out.join(w);
+        fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        fs::copy(&src, &dst).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+    }
+}
