@@ -59,6 +59,9 @@ static void pair(int a, int b) {
     CALL("cudaEventSynchronize(a's event)", cudaEventSynchronize(ea));
     CALL("cudaEventQuery(a's event)", cudaEventQuery(ea));
     CALL("cudaEventSynchronize(b's timed event)", cudaEventSynchronize(eb_timed));
+    /* a's timed event waits only for a's memset: complete once synchronized (asked before, it
+       may or may not be, on either runtime). */
+    CALL("cudaEventSynchronize(a's timed event)", cudaEventSynchronize(ea_timed));
     float ms = -1;
     CALL("cudaEventElapsedTime(a's timed, b's timed)", cudaEventElapsedTime(&ms, ea_timed, eb_timed));
     CALL("cudaEventElapsedTime(b's timed, a's timed)", cudaEventElapsedTime(&ms, eb_timed, ea_timed));
@@ -69,8 +72,8 @@ static void pair(int a, int b) {
     dev = -1;
     CALL("cudaStreamGetDevice(null stream)", cudaStreamGetDevice(0, &dev));
     printf("    = %d\n", dev);
-    CALL("cudaStreamQuery(a's stream)", cudaStreamQuery(sa));
     CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
+    CALL("cudaStreamQuery(a's stream, synchronized)", cudaStreamQuery(sa));
     memset(h, 0, SZ);
     CALL("cudaMemcpyAsync of a's memory to the host on a's stream", cudaMemcpyAsync(h, da, SZ, cudaMemcpyDeviceToHost, sa));
     CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
@@ -79,6 +82,9 @@ static void pair(int a, int b) {
     CHECK(ok);
     printf("  bytes %s\n", ok ? "ok" : "WRONG");
     CALL("cudaMemsetAsync of a's memory on a's stream", cudaMemsetAsync(da, 0x60, SZ, sa));
+    /* a's stream does not block (cudaStreamNonBlocking): the copy on b's null stream must not
+       start before the memset ends. */
+    CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
     CALL("cudaMemcpy of a's memory to the host (b current)", cudaMemcpy(h, da, SZ, cudaMemcpyDefault));
     ok = 1;
     for (int i = 0; i < SZ; i++) ok &= h[i] == 0x60;

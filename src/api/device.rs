@@ -695,9 +695,11 @@ pub unsafe extern "C" fn cudaDeviceCanAccessPeer(
     peerDevice: c_int,
 ) -> cudaError_t {
     run("cudaDeviceCanAccessPeer", || {
-        let can = out(canAccessPeer)?;
+        // The ordinals first, then the out pointer (NVIDIA's order: a NULL pointer with an
+        // unknown peer is cudaErrorInvalidDevice; measured on four H200s, multi_peer).
         let dev = rt::check_device(device)?;
         let peer = rt::check_device(peerDevice)?;
+        let can = out(canAccessPeer)?;
         if dev == peer {
             *can = 0;
             return Ok(());
