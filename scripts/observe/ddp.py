@@ -72,14 +72,25 @@ check("torchrun under cudart-rs run: the training runs to the end, status 0",
       p.returncode == 0 and re.search(r"^rank 1: ", p.stdout, re.M), "exit %d; %s" % (p.returncode, p.stderr[-1500:]))
 m = re.search(r"==== cudart-rs summary: (\d+) processes made runtime calls", p.stderr)
 ranks = re.findall(r"^\s+(\d+)\s+(\d+|-)\s+[\d,]+\s+\d", p.stderr, re.M)
-check("one summary of both ranks (each with its calls; torchrun itself made none)",
-      m and {r for _, r in ranks} >= {"0", "1"} and all(r != "-" for _, r in ranks),
+check("one summary with both ranks, each with its calls", m and {r for _, r in ranks} >= {"0", "1"},
       p.stderr[p.stderr.find("==== cudart-rs summary"):][:1500])
 total = p.stderr.split("All processes:", 1)[-1]
 check("the summed tables: launches and copies of both ranks", "cudaLaunchKernel" in total and "Kernel launches:" in total, total[:800])
 recs = open(os.path.join(out, "summary.tsv")).read() if os.path.exists(os.path.join(out, "summary.tsv")) else ""
-rec_ranks = re.findall(r"^process\t\d+\t[^\t]*\t([^\t]*)\t", recs, re.M)
-check("the summary's records: a block per rank", sorted(r for r in rec_ranks if r) == ["0", "1"], rec_ranks)
+blocks = [b for b in recs.split("\nend\n") if b.strip()]
+rec_ranks, others = [], []
+for b in blocks:
+    head = b.strip().splitlines()[0].split("\t")
+    calls = [ln.split("\t")[1] for ln in b.splitlines() if ln.startswith("call\t")]
+    if len(head) > 3 and head[3]:
+        rec_ranks.append(head[3])
+    else:
+        others.append((head[1] if len(head) > 1 else "?", [c for c in calls if not c.startswith(("__cudaRegister", "__cudaUnregister"))]))
+check("the summary's records: a block per rank", sorted(rec_ranks) == ["0", "1"], rec_ranks)
+# torchrun imports PyTorch (thousands of fat-binary registrations, which do not count) and
+# asks for the device count: a process without a rank is there only for calls of its own.
+check("a process without a rank (torchrun) is in the summary only for calls it made itself (not registrations)",
+      all(c for _, c in others), others)
 try:
     tl = json.load(open(opt.timeline))
 except Exception as e:  # noqa: BLE001
