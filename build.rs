@@ -73,11 +73,11 @@ fn main() {
             // The per-thread-default-stream export calls the function's own code (not its
             // exported symbol, which is the shim) with the per-thread stream as the null stream.
             let args = arg_names(&e.params);
-            let call = format!("crate::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}))", e.module, e.name);
+            let call = format!("crate::runtime::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}))", e.module, e.name);
             writeln!(
                 rs,
                 "    #[no_mangle]\n    pub unsafe extern \"C\" fn {a}({}) -> {} {{\n        \
-                 if !crate::tools::slow({}) {{\n            \
+                 if !crate::observe::tools::slow({}) {{\n            \
                  return {call};\n        }}\n{}    }}\n",
                 e.params,
                 e.ret,
@@ -584,10 +584,10 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
                  \x20           \"jne {{cold}}\",\n\
                  \x20           \"jmp {IMPL}{n}\",\n\
                  \x20           \".size {SHIM}{n}, .-{SHIM}{n}\", \".popsection\",\n\
-                 \x20           enable = sym crate::tools::ENABLE, cold = sym cold_{n},\n        );\n\
+                 \x20           enable = sym crate::observe::tools::ENABLE, cold = sym cold_{n},\n        );\n\
                  \x20       #[cfg(not(target_arch = \"x86_64\"))]\n\
                  \x20       pub(crate) unsafe extern \"C\" fn shim_{n}({p}) -> {r} {{\n\
-                 \x20           if !crate::tools::slow({id}) {{\n                return {IMPL}{n}({args});\n            }}\n\
+                 \x20           if !crate::observe::tools::slow({id}) {{\n                return {IMPL}{n}({args});\n            }}\n\
                  \x20           cold_{n}({args})\n        }}\n\
                  \x20       #[cfg(not(target_arch = \"x86_64\"))]\n\
                  \x20       core::arch::global_asm!(\".globl {SHIM}{n}\", \".set {SHIM}{n}, {{0}}\", sym shim_{n});\n",
@@ -612,7 +612,8 @@ fn enum_names(root: &Path, out: &Path) {
     let dir = root.join("src/types");
     let mut files: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
+    // `cudaError` has its names in its own table (`crate::types::error`).
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs") && !f.ends_with("error.rs")) {
         let text = fs::read_to_string(f).unwrap();
         let mut lines = text.lines();
         // A `#[cfg]` on the enum itself goes on its function.
@@ -663,7 +664,7 @@ fn enum_names(root: &Path, out: &Path) {
 // Each export's runtime API callback id (CUPTI's `CUpti_runtime_api_trace_cbid`), from the
 // facts in data/cupti-runtime-cbid-<major>.tsv (scripts/cupti-cbids.sh extracts them from
 // CUPTI's header): the id of the newest `<name>_vNNNN`. The shims index the tools' enable
-// array with it (`crate::tools`); 0 (no call has it) for an export without one.
+// array with it (`crate::observe::tools`); 0 (no call has it) for an export without one.
 
 /// Exports NVIDIA's runtime makes no callback for, although CUPTI has an id for them
 /// (observed on the H100 with NVIDIA's runtime 13.0.96).
@@ -753,7 +754,7 @@ fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &H
         })
         .collect();
     let sname = format!("{shown}_v{}_params", cbids[&format!("{shown}#")]);
-    s.push_str(&format!("            if !crate::tools::hooked({id}) {{ return body(); }}\n"));
+    s.push_str(&format!("            if !crate::observe::tools::hooked({id}) {{ return body(); }}\n"));
     s.push_str(&format!("            #[repr(C)]\n            #[allow(non_camel_case_types, dead_code)]\n            struct {sname} {{ "));
     for (n, t) in &fields {
         s.push_str(&format!("{n}: {t}, "));
@@ -770,7 +771,7 @@ fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &H
         "std::ptr::null()"
     };
     s.push_str(&format!(
-        "            crate::tools::call({id}, c{shown:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
+        "            crate::observe::tools::call({id}, c{shown:?}, &*params as *const {sname} as *const c_void, {symbol}, {}, body)\n",
         e.ret == "cudaError_t"
     ));
     s

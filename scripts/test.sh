@@ -4,6 +4,7 @@
 #   2. cargo test -p cudart-rs --features abi12   (12 ABI, in target/abi12)
 #      cargo clippy, both ABIs, warnings as errors  (when clippy is installed)
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
+#      scripts/layers.py: src/'s layers import only downward, no import circle
 #   4. scripts/build.sh                           (dist/)
 #   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
 #      scripts/abi/selftest.sh                    (each of those checks fails when broken)
@@ -83,6 +84,7 @@ else
     step "clippy: skipped (no cargo clippy: rustup component add clippy)"
 fi
 run_step "header drift" bash scripts/gen-header.sh --check
+run_step "layers of src/ (no import of a layer above, no circle)" python3 scripts/layers.py
 if run_step "build" bash scripts/build.sh; then
     if [[ -f scripts/abi-check.sh ]]; then
         run_step "ABI and symbol checks" bash scripts/abi-check.sh

@@ -6,30 +6,22 @@
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, improper_ctypes_definitions)]
 #![allow(clippy::missing_safety_doc, clippy::not_unsafe_ptr_arg_deref)]
 
-pub mod api;
-pub mod boundary;
+// The layers, each importing only from those listed before it (scripts/layers.py checks):
+// the types shared with C, the driver (loading libcuda.so.1, its entry points, what the
+// environment may ask), the runtime core (contexts and devices, per-thread state, errors, the
+// panic boundary), the engines (copies, the pageable pipeline), the exports by NVIDIA's manual
+// sections, and observation (trace, reports, timeline, checked mode, the tools' tables), which
+// the layers below reach only through hooks they are handed.
+pub mod types;
 /// cbindgen:ignore
 pub mod driver;
 /// cbindgen:ignore
-pub(crate) mod env;
-pub mod error;
+pub mod runtime;
 /// cbindgen:ignore
-pub(crate) mod kattr;
-/// cbindgen:ignore
-pub(crate) mod linear;
-/// cbindgen:ignore
-pub(crate) mod lookup;
-/// cbindgen:ignore
-pub(crate) mod pageable;
+pub(crate) mod engine;
+pub mod api;
 /// cbindgen:ignore
 pub mod observe;
-pub mod rt;
-/// cbindgen:ignore
-pub mod tools;
-/// cbindgen:ignore
-pub(crate) mod thread;
-pub mod trace;
-pub mod types;
 
 /// What `cudaRuntimeGetVersion` reports: the CUDA version whose ABI this build is (13.5 for
 /// the 13 ABI: its 458 functions and its declarations).

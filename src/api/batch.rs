@@ -16,9 +16,9 @@
 use std::ffi::c_ulonglong;
 use std::ffi::c_void;
 
-use crate::boundary::{cu, run};
+use crate::runtime::boundary::{cu, run};
 use crate::driver::types::*;
-use crate::rt;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Performs a batch of memory copies asynchronously.

@@ -11,11 +11,11 @@
 
 use std::ffi::{c_int, c_uint, c_ulonglong};
 
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// `CU_STREAM_CAPTURE_MODE_RELAXED`.

@@ -1,12 +1,6 @@
-//! Copies and memsets on linear memory, `cudaMalloc3D`, and the conversion of the runtime's
-//! copy descriptions into the driver's, for the array copies (`array.rs`) and copy nodes
-//! (`graph_node.rs`) to share:
-//!
-//! - [`direction`]: a `cudaMemcpyKind` to the driver memory types of the pointer ends;
-//! - [`ArrayState`] / [`array_state`]: what a copy needs to know of a CUDA array (its
-//!   element size, block extent and row width in bytes), read from the driver;
-//! - [`memcpy3d_init`]: the `CUDA_MEMCPY3D` every copy starts from;
-//! - [`memcpy3d_params`] / [`run3d`]: `cudaMemcpy3DParms` to `CUDA_MEMCPY3D` and the copy.
+//! Copies and memsets on linear memory, `cudaMalloc3D`, and `cudaMemcpy3DParms` to the
+//! driver's `CUDA_MEMCPY3D` ([`memcpy3d_params`], which the copy nodes of graphs share); the
+//! conversions and the 3D copy under them are the engine's (`crate::engine::copy3d`).
 //!
 //! The checks are NVIDIA's runtime's, in its order (`cudaMemcpy3D` measured on the H100 by
 //! the differential tester, `ctest/difftest`, and read from `libcudart.so.13`): where the
@@ -20,104 +14,13 @@
 use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 
-use crate::api::array::element_bytes;
-use crate::boundary::{cu, out, run, Res};
+use crate::engine::copy3d::{array_state, direction, memcpy3d_init, run3d, set_ptr, ArrayState};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
-
-/// The driver memory types of the source and destination pointers of a copy of `kind`:
-/// host for the host side, device for the device side, unified (direction inferred from
-/// the addresses) for `cudaMemcpyDefault`. `cudaErrorInvalidMemcpyDirection` for a value
-/// that is none of the five kinds.
-#[inline]
-pub(crate) fn direction(kind: raw::cudaMemcpyKind) -> Res<(CUmemorytype, CUmemorytype)> {
-    use cudaMemcpyKind::*;
-    const H: CUmemorytype = CU_MEMORYTYPE_HOST;
-    const D: CUmemorytype = CU_MEMORYTYPE_DEVICE;
-    if kind == cudaMemcpyHostToHost {
-        Ok((H, H))
-    } else if kind == cudaMemcpyHostToDevice {
-        Ok((H, D))
-    } else if kind == cudaMemcpyDeviceToHost {
-        Ok((D, H))
-    } else if kind == cudaMemcpyDeviceToDevice {
-        Ok((D, D))
-    } else if kind == cudaMemcpyDefault {
-        Ok((CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED))
-    } else {
-        Err(cudaError::cudaErrorInvalidMemcpyDirection)
-    }
-}
-
-/// What NVIDIA's runtime knows of a CUDA array when it copies to or from it.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct ArrayState {
-    pub array: CUarray,
-    /// Bytes per element (per 4x4 block of a block-compressed format).
-    pub elem: usize,
-    /// Elements per block across and down (4 x 4 for block-compressed formats, else 1 x 1).
-    pub block_w: usize,
-    pub block_h: usize,
-    /// Bytes in one row of blocks.
-    pub width_bytes: usize,
-}
-
-/// Reads an array's descriptor from the driver (its error for a bad handle, NULL included,
-/// and a fault of the context): the element size and block extent of its format, and its
-/// row width in bytes. The planar and YUV formats, which the format table does not size,
-/// count one byte per channel (two for the 16-bit ones).
-pub(crate) fn array_state(f: &Fns, a: CUarray) -> Res<ArrayState> {
-    let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
-    // SAFETY: valid out pointer; the driver checks the handle.
-    cu(unsafe { f.cuArray3DGetDescriptor(&mut d, a) })?;
-    let channels = d.NumChannels.max(1) as usize;
-    let (elem, block) = match d.Format {
-        // Block-compressed formats: one 4x4 block is 8 bytes (BC1, BC4) or 16.
-        0x91 | 0x92 | 0x97 | 0x98 => (8, 4),
-        0x93..=0x96 | 0x99..=0x9e => (16, 4),
-        fmt => (
-            match element_bytes(fmt, d.NumChannels.max(1)) {
-                Some(n) => n,
-                // 16-bit YUV formats.
-                None if matches!(fmt, 0x9f | 0xa1 | 0xa3 | 0xa4 | 0xa6 | 0xa7 | 0xb3 | 0xb5) => 2 * channels,
-                None => channels,
-            },
-            1,
-        ),
-    };
-    let blocks = |n: usize| n.div_ceil(block);
-    Ok(ArrayState {
-        array: a,
-        elem,
-        block_w: block,
-        block_h: block,
-        width_bytes: blocks(d.Width).wrapping_mul(elem),
-    })
-}
-
-/// Bytes per element of a CUDA array (see [`array_state`]).
-pub(crate) fn array_element_size(f: &Fns, a: CUarray) -> Res<usize> {
-    Ok(array_state(f, a)?.elem)
-}
-
-/// The `CUDA_MEMCPY3D` NVIDIA's runtime starts every copy from: everything zero but the two
-/// memory types, one row and one slice.
-pub(crate) fn memcpy3d_init(dst: CUmemorytype, src: CUmemorytype) -> CUDA_MEMCPY3D {
-    CUDA_MEMCPY3D { srcMemoryType: src, dstMemoryType: dst, Height: 1, Depth: 1, ..Default::default() }
-}
-
-/// Sets a pointer end of a copy: the host address for a host end, else the device (or
-/// unified) one.
-pub(crate) fn set_ptr(mem: CUmemorytype, p: *const c_void, host: &mut usize, dev: &mut CUdeviceptr) {
-    if mem == CU_MEMORYTYPE_HOST {
-        *host = p as usize;
-    } else {
-        *dev = p as usize as CUdeviceptr;
-    }
-}
 
 /// The runtime's checks of a pointer end of a 3D copy: a pointer given
 /// (`cudaErrorInvalidValue`); where rows follow each other (more than one row or slice) a
@@ -220,22 +123,6 @@ fn memcpy3d_kind(f: &Fns, p: &cudaMemcpy3DParms, kind: raw::cudaMemcpyKind) -> R
     Ok(c)
 }
 
-/// Runs a 3D copy: synchronously without a stream, else on `stream`. An empty copy goes to
-/// the driver too, as with NVIDIA's runtime; one of whole, gapless slices is the linear copy
-/// it is ([`crate::linear`]).
-pub(crate) fn run3d(f: &Fns, c: &CUDA_MEMCPY3D, stream: Option<cudaStream_t>) -> Res {
-    if let Some(r) = crate::linear::copy3d(f, c, stream) {
-        return r;
-    }
-    // SAFETY: a complete description; the driver checks the addresses.
-    cu(unsafe {
-        match stream {
-            None => f.cuMemcpy3D(c),
-            Some(s) => f.cuMemcpy3DAsync(c, s),
-        }
-    })
-}
-
 /// `cudaMemcpy3D`/`cudaMemcpy3DAsync`: the context first, then a parameter block given
 /// (`cudaErrorInvalidValue`), then [`memcpy3d_params`].
 fn memcpy3d(p: *const cudaMemcpy3DParms, stream: Option<cudaStream_t>) -> Res {
@@ -308,7 +195,7 @@ fn memcpy3d_peer(p: *const cudaMemcpy3DPeerParms, stream: Option<cudaStream_t>) 
 
 /// `cudaMemcpy`/`cudaMemcpyAsync`: a copy of zero bytes does nothing (whatever the kind and
 /// pointers); then the kind is checked; a large copy between pageable and device memory goes
-/// through the staging pipeline ([`crate::pageable`]); explicit kinds use the driver's typed
+/// through the staging pipeline ([`crate::engine::pageable`]); explicit kinds use the driver's typed
 /// copies, host-to-host and default the unified one.
 fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
     let f = rt::ctx()?;
@@ -316,7 +203,7 @@ fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaM
         return Ok(());
     }
     let (s, d) = direction(kind)?;
-    if let Some(r) = crate::pageable::memcpy(f, dst, src, count, s, d, stream) {
+    if let Some(r) = crate::engine::pageable::memcpy(f, dst, src, count, s, d, stream) {
         return r;
     }
     let (dd, sd) = (dst as CUdeviceptr, src as CUdeviceptr);
@@ -340,7 +227,7 @@ fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaM
 /// (`cudaErrorInvalidPitchValue`, before the kind); the kind; then
 /// the driver gets both pitches as they are (with one row it judges them itself: a pitch of
 /// 0 passes, one narrower than the row does not); rows that follow each other at both ends
-/// are one linear copy ([`crate::linear`]).
+/// are one linear copy ([`crate::engine::linear`]).
 #[allow(clippy::too_many_arguments)]
 fn memcpy2d(
     dst: *mut c_void,
@@ -370,7 +257,7 @@ fn memcpy2d(
     c.dstPitch = dpitch;
     c.WidthInBytes = width;
     c.Height = height;
-    if let Some(r) = crate::linear::copy2d(f, &c, stream) {
+    if let Some(r) = crate::engine::linear::copy2d(f, &c, stream) {
         return r;
     }
     // SAFETY: a complete description; the driver checks the addresses.
@@ -420,13 +307,13 @@ fn memset1d(devPtr: *mut c_void, value: c_int, count: usize, stream: Option<cuda
 /// Sets `height` rows of `width` bytes, `pitch` apart, to the low byte of `value`: nothing
 /// for an empty region, else the driver's 2D memset with the pitch as it is (the driver
 /// judges it, one row too), as NVIDIA's runtime does; rows that follow each other are one
-/// linear memset ([`crate::linear`]).
+/// linear memset ([`crate::engine::linear`]).
 fn memset_rows(f: &Fns, ptr: CUdeviceptr, pitch: usize, value: c_int, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
     if width == 0 || height == 0 {
         return Ok(());
     }
     let v = value as u8;
-    if let Some(r) = crate::linear::memset2d(f, ptr, pitch, v, width, height, stream) {
+    if let Some(r) = crate::engine::linear::memset2d(f, ptr, pitch, v, width, height, stream) {
         return r;
     }
     // SAFETY: plain driver memsets; the driver checks the addresses.

@@ -5,10 +5,10 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::addr_of;
 use std::sync::OnceLock;
 
-use crate::boundary::{self, cu, out, run, Res};
+use crate::runtime::boundary::{self, cu, out, run, Res};
 use crate::driver::{self, types::CUdevice};
-use crate::error;
-use crate::rt;
+use crate::types::error;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Returns the CUDA Runtime version.

@@ -8,13 +8,13 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::api::array::{from_cu_format, to_cu_format};
+use crate::engine::formats::{from_cu_format, to_cu_format};
 use crate::api::interop::resource;
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Whether `f` is one of the runtime's `cudaEglColorFormat` values (the driver has four more,

@@ -5,9 +5,9 @@
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, run, run_uninitialised, Res};
-use crate::error::cudaError;
-use crate::rt;
+use crate::runtime::boundary::{cu, run, run_uninitialised, Res};
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::{cudaDriverEntryPointQueryResult, cudaError_t, cudaUUID_t};
 #[cfg(not(feature = "abi12"))]
 use crate::types::{cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t};
@@ -66,7 +66,7 @@ pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, p
         }
         // The runtime's own tables (the ones NVIDIA's tools ask a runtime for), else the
         // driver's.
-        if let Some(t) = crate::tools::runtime_table(pExportTableId as *const crate::driver::types::CUuuid) {
+        if let Some(t) = crate::runtime::export_table::runtime_table(pExportTableId as *const crate::driver::types::CUuuid) {
             // SAFETY: checked above.
             unsafe { *ppExportTable = t };
             return Ok(());

@@ -4,9 +4,9 @@
 use std::ffi::c_uint;
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run, Res};
-use crate::error::cudaError;
-use crate::rt;
+use crate::runtime::boundary::{cu, out, run, Res};
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 fn create(event: *mut cudaEvent_t, flags: c_uint) -> Res {

@@ -10,11 +10,11 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::api::array::to_cu_format;
-use crate::boundary::{cu, out, run, Res};
+use crate::engine::formats::to_cu_format;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// A caller's descriptor; null is `cudaErrorInvalidValue`.

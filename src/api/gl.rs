@@ -8,10 +8,10 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::boundary::{cu, out, run, Res};
-use crate::error::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
+use crate::types::cudaError;
 use crate::driver::types::*;
-use crate::rt;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Gets the CUDA devices associated with the current OpenGL context.

@@ -20,10 +20,10 @@
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::CUcontext;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`: NVIDIA's runtime always asks for the runtime's

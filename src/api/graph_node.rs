@@ -28,11 +28,11 @@ use std::ptr::null_mut;
 use crate::api::copy::memcpy3d_params;
 use crate::api::module;
 use crate::api::pool::{self, cu_pool_props};
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 // The parameters passed to the driver as they are: the runtime's structs are the driver's,
@@ -195,7 +195,7 @@ fn copy_from_symbol(f: &Fns, dst: *mut c_void, symbol: *const c_void, count: usi
 /// positions and the width in elements of the array taking part (bytes if none), as
 /// [`memcpy3d_params`] takes them; the kind from the ends' memory types.
 fn copy3d_back(f: &Fns, c: &CUDA_MEMCPY3D) -> Res<cudaMemcpy3DParms> {
-    use crate::api::copy::array_element_size;
+    use crate::engine::copy3d::array_element_size;
     let elem = if c.srcMemoryType == CU_MEMORYTYPE_ARRAY {
         array_element_size(f, c.srcArray)?
     } else if c.dstMemoryType == CU_MEMORYTYPE_ARRAY {

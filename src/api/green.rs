@@ -12,15 +12,15 @@
 
 use std::ffi::{c_int, c_uint, c_ulonglong};
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::{CUcontext, CUdevice, CUgreenCtx, CUresult, CUstream};
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::green as rt_green;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// `CU_GREEN_CTX_DEFAULT_STREAM`: NVIDIA's runtime creates every green context with it.
@@ -29,34 +29,6 @@ const CU_GREEN_CTX_DEFAULT_STREAM: c_uint = 0x1;
 /// The green contexts made by [`cudaGreenCtxCreate`] and not destroyed: (context, green
 /// context, device). Few, and touched only by the calls of this file.
 static GREEN: Mutex<Vec<(usize, usize, CUdevice)>> = Mutex::new(Vec::new());
-
-/// Per device: a green context of it was destroyed while this runtime had not yet retained
-/// the device's primary context (see [`destroyed_green_answer`]).
-static GONE_BEFORE_PRIMARY: [AtomicBool; rt::MAX_DEVICES] = [const { AtomicBool::new(false) }; rt::MAX_DEVICES];
-
-/// What a call reports where the driver answers `CUDA_ERROR_CONTEXT_IS_DESTROYED`, the
-/// driver's answer for any call on a stream of a destroyed green context. NVIDIA's 13.5
-/// runtime reports it as it is when it had retained the device's primary context before the
-/// green context was destroyed (whether or not a context was current then), and
-/// `cudaErrorInvalidResourceHandle` when it retained the primary context only afterwards (its
-/// way of retaining it then makes the driver answer CUDA_ERROR_INVALID_HANDLE; calls made
-/// with the driver alone always get CONTEXT_IS_DESTROYED). Measured on the H100: query,
-/// synchronize, flags, priority, id, device, capture, memsets, copies and destruction on such
-/// a stream (scripts/v135/tests/green_destroy_order.c and green_ctx.c). The primary context
-/// must be the one current, as every such call makes it; `None` leaves the driver's answer.
-#[cold]
-pub(crate) fn destroyed_green_answer() -> Option<cudaError> {
-    let f = rt::fns().ok()?;
-    let mut cur: CUcontext = null_mut();
-    // SAFETY: valid out pointer.
-    if unsafe { f.cuCtxGetCurrent(&mut cur) } != 0 {
-        return None;
-    }
-    let dev = rt::primary_device_of(cur)?;
-    GONE_BEFORE_PRIMARY[dev as usize]
-        .load(Ordering::Relaxed)
-        .then_some(cudaError::cudaErrorInvalidResourceHandle)
-}
 
 /// The green context behind an execution context, if this runtime made it.
 fn green_of(ctx: cudaExecutionContext_t) -> Option<CUgreenCtx> {
@@ -206,7 +178,7 @@ pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) ->
         let f = rt::fns()?;
         cu(f.cuGreenCtxDestroy(g))?;
         if !rt::primary_retained(dev) {
-            GONE_BEFORE_PRIMARY[dev as usize].store(true, Ordering::Relaxed);
+            rt_green::destroyed_before_primary(dev);
         }
         GREEN.lock().retain(|e| e.0 != ctx as usize);
         // A green context the program made current (driver API) is not left current once

@@ -7,10 +7,10 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::boundary::{cu, run, Res};
-use crate::error::cudaError;
+use crate::runtime::boundary::{cu, run, Res};
+use crate::types::cudaError;
 use crate::driver::types::*;
-use crate::rt;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// The driver's handle of a runtime graphics resource.

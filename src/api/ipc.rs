@@ -6,9 +6,9 @@
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run};
+use crate::runtime::boundary::{cu, out, run};
 use crate::driver::types::{CUipcEventHandle, CUipcMemHandle};
-use crate::rt;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Gets an interprocess handle for a previously allocated event.

@@ -10,10 +10,10 @@
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Library options the driver can be given: library options counted but not given
@@ -108,7 +108,7 @@ pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_
         // SAFETY: the handle is the driver's to check.
         let r = cu(f.cuLibraryUnload(library));
         // Its kernels' handles may name other code from now on.
-        crate::kattr::forget_all();
+        crate::runtime::kattr::forget_all();
         r
     })
 }

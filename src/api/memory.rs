@@ -5,10 +5,10 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// The element size handed to `cuMemAllocPitch` (by `cudaMallocPitch` and `cudaMalloc3D`):
@@ -232,7 +232,7 @@ pub unsafe extern "C" fn cudaMemAdvise(
     run("cudaMemAdvise", || {
         let f = rt::ctx()?;
         let r = f.cuMemAdvise_v1(dptr(devPtr), count, advice.0, device);
-        if r == crate::error::MISSING_ENTRY_POINT {
+        if r == crate::driver::MISSING_ENTRY_POINT {
             // A driver without the CUDA 8 form: the location form.
             return cu(f.cuMemAdvise_v2(dptr(devPtr), count, advice.0, device_location(device)));
         }
@@ -286,7 +286,7 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
     run("cudaMemPrefetchAsync", || {
         let f = rt::ctx()?;
         let r = f.cuMemPrefetchAsync_v1(dptr(devPtr), count, dstDevice, stream);
-        if r == crate::error::MISSING_ENTRY_POINT {
+        if r == crate::driver::MISSING_ENTRY_POINT {
             // A driver without the CUDA 8 form: the location form.
             return cu(f.cuMemPrefetchAsync_v2(dptr(devPtr), count, device_location(dstDevice), 0, stream));
         }

@@ -1,5 +1,5 @@
 //! The exported runtime API. Every function here is `#[no_mangle] pub unsafe extern "C"`
-//! with NVIDIA's signature, and its body is one [`crate::boundary::run`] call: check the
+//! with NVIDIA's signature, and its body is one [`crate::runtime::boundary::run`] call: check the
 //! arguments, convert types, call the driver, map the result.
 //!
 //! A comment line `// also: NAME_ptds` (or `_ptsz`) right above `#[no_mangle]` makes the

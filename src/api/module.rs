@@ -18,13 +18,13 @@ use std::sync::{Arc, LazyLock, OnceLock};
 
 use parking_lot::{Mutex, RwLock};
 
-use crate::boundary::{cu, out, record, run, Res};
+use crate::runtime::boundary::{cu, out, record, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::lookup::AddrMap;
-use crate::rt;
-use crate::thread::CallConfig;
+use crate::types::cudaError;
+use crate::runtime::lookup::AddrMap;
+use crate::runtime::rt;
+use crate::runtime::thread::CallConfig;
 use crate::types::*;
 
 /// One registered fat binary. The handle the program gets is a pointer to this, so that
@@ -115,7 +115,7 @@ fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
         return r.map(|l| l as CUlibrary);
     }
     let r = load(bin, f);
-    if !matches!(r, Err(e) if crate::error::is_sticky(e)) {
+    if !matches!(r, Err(e) if crate::runtime::error::is_sticky(e)) {
         let _ = bin.lib.set(r.map(|l| l as usize));
     }
     r
@@ -454,7 +454,7 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_v
     VARS.write().retain(|_, v| !mine(v.bin));
     MANAGED.write().retain(|_, v| !mine(v.bin));
     HOST_VARS.write().retain(|_, b| !mine(b));
-    crate::kattr::forget_all();
+    crate::runtime::kattr::forget_all();
 }
 
 /// Registers a kernel: its host stub and its device name.
@@ -581,7 +581,7 @@ pub unsafe extern "C" fn __cudaInitModule(fatCubinHandle: *mut *mut c_void) -> c
 /// cbindgen:ignore
 #[no_mangle]
 pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: dim3, sharedMem: usize, stream: cudaStream_t) -> c_uint {
-    crate::thread::push_config(CallConfig { grid: gridDim, block: blockDim, shared: sharedMem, stream });
+    crate::runtime::thread::push_config(CallConfig { grid: gridDim, block: blockDim, shared: sharedMem, stream });
     0
 }
 
@@ -589,7 +589,7 @@ pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: di
 /// cbindgen:ignore
 #[no_mangle]
 pub unsafe extern "C" fn __cudaPopCallConfiguration(gridDim: *mut dim3, blockDim: *mut dim3, sharedMem: *mut usize, stream: *mut c_void) -> cudaError_t {
-    let Some(c) = crate::thread::pop_config() else {
+    let Some(c) = crate::runtime::thread::pop_config() else {
         return cudaError::cudaErrorMissingConfiguration;
     };
     // SAFETY: the stub's own locals.
@@ -738,7 +738,7 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
             let mut ctx: CUcontext = null_mut();
             let mut green: CUgreenCtx = null_mut();
             match f.cuStreamGetCtx_v2(p.stream, &mut ctx, &mut green) {
-                crate::error::MISSING_ENTRY_POINT => ctx = null_mut(),
+                crate::driver::MISSING_ENTRY_POINT => ctx = null_mut(),
                 r => cu(r)?,
             }
             let pushed = !ctx.is_null();
@@ -825,7 +825,7 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
 
 // The kernel's attributes on the current device (the 12 ABI: of its function in the current
 // context). Those fixed by the code (0 to 7) are kept per (kernel, device) once read
-// (`crate::kattr`); those a program can set (8 to 17) are read from the driver every time,
+// (`crate::runtime::kattr`); those a program can set (8 to 17) are read from the driver every time,
 // as NVIDIA's runtime reads them all.
 /// Find out attributes for a given function.
 #[no_mangle]
@@ -855,7 +855,7 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
             cu(unsafe { f.cuFuncGetAttribute(&mut v, a, h) })?;
             Ok(v)
         };
-        let fixed = match crate::kattr::KERNEL_ATTRS.get(k as usize, dev as usize) {
+        let fixed = match crate::runtime::kattr::KERNEL_ATTRS.get(k as usize, dev as usize) {
             Some(v) => v,
             None => fixed_attributes(k, dev, &get)?,
         };
@@ -890,13 +890,13 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
 /// Reads the attributes 0 to 7 of `k` on `dev` through `get` and keeps them.
 #[cold]
 #[inline(never)]
-fn fixed_attributes(k: CUkernel, dev: c_int, get: &dyn Fn(CUfunction_attribute) -> Res<c_int>) -> Res<[c_int; crate::kattr::FIXED]> {
-    let ticket = crate::kattr::KERNEL_ATTRS.ticket();
-    let mut v = [0; crate::kattr::FIXED];
+fn fixed_attributes(k: CUkernel, dev: c_int, get: &dyn Fn(CUfunction_attribute) -> Res<c_int>) -> Res<[c_int; crate::runtime::kattr::FIXED]> {
+    let ticket = crate::runtime::kattr::KERNEL_ATTRS.ticket();
+    let mut v = [0; crate::runtime::kattr::FIXED];
     for (i, x) in v.iter_mut().enumerate() {
         *x = get(i as CUfunction_attribute)?;
     }
-    crate::kattr::KERNEL_ATTRS.put(k as usize, dev as usize, rt::device_count()? as usize, ticket, v);
+    crate::runtime::kattr::KERNEL_ATTRS.put(k as usize, dev as usize, rt::device_count()? as usize, ticket, v);
     Ok(v)
 }
 

@@ -25,11 +25,11 @@
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::api::memory::cu_location;
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Descriptors `cudaMemPoolSetAccess` copies on the stack; more go to the heap.

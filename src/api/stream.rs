@@ -5,10 +5,12 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::{CUresult, CUstream};
-use crate::error::{self, cudaError, MISSING_ENTRY_POINT};
-use crate::rt;
+use crate::driver::MISSING_ENTRY_POINT;
+use crate::runtime::error;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// Stream creation as NVIDIA's runtime does it: the context, then the driver judges the out

@@ -10,12 +10,13 @@
 use std::ffi::{c_int, c_uint};
 use std::ptr::null_mut;
 
-use crate::api::array::{descriptor, from_cu_format, to_cu_format};
-use crate::boundary::{cu, out, run, Res};
+use crate::api::array::descriptor;
+use crate::engine::formats::{from_cu_format, to_cu_format};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 // ---- formats ---------------------------------------------------------------------------

@@ -12,13 +12,13 @@ use parking_lot::Mutex;
 
 use crate::api::graph::conditional_handle_create;
 use crate::api::graph_node::node_params_back;
-use crate::boundary::{cu, out, run};
+use crate::runtime::boundary::{cu, out, run};
 use crate::driver::types::{
     CUcontext, CUgraphNode, CUgraphNodeParams, CUgraphRecaptureCallback, CUmemLocation, CUmemcpyAttributes, CUresult,
     CUDA_MEMCPY3D_BATCH_OP,
 };
-use crate::error::cudaError;
-use crate::rt;
+use crate::types::cudaError;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// The graph's id.

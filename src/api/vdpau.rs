@@ -7,9 +7,9 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::boundary::{cu, run};
+use crate::runtime::boundary::{cu, run};
 use crate::driver::types::*;
-use crate::rt;
+use crate::runtime::rt;
 use crate::types::*;
 
 /// VDPAU's `VdpDevice` (`<vdpau/vdpau.h>`).

@@ -4,8 +4,9 @@
 //! CUDA version whose signature we use. Each is resolved once through `cuGetProcAddress` with
 //! that explicit version, twice over: a table for the legacy default stream and one for the
 //! per-thread default stream (`_ptds`/`_ptsz` variants). Calls go through a method of the same
-//! name on [`Fns`]; an entry point the driver lacks returns [`crate::error::MISSING_ENTRY_POINT`].
+//! name on [`Fns`]; an entry point the driver lacks returns [`MISSING_ENTRY_POINT`].
 
+pub mod env;
 pub mod types;
 
 /// The opaque handle structs `types` refers to: the runtime header's, since runtime streams,
@@ -30,7 +31,10 @@ mod handles {
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 use std::sync::OnceLock;
 
-use crate::error::{cudaError, MISSING_ENTRY_POINT};
+use crate::types::cudaError;
+
+/// Our own result for a driver entry point the loaded driver does not provide.
+pub(crate) const MISSING_ENTRY_POINT: CUresult = -0x7ffe;
 use types::*;
 
 /// The runtime's structs that have the driver's layout (see the graph and external semaphore
@@ -524,6 +528,20 @@ type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> CUresult;
 
 static DRIVER: OnceLock<Result<Driver, cudaError>> = OnceLock::new();
 
+/// `cuGetExportTable`.
+pub type GetExportTable = unsafe extern "C" fn(*mut *const c_void, *const CUuuid) -> CUresult;
+
+/// Told the driver's `cuGetExportTable` once the driver is loaded and `cuInit` succeeded: the
+/// tools' tables are looked for there, as NVIDIA's runtime asks for them on its first call.
+/// Set when the library is loaded, by the observation layer (`crate::observe::tools::attach`),
+/// which this layer does not name.
+static ON_LOAD: OnceLock<fn(GetExportTable)> = OnceLock::new();
+
+/// Sets what is told of the loaded driver's export tables (once; before the driver loads).
+pub fn on_load(f: fn(GetExportTable)) {
+    let _ = ON_LOAD.set(f);
+}
+
 /// The driver, loaded and resolved on first use. Fails with
 /// `cudaErrorInsufficientDriver` when there is no driver or it is older than this ABI needs.
 #[inline]
@@ -540,10 +558,9 @@ pub fn version_or_zero() -> c_int {
 }
 
 fn load() -> Result<Driver, cudaError> {
-    crate::trace::init();
     // In secure-execution mode the variable is ignored and the loader's own (secure) search
     // finds `libcuda.so.1`.
-    load_from(&crate::env::path_var(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into()))
+    load_from(&crate::driver::env::path_var(DRIVER_ENV).unwrap_or_else(|| "libcuda.so.1".into()))
 }
 
 fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
@@ -598,7 +615,9 @@ fn load_from(path: &std::ffi::OsStr) -> Result<Driver, cudaError> {
     if let Some(get) = legacy.cuGetExportTable {
         // SAFETY: the driver's cuInit.
         if unsafe { legacy.cuInit(0) } == CUDA_SUCCESS {
-            crate::tools::attach(get);
+            if let Some(attach) = ON_LOAD.get() {
+                attach(get);
+            }
         }
     }
     Ok(Driver { legacy, ptds, version, _lib: lib })

@@ -16,7 +16,7 @@ use super::args::{A, H};
 use super::registry::{self, State};
 use super::{probe, Call};
 use crate::driver::types::*;
-use crate::error::cudaError;
+use crate::types::cudaError;
 
 /// The error a refused handle gets.
 fn handle_error(_k: H) -> cudaError {
@@ -35,7 +35,7 @@ fn checked_kind(k: H) -> bool {
 
 /// Whether the driver knows `h` as a handle of kind `k`.
 fn driver_knows(k: H, h: usize) -> bool {
-    let Ok(f) = crate::rt::ctx() else { return true };
+    let Ok(f) = crate::runtime::rt::ctx() else { return true };
     // Asked with the thread's capture mode relaxed: a query must not count as the program's
     // call during a stream capture.
     crate::api::capture::relaxed(f, || {
@@ -78,7 +78,7 @@ fn pointer_vouched(p: usize) -> bool {
     if probe::readable(p, 1) {
         return true;
     }
-    let Ok(f) = crate::rt::fns() else { return true };
+    let Ok(f) = crate::runtime::rt::fns() else { return true };
     let mut t: u32 = 0;
     // SAFETY: valid out pointer; the driver looks the address up.
     unsafe { f.cuPointerGetAttribute((&mut t as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64) == CUDA_SUCCESS }
@@ -129,7 +129,7 @@ pub fn check(c: &Call) -> Option<(cudaError, String)> {
         _ => false,
     });
     // Without a usable driver every call fails first with the initialisation error.
-    if !anything || crate::rt::driver().is_err() {
+    if !anything || crate::runtime::rt::driver().is_err() {
         return None;
     }
     let mut reg = registry::lock();

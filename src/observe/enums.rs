@@ -6,9 +6,9 @@ include!(concat!(env!("OUT_DIR"), "/enum_names.rs"));
 
 /// The name of a `cudaError` value.
 pub fn cudaError(v: i64) -> Option<&'static str> {
-    let e = crate::error::cudaError::from_raw(i32::try_from(v).ok()?)?;
+    let e = crate::types::cudaError::from_raw(i32::try_from(v).ok()?)?;
     // SAFETY: `cudaError_t` names are static C strings.
-    let p = crate::error::name(e as i32);
+    let p = crate::types::error::name(e as i32);
     if p.is_null() {
         return None;
     }

@@ -10,7 +10,7 @@
 //! - written whole under an exclusive `flock`, appended to what is there: each process's
 //!   report is a block of its own, headed by the process it describes (the timeline is kept
 //!   one valid JSON array, see [`append_json_events`]);
-//! - not written at all in secure-execution mode ([`crate::env::secure`]).
+//! - not written at all in secure-execution mode ([`crate::driver::env::secure`]).
 //!
 //! A path that cannot be used so is reported on stderr, once per path, and the report goes
 //! to stderr instead (the timeline to a file of this process's own, created anew).
@@ -32,7 +32,7 @@ pub struct Refused(pub String);
 /// Opens `path` for appending a report: created if missing (mode 0644 less the umask),
 /// refused if it is a symbolic link, not a regular file, another user's, or has other names.
 pub fn open_append(path: &Path) -> Result<File, Refused> {
-    if crate::env::secure() {
+    if crate::driver::env::secure() {
         return Err(Refused("the program runs in secure-execution mode (setuid, setgid or file capabilities): no report file is written".into()));
     }
     open_flags(path, libc::O_CREAT)
@@ -40,7 +40,7 @@ pub fn open_append(path: &Path) -> Result<File, Refused> {
 
 /// Creates `path`, which must not exist yet (`O_EXCL`).
 pub fn create_new(path: &Path) -> Result<File, Refused> {
-    if crate::env::secure() {
+    if crate::driver::env::secure() {
         return Err(Refused("secure-execution mode".into()));
     }
     open_flags(path, libc::O_CREAT | libc::O_EXCL)

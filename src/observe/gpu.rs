@@ -52,7 +52,7 @@ struct State {
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
 fn fns() -> Option<&'static Fns> {
-    crate::rt::driver().ok().map(|d| &d.legacy)
+    crate::runtime::rt::driver().ok().map(|d| &d.legacy)
 }
 
 fn event(f: &Fns, ctx: &mut Ctx) -> Option<usize> {

@@ -29,7 +29,7 @@
 //! forked child starts with empty figures of its own. Report files are appended to, a block
 //! per process named in its header, under a lock, never truncated, never through a symbolic
 //! link ([`files`]); the timeline stays one valid JSON array however many processes add to
-//! it. In secure-execution mode ([`crate::env::secure`]) no file is written: the reports
+//! it. In secure-execution mode ([`crate::driver::env::secure`]) no file is written: the reports
 //! that can go to stderr go there, the timeline is not made.
 //!
 //! How calls get here: build.rs binds every exported symbol to a generated shim with the
@@ -50,6 +50,8 @@ mod sem;
 mod show;
 pub mod summary;
 mod timeline;
+pub mod tools;
+pub mod trace;
 mod tracer;
 
 use std::cell::Cell;
@@ -59,7 +61,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use crate::error::cudaError;
+use crate::types::cudaError;
 use args::A;
 
 /// The families of exports (build.rs gives each export one): the call trace's `tracing`
@@ -382,8 +384,10 @@ pub fn init() {
     if DONE.swap(true, Ordering::AcqRel) {
         return;
     }
+    // The tools' tables are attached when the driver loads, whatever else is observed.
+    crate::driver::on_load(tools::attach);
     let (mut cfg, mut warnings) = parse(|k| std::env::var(k).ok());
-    if crate::env::secure() {
+    if crate::driver::env::secure() {
         warnings.extend(cfg.without_files());
     }
     for w in warnings {
@@ -391,7 +395,7 @@ pub fn init() {
     }
     let any = cfg.any();
     let _ = CONFIG.set(cfg);
-    crate::trace::init();
+    crate::observe::trace::init();
     if !any {
         return;
     }
@@ -638,7 +642,7 @@ pub fn call<R: Ret>(ix: usize, args: &[A], f: impl FnOnce() -> R) -> R {
     .unwrap_or_default();
     if let Some((e, why)) = pre.refuse.clone() {
         if let Some(r) = R::refused(e) {
-            crate::boundary::record(e);
+            crate::runtime::boundary::record(e);
             let _ = catch_unwind(AssertUnwindSafe(|| {
                 let what = format!("{why} -> {e:?} (refused by checked mode)");
                 registry::lock().misuse(c.seq, c.ex.name, what.clone());

@@ -9,7 +9,7 @@ use super::args::A;
 use super::registry::{self, Alloc, Kind, State};
 use super::report::{self, Dir, End};
 use super::{checked, gpu, Call, Status};
-use crate::error::cudaError;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// What an export does, as far as the observer cares.
@@ -173,7 +173,7 @@ enum Target {
 }
 
 fn current_device() -> c_int {
-    crate::rt::current_device().unwrap_or(-1)
+    crate::runtime::rt::current_device().unwrap_or(-1)
 }
 
 pub fn pre(c: &Call) -> Pre {
@@ -503,7 +503,7 @@ fn driver_kernel_name(k: usize) -> Option<String> {
     if k == 0 || !super::probe::readable(k, 8) {
         return None;
     }
-    let f = crate::rt::fns().ok()?;
+    let f = crate::runtime::rt::fns().ok()?;
     let mut p: *const std::ffi::c_char = std::ptr::null();
     // SAFETY: a handle a launch just accepted; valid out pointer.
     let r = unsafe { f.cuKernelGetName(&mut p, k as crate::driver::types::CUkernel) };
@@ -538,7 +538,7 @@ fn end_of(reg: &State, p: usize) -> End {
         return End::of(a.kind);
     }
     // Not ours: ask the driver (memory it knows is device or page-locked host memory).
-    let Ok(f) = crate::rt::fns() else { return End::Pageable };
+    let Ok(f) = crate::runtime::rt::fns() else { return End::Pageable };
     let mut t: u32 = 0;
     // SAFETY: valid out pointer; the driver looks the address up.
     let r = unsafe { f.cuPointerGetAttribute((&mut t as *mut u32).cast(), crate::driver::types::CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64) };
@@ -557,7 +557,7 @@ fn array_elem(reg: &State, h: usize) -> usize {
         }
     }
     // An array this runtime did not make (a mipmap level, a mapped resource): its format.
-    let Ok(f) = crate::rt::fns() else { return 1 };
+    let Ok(f) = crate::runtime::rt::fns() else { return 1 };
     // SAFETY: all-zero is a valid descriptor to be overwritten.
     let mut d: crate::driver::types::CUDA_ARRAY3D_DESCRIPTOR = unsafe { std::mem::zeroed() };
     // SAFETY: an array a copy just accepted; valid out pointer.

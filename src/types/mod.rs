@@ -11,8 +11,9 @@
 
 use std::ffi::c_uint;
 
-pub use crate::error::{cudaError, cudaError_t};
+pub use error::{cudaError, cudaError_t};
 
+pub mod error;
 mod array;
 mod batch;
 mod copy;

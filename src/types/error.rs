@@ -1,10 +1,9 @@
-//! The runtime's error codes (`enum cudaError`), their names and descriptions, and the
-//! mapping from driver results. Names and strings are NVIDIA's, read off its runtime.
+//! The runtime's error codes (`enum cudaError`), their names and descriptions. Names and
+//! strings are NVIDIA's, read off its runtime. (The mapping from driver results is the
+//! runtime core's: `crate::runtime::error`.)
 #![allow(non_camel_case_types, clippy::enum_variant_names)]
 
 use std::ffi::{c_char, c_int, CStr};
-
-use crate::driver::types::CUresult;
 
 /// CUDA error types.
 #[repr(C)]
@@ -469,49 +468,6 @@ pub fn string(code: c_int) -> *const c_char {
     lookup(code).map_or(UNRECOGNIZED, |e| e.2).as_ptr()
 }
 
-/// Our own result for a driver entry point the loaded driver does not provide.
-pub(crate) const MISSING_ENTRY_POINT: CUresult = -0x7ffe;
-
-/// Maps a driver result to the runtime error NVIDIA's runtime reports for it.
-pub fn from_cu(r: CUresult) -> cudaError {
-    use cudaError::*;
-    match r {
-        MISSING_ENTRY_POINT => cudaErrorCallRequiresNewerDriver,
-        // Driver codes whose runtime counterpart has another number or meaning.
-        3 => cudaErrorInitializationError,   // CUDA_ERROR_NOT_INITIALIZED
-        4 => cudaErrorCudartUnloading,       // CUDA_ERROR_DEINITIALIZED
-        200 => cudaErrorInvalidKernelImage,  // CUDA_ERROR_INVALID_IMAGE
-        201 => cudaErrorDeviceUninitialized, // CUDA_ERROR_INVALID_CONTEXT
-        202 => cudaErrorInvalidValue,        // CUDA_ERROR_CONTEXT_ALREADY_CURRENT (deprecated)
-        209 => cudaErrorNoKernelImageForDevice, // CUDA_ERROR_NO_BINARY_FOR_GPU
-        500 => cudaErrorSymbolNotFound,      // CUDA_ERROR_NOT_FOUND
-        701 => cudaErrorLaunchOutOfResources,
-        // Everything else keeps its number where the runtime defines it.
-        _ => cudaError::from_raw(r).unwrap_or(cudaErrorUnknown),
-    }
-}
-
-/// Errors that leave the context unusable: the driver reports them from every later call
-/// on that context (the thread's last-error slot treats them like any other error).
-pub fn is_sticky(e: cudaError) -> bool {
-    use cudaError::*;
-    matches!(
-        e,
-        cudaErrorIllegalAddress
-            | cudaErrorLaunchFailure
-            | cudaErrorAssert
-            | cudaErrorHardwareStackError
-            | cudaErrorIllegalInstruction
-            | cudaErrorMisalignedAddress
-            | cudaErrorInvalidAddressSpace
-            | cudaErrorInvalidPc
-            | cudaErrorECCUncorrectable
-            | cudaErrorLaunchTimeout
-            | cudaErrorContained
-            | cudaErrorTensorMemoryLeak
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,14 +488,5 @@ mod tests {
         assert_eq!(s(string(1)), "invalid argument");
         assert_eq!(s(name(-1)), "unrecognized error code");
         assert_eq!(s(string(10_000)), "unrecognized error code");
-    }
-
-    #[test]
-    fn driver_mapping() {
-        assert_eq!(from_cu(0), cudaError::cudaSuccess);
-        assert_eq!(from_cu(2), cudaError::cudaErrorMemoryAllocation);
-        assert_eq!(from_cu(400), cudaError::cudaErrorInvalidResourceHandle);
-        assert_eq!(from_cu(201), cudaError::cudaErrorDeviceUninitialized);
-        assert_eq!(from_cu(123_456), cudaError::cudaErrorUnknown);
     }
 }

@@ -160,13 +160,13 @@ fn an_engine_error_stops_the_pipeline() {
         }
         fn to_device(&mut self, b: usize, off: usize, n: usize) -> Res {
             if self.0.dmas == self.1 {
-                return Err(crate::error::cudaError::cudaErrorIllegalAddress);
+                return Err(crate::types::cudaError::cudaErrorIllegalAddress);
             }
             self.0.to_device(b, off, n)
         }
         fn from_device(&mut self, b: usize, off: usize, n: usize) -> Res {
             if self.0.dmas == self.1 {
-                return Err(crate::error::cudaError::cudaErrorIllegalAddress);
+                return Err(crate::types::cudaError::cudaErrorIllegalAddress);
             }
             self.0.from_device(b, off, n)
         }
@@ -177,10 +177,10 @@ fn an_engine_error_stops_the_pipeline() {
     let n = 5 * MIN_CHUNK;
     let host = pattern(n, 1);
     let mut e = Failing(LateEngine::new(vec![0; n], 2, MIN_CHUNK), 3);
-    assert_eq!(to_device(&mut e, &plain, host.as_ptr(), n, MIN_CHUNK, 2), Err(crate::error::cudaError::cudaErrorIllegalAddress));
+    assert_eq!(to_device(&mut e, &plain, host.as_ptr(), n, MIN_CHUNK, 2), Err(crate::types::cudaError::cudaErrorIllegalAddress));
     let mut out = vec![0u8; n];
     let mut e = Failing(LateEngine::new(host.clone(), 2, MIN_CHUNK), 3);
-    assert_eq!(from_device(&mut e, &plain, out.as_mut_ptr(), n, MIN_CHUNK, 2), Err(crate::error::cudaError::cudaErrorIllegalAddress));
+    assert_eq!(from_device(&mut e, &plain, out.as_mut_ptr(), n, MIN_CHUNK, 2), Err(crate::types::cudaError::cudaErrorIllegalAddress));
 }
 
 #[test]

@@ -28,7 +28,7 @@ use std::sync::atomic::{fence, AtomicI32, AtomicU32, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 
-use crate::lookup::AddrMap;
+use crate::runtime::lookup::AddrMap;
 
 /// How many attributes are kept: the driver's `CUfunction_attribute` 0 to 7.
 pub(crate) const FIXED: usize = 8;

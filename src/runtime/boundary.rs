@@ -4,35 +4,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::driver::types::CUresult;
-use crate::error::{self, cudaError, cudaError_t};
+use crate::types::{cudaError, cudaError_t};
 
-/// What an export's body returns: `Ok` or the runtime error to report.
-pub type Res<T = ()> = Result<T, cudaError>;
-
-/// Converts a driver result.
-#[inline(always)]
-pub fn cu(r: CUresult) -> Res {
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(cu_error(r))
-    }
-}
-
-/// The runtime error of a failed driver call: out of line, so that the mapping never weighs
-/// on the success path of the function it is called from.
-#[cold]
-#[inline(never)]
-fn cu_error(r: CUresult) -> cudaError {
-    #[cfg(not(feature = "abi12"))]
-    if r == 709 {
-        if let Some(e) = crate::api::green::destroyed_green_answer() {
-            return e;
-        }
-    }
-    error::from_cu(r)
-}
+pub use crate::runtime::error::{cu, Res};
 
 /// Records `e` as this thread's last error, as NVIDIA's runtime does for every failing
 /// call except a query that answers "not ready". Every error replaces the one before, a
@@ -44,19 +18,19 @@ pub fn record(e: cudaError) {
     if e == cudaError::cudaErrorNotReady {
         return;
     }
-    crate::thread::me().last_error.set(e);
+    crate::runtime::thread::me().last_error.set(e);
 }
 
 /// `cudaGetLastError`: returns and clears the last error, whatever it was.
 #[inline]
 pub fn take_last() -> cudaError {
-    crate::thread::me().last_error.replace(cudaError::cudaSuccess)
+    crate::runtime::thread::me().last_error.replace(cudaError::cudaSuccess)
 }
 
 /// `cudaPeekAtLastError`.
 #[inline]
 pub fn peek_last() -> cudaError {
-    crate::thread::me().last_error.get()
+    crate::runtime::thread::me().last_error.get()
 }
 
 /// Runs an export's body. Every `extern "C"` function that returns `cudaError_t` is
@@ -67,7 +41,7 @@ pub fn peek_last() -> cudaError {
 #[inline(always)]
 pub fn run<F: FnOnce() -> Res>(name: &'static str, f: F) -> cudaError_t {
     run_uninitialised(name, || {
-        crate::rt::driver()?;
+        crate::runtime::rt::driver()?;
         f()
     })
 }

@@ -2,7 +2,7 @@
 //! device and default-stream mode.
 //!
 //! Hot path: [`ctx`] is an atomic load (driver and init already done), a read of the
-//! thread's block ([`crate::thread`]) and one `cuCtxGetCurrent`. No lock, no allocation, no
+//! thread's block ([`crate::runtime::thread`]) and one `cuCtxGetCurrent`. No lock, no allocation, no
 //! environment.
 
 use std::ffi::c_int;
@@ -12,9 +12,9 @@ use std::sync::OnceLock;
 
 use parking_lot::Mutex;
 
-use crate::boundary::{cu, Res};
+use crate::runtime::error::{cu, Res};
 use crate::driver::{self, types::*, Driver, Fns};
-use crate::error::cudaError;
+use crate::types::cudaError;
 
 /// Devices beyond this ordinal are not supported.
 pub(crate) const MAX_DEVICES: usize = 64;
@@ -27,7 +27,7 @@ static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
 #[inline]
 fn thread_device() -> c_int {
     // The thread's block holds the chosen device plus one, 0 for none.
-    match crate::thread::me().device.get() {
+    match crate::runtime::thread::me().device.get() {
         0 => DEFAULT_DEVICE.load(Ordering::Relaxed),
         d => d - 1,
     }
@@ -52,6 +52,15 @@ static KNOWN: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
 /// reset primary one, and [`ctx`] does not look).
 static RESET: AtomicBool = AtomicBool::new(false);
 static RETAIN: Mutex<()> = Mutex::new(());
+/// Told before a primary context this runtime retained is released and reset, so that an
+/// engine keeping resources in it lets go of them first (the pageable pipeline's events).
+static BEFORE_RESET: OnceLock<fn(&Fns, CUcontext)> = OnceLock::new();
+
+/// Sets what is told before a primary context is reset (the engine that needs it sets it,
+/// once, when it first keeps something in a context).
+pub fn before_reset(f: fn(&Fns, CUcontext)) {
+    let _ = BEFORE_RESET.set(f);
+}
 /// The driver once it is loaded and initialised (null before, and for good when that failed):
 /// the one load the hot path makes.
 static READY: AtomicPtr<Driver> = AtomicPtr::new(null_mut());
@@ -90,7 +99,6 @@ fn init(d: &Driver) -> Result<c_int, cudaError> {
         if n <= 0 {
             return Err(cudaError::cudaErrorNoDevice);
         }
-        crate::pageable::configure();
         Ok(n.min(MAX_DEVICES as c_int))
     }
 }
@@ -114,7 +122,7 @@ pub fn check_device(dev: c_int) -> Res<CUdevice> {
 /// The table to call for this thread's default-stream mode (legacy or per-thread).
 #[inline(always)]
 pub fn fns_of(d: &'static Driver) -> &'static Fns {
-    if crate::thread::me().per_thread_stream.get() {
+    if crate::runtime::thread::me().per_thread_stream.get() {
         &d.ptds
     } else {
         &d.legacy
@@ -242,7 +250,7 @@ pub fn primary_device_of(c: CUcontext) -> Option<CUdevice> {
 /// runtime reports the device as unavailable instead, from every call that needs a
 /// context (measured on the H100, `ctest/sticky_fault.c`).
 fn retain_error(e: cudaError) -> cudaError {
-    if crate::error::is_sticky(e) {
+    if crate::runtime::error::is_sticky(e) {
         cudaError::cudaErrorDevicesUnavailable
     } else {
         e
@@ -262,20 +270,22 @@ pub fn reset_primary(dev: c_int) -> Res {
     // SAFETY: plain driver calls; `p` was retained by us.
     let r = unsafe {
         if !p.is_null() {
-            crate::pageable::forget_context(&d.legacy, p);
+            if let Some(forget) = BEFORE_RESET.get() {
+                forget(&d.legacy, p);
+            }
             d.legacy.cuDevicePrimaryCtxRelease(dev);
         }
         cu(d.legacy.cuDevicePrimaryCtxReset(dev))
     };
     // What was read of kernels before the reset is not answered after it.
-    crate::kattr::forget_all();
+    crate::runtime::kattr::forget_all();
     r
 }
 
 /// `cudaSetDevice`: chooses the thread's device and makes its primary context current.
 pub fn set_device(dev: c_int) -> Res {
     let c = primary(dev)?;
-    crate::thread::me().device.set(dev + 1);
+    crate::runtime::thread::me().device.set(dev + 1);
     let f = fns()?;
     // SAFETY: a retained primary context.
     cu(unsafe { f.cuCtxSetCurrent(c) })
@@ -301,15 +311,15 @@ pub fn per_thread_stream<R>(f: impl FnOnce() -> R) -> R {
     struct Reset(bool);
     impl Drop for Reset {
         fn drop(&mut self) {
-            crate::thread::me().per_thread_stream.set(self.0);
+            crate::runtime::thread::me().per_thread_stream.set(self.0);
         }
     }
-    let _reset = Reset(crate::thread::me().per_thread_stream.replace(true));
+    let _reset = Reset(crate::runtime::thread::me().per_thread_stream.replace(true));
     f()
 }
 
 /// Whether the null stream currently means the per-thread stream.
 #[inline(always)]
 pub fn null_stream_is_per_thread() -> bool {
-    crate::thread::me().per_thread_stream.get()
+    crate::runtime::thread::me().per_thread_stream.get()
 }

@@ -28,7 +28,7 @@
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
-use crate::driver::types::{CUctx_st, CUresult, CUuuid};
+use crate::driver::types::{CUctx_st, CUuuid};
 
 /// The tools table: `{a094798c-2e74-2e74-93f2-0800200c0a66}`.
 const HOOKS: CUuuid = CUuuid {
@@ -60,8 +60,7 @@ thread_local! {
     static INSIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// `cuGetExportTable`.
-pub type GetExportTable = unsafe extern "C" fn(*mut *const c_void, *const CUuuid) -> CUresult;
+use crate::driver::GetExportTable;
 type Hook = unsafe extern "C" fn(cbid: u32, record: *mut Record) -> c_int;
 type ContextUid = unsafe extern "C" fn(ctx: *mut CUctx_st, uid: *mut u64) -> c_int;
 type CurrentContext = unsafe extern "C" fn(ctx: *mut *mut CUctx_st) -> c_int;
@@ -95,83 +94,6 @@ pub struct Record {
     _reserved2: u64,
 }
 const _: () = assert!(std::mem::size_of::<Record>() == 120);
-
-/// The runtime's own export tables, by UUID (`cudaGetExportTable`, and the function each
-/// record carries for the tool: compute-sanitizer asks it for [`ERRORS`] to name a failed
-/// call's error). A NULL or unknown UUID is `cudaErrorInvalidValue` (1).
-pub fn runtime_table(id: *const CUuuid) -> Option<*const c_void> {
-    // SAFETY: the caller's UUID, NULL checked.
-    let id = unsafe { id.as_ref() }?;
-    (id.bytes == ERRORS_ID.bytes).then_some(&ERRORS as *const ErrorsTable as *const c_void)
-}
-
-/// The function the runtime leaves in each record: `(const void **table, const CUuuid *id)`,
-/// the runtime's export-table lookup, as NVIDIA's runtime's (observed: compute-sanitizer
-/// calls it for [`ERRORS_ID`] when a call fails; with no table it took the missing one for
-/// given and the program crashed).
-unsafe extern "C" fn runtime_fn(table: *mut *const c_void, id: *const CUuuid) -> c_int {
-    if table.is_null() {
-        return 1;
-    }
-    match runtime_table(id) {
-        Some(t) => {
-            *table = t;
-            0
-        }
-        None => 1,
-    }
-}
-
-/// The runtime's error-naming table: `{b646c6a2-110b-294a-890a-2e89ad00abd0}`.
-const ERRORS_ID: CUuuid = CUuuid {
-    bytes: [0xb6, 0x46, 0xc6, 0xa2, 0x11, 0x0b, 0x29, 0x4a, 0x89, 0x0a, 0x2e, 0x89, 0xad, 0x00, 0xab, 0xd0],
-};
-
-/// Its layout, as NVIDIA's runtime 13.0 has it: the size in bytes, then the runtime's version,
-/// an interface version (1), and a call's error name and description.
-#[repr(C)]
-pub struct ErrorsTable {
-    size: usize,
-    runtime_version: unsafe extern "C" fn(*mut u32) -> c_int,
-    interface_version: unsafe extern "C" fn(*mut u32) -> c_int,
-    describe: unsafe extern "C" fn(c_int, *mut *const c_char, *mut *const c_char) -> c_int,
-}
-
-static ERRORS: ErrorsTable = ErrorsTable {
-    size: 4 * std::mem::size_of::<usize>(),
-    runtime_version: errors_runtime_version,
-    interface_version: errors_interface_version,
-    describe: errors_describe,
-};
-
-unsafe extern "C" fn errors_runtime_version(v: *mut u32) -> c_int {
-    put(v, crate::CUDART_VERSION as u32)
-}
-
-unsafe extern "C" fn errors_interface_version(v: *mut u32) -> c_int {
-    put(v, 1)
-}
-
-/// A table function's answer: 0 with the value written, 1 (`cudaErrorInvalidValue`) for NULL.
-unsafe fn put(p: *mut u32, v: u32) -> c_int {
-    match p.as_mut() {
-        Some(p) => {
-            *p = v;
-            0
-        }
-        None => 1,
-    }
-}
-
-unsafe extern "C" fn errors_describe(code: c_int, name: *mut *const c_char, string: *mut *const c_char) -> c_int {
-    if let Some(n) = name.as_mut() {
-        *n = crate::error::name(code);
-    }
-    if let Some(s) = string.as_mut() {
-        *s = crate::error::string(code);
-    }
-    0
-}
 
 /// Looks for the driver's tools tables (once, when the driver is loaded) and points the
 /// shims at the driver's enable array. Called from the driver's loading.
@@ -318,7 +240,7 @@ pub fn call<R>(
         site: 0,
         symbol_name: symbol,
         _reserved1: 0,
-        runtime_fn: runtime_fn as *const c_void,
+        runtime_fn: crate::runtime::export_table::runtime_fn as *const c_void,
         _reserved2: 0,
     };
     rec.refresh(t);
@@ -369,7 +291,7 @@ mod tests {
     }
     static HOOKS_TABLE: [usize; 7] = [56, 0, 0, 0, 0, 0, 0];
     static CONTEXT_TABLE: [usize; 3] = [24, 0, 0];
-    unsafe extern "C" fn fake_get(t: *mut *const c_void, id: *const CUuuid) -> CUresult {
+    unsafe extern "C" fn fake_get(t: *mut *const c_void, id: *const CUuuid) -> crate::driver::types::CUresult {
         static FILLED: std::sync::Once = std::sync::Once::new();
         static mut H: [usize; 7] = [0; 7];
         static mut C: [usize; 3] = [0; 3];
@@ -420,34 +342,5 @@ mod tests {
     #[test]
     fn callback_id_zero_is_never_hooked() {
         assert!(!hooked(0));
-    }
-
-    #[test]
-    fn the_runtime_answers_for_its_error_naming_table_only() {
-        use std::ffi::CStr;
-        let t = runtime_table(&ERRORS_ID).expect("the error-naming table") as *const ErrorsTable;
-        let unknown = CUuuid { bytes: [0x42; 16] };
-        assert!(runtime_table(&unknown).is_none() && runtime_table(std::ptr::null()).is_none());
-        // SAFETY: the table and its functions, called as compute-sanitizer calls them.
-        unsafe {
-            assert_eq!((*t).size, 32);
-            let mut v = 0u32;
-            assert_eq!(((*t).runtime_version)(&mut v), 0);
-            assert_eq!(v as c_int, crate::CUDART_VERSION);
-            assert_eq!(((*t).runtime_version)(std::ptr::null_mut()), 1);
-            assert_eq!(((*t).interface_version)(&mut v), 0);
-            assert_eq!(v, 1);
-            let (mut n, mut d) = (std::ptr::null(), std::ptr::null());
-            assert_eq!(((*t).describe)(2, &mut n, &mut d), 0);
-            assert_eq!(CStr::from_ptr(n).to_str(), Ok("cudaErrorMemoryAllocation"));
-            assert_eq!(CStr::from_ptr(d).to_str(), Ok("out of memory"));
-            assert_eq!(((*t).describe)(2, std::ptr::null_mut(), std::ptr::null_mut()), 0);
-            // The record's function: the same lookup, 0 with the table, 1 without.
-            let mut got: *const c_void = std::ptr::null();
-            assert_eq!(runtime_fn(&mut got, &ERRORS_ID), 0);
-            assert_eq!(got, t as *const c_void);
-            assert_eq!(runtime_fn(&mut got, &unknown), 1);
-            assert_eq!(runtime_fn(std::ptr::null_mut(), &ERRORS_ID), 1);
-        }
     }
 }

@@ -39,7 +39,7 @@ use std::sync::{Condvar, Mutex as StdMutex, OnceLock};
 
 use parking_lot::Mutex;
 
-use crate::boundary::{cu, Res};
+use crate::runtime::boundary::{cu, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::types::cudaStream_t;
@@ -113,18 +113,14 @@ fn size(s: &str) -> Option<usize> {
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
 
-/// Reads `CUDART_RS_PAGEABLE` (once; called when the runtime initialises).
-pub(crate) fn configure() {
-    CONFIG.get_or_init(|| {
+/// `CUDART_RS_PAGEABLE`, read once: at the first copy large enough to take the pipeline.
+fn config() -> Config {
+    *CONFIG.get_or_init(|| {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let c = Config::parse(std::env::var(ENV).ok().as_deref(), cpus);
         tracing::debug!("pageable copies: {c:?}");
         c
-    });
-}
-
-fn config() -> Config {
-    *CONFIG.get().unwrap_or(&Config::OFF)
+    })
 }
 
 // ---- the pipeline, over any copy engine -------------------------------------------------
@@ -597,6 +593,8 @@ fn pipelined(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem
             BROKEN.store(true, Ordering::Relaxed);
             return None;
         }
+        // The pool's events live in a context: a device reset is told to let go of them.
+        crate::runtime::rt::before_reset(forget_context);
     }
     let pool = guard.as_mut()?;
     if pool.copier.pid != std::process::id() {
@@ -630,8 +628,9 @@ fn pipelined(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem
     Some(r)
 }
 
-/// Called before a context is reset or destroyed by the runtime (`cudaDeviceReset`): the
-/// pool lets go of its events there, and pins its buffers again in the next context.
+/// Called before a primary context is reset by the runtime (`cudaDeviceReset`, through
+/// [`crate::runtime::rt::before_reset`]): the pool lets go of its events there, and pins its
+/// buffers again in the next context.
 pub(crate) fn forget_context(f: &Fns, ctx: CUcontext) {
     let mut g = POOL.lock();
     if let Some(p) = g.as_mut().filter(|p| p.ctx == ctx && !ctx.is_null()) {

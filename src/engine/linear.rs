@@ -13,7 +13,7 @@
 
 use std::ffi::c_void;
 
-use crate::boundary::{cu, Res};
+use crate::runtime::boundary::{cu, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::types::cudaStream_t;

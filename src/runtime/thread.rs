@@ -19,7 +19,7 @@
 use std::cell::Cell;
 use std::ffi::c_int;
 
-use crate::error::cudaError;
+use crate::types::cudaError;
 use crate::types::{cudaStream_t, dim3};
 
 /// A `<<<grid, block, shared, stream>>>` launch configuration.
