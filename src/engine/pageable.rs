@@ -26,7 +26,7 @@
 //! range, the stream is not capturing, and the pool is free. Anything else, any failure
 //! before the first byte moves, and every copy smaller than `min`, is the driver's own call.
 //!
-//! `CUDART_RS_PAGEABLE`, read once when the runtime initialises: `0` or `off` turns this off;
+//! `CUDART_RS_PAGEABLE`, read once, at the first copy large enough to take the pipeline: `0` or `off` turns this off;
 //! else a comma-separated list of `threads=N` (copying threads, the caller included; default
 //! half the CPUs, at most 8), `staging=SIZE` (pinned bytes in all, default 32M) and
 //! `min=SIZE` (the smallest copy that takes this path, default 4M, at least 256k); sizes in
