@@ -22,12 +22,27 @@ use std::{env, fs};
 #[path = "build/headers.rs"]
 mod headers;
 
+#[allow(dead_code)] // what the attribute uses of it
+#[path = "macros/src/decl.rs"]
+mod decl;
+
+/// One export, as its declaration (`#[export(...)]`, see macros/src/decl.rs) and signature
+/// give it.
 struct Export {
     name: String,
+    /// Its per-thread-default-stream form (`NAME_ptds`/`NAME_ptsz`), if it has one.
     also: Vec<String>,
+    /// `a: T, b: U`.
     params: String,
     ret: String,
+    /// The file of `src/api` it is in.
     module: String,
+    /// Its observation family (`crate::observe::Family`).
+    family: String,
+    /// What it means to the observer, as a `crate::observe::sem::Op` expression.
+    sem: Option<String>,
+    /// How the tools see it.
+    cupti: decl::Cupti,
 }
 
 fn main() {
@@ -55,6 +70,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=src/api");
 
+    tools_declarations(&exports);
     let cbids = callback_ids(&root, major);
     let mut rs = String::new();
     rs.push_str("#[allow(unused_imports, non_snake_case, clippy::missing_safety_doc, clippy::unnecessary_cast)]\nmod generated_exports {\n");
@@ -164,58 +180,107 @@ fn header_names(api: &Path) -> String {
     s
 }
 
-/// Finds `#[no_mangle]` functions, with the `// also:` lines and `#[cfg]` on the ABI
-/// feature that precede them.
+/// The exports of one file of `src/api`: its `#[export(...)]` functions (read with syn, the
+/// attribute with the parser the attribute itself uses), those whose `#[cfg]` holds for the ABI
+/// being built.
 fn scan(path: &Path, abi12: bool, exports: &mut Vec<Export>) {
     let text = fs::read_to_string(path).unwrap();
+    let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let module = path.file_stem().unwrap().to_str().unwrap().to_string();
-    let mut also = Vec::new();
-    let mut enabled = true;
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let t = line.trim();
-        if let Some(rest) = t.strip_prefix("// also:") {
-            also.extend(rest.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).map(String::from));
-        } else if t == "#[cfg(feature = \"abi12\")]" {
-            enabled = abi12;
-        } else if t == "#[cfg(not(feature = \"abi12\"))]" {
-            enabled = !abi12;
-        } else if t == "#[no_mangle]" {
-            let mut sig = String::new();
-            for l in lines.by_ref() {
-                sig.push_str(l.trim());
-                sig.push(' ');
-                if l.trim_end().ends_with('{') {
-                    break;
-                }
-            }
-            if enabled {
-                exports.push(parse_sig(&sig, std::mem::take(&mut also), &module));
-            }
-            also.clear();
-            enabled = true;
-        } else if !(t.starts_with("///") || t.starts_with("#[") || t.starts_with("//")) {
-            also.clear();
-            enabled = true;
+    for item in file.items {
+        let syn::Item::Fn(f) = item else { continue };
+        let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("export")) else {
+            assert!(
+                !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")),
+                "{}: {} is #[no_mangle] without #[export(...)]",
+                path.display(),
+                f.sig.ident
+            );
+            continue;
+        };
+        if !f.attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| cfg_holds(&a.parse_args().unwrap(), abi12)) {
+            continue;
         }
+        let d: decl::Decl = attr.parse_args().unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), f.sig.ident));
+        let name = f.sig.ident.to_string();
+        let params = f
+            .sig
+            .inputs
+            .iter()
+            .map(|a| match a {
+                syn::FnArg::Typed(t) => format!("{}: {}", quote::ToTokens::to_token_stream(&*t.pat), ty(&t.ty)),
+                syn::FnArg::Receiver(_) => panic!("{name}: a method"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let ret = match &f.sig.output {
+            syn::ReturnType::Default => "()".to_string(),
+            syn::ReturnType::Type(_, t) => ty(t),
+        };
+        let also = d.per_thread.iter().map(|p| format!("{name}_{p}")).collect();
+        exports.push(Export {
+            name,
+            also,
+            params,
+            ret,
+            module: module.clone(),
+            family: d.family.to_string(),
+            sem: d.sem.as_ref().map(decl::Sem::rust),
+            cupti: d.cupti,
+        });
     }
 }
 
-fn parse_sig(sig: &str, also: Vec<String>, module: &str) -> Export {
-    let fn_at = sig.find("fn ").unwrap_or_else(|| panic!("no fn in {sig}"));
-    let rest = &sig[fn_at + 3..];
-    let open = rest.find('(').unwrap();
-    let name = rest[..open].trim().to_string();
-    let close = rest.rfind(')').unwrap();
-    let params = rest[open + 1..close].trim().trim_end_matches(',').to_string();
-    let ret = rest[close + 1..]
-        .trim()
-        .trim_end_matches('{')
-        .trim()
-        .trim_start_matches("->")
-        .trim()
-        .to_string();
-    Export { name, also, params, ret: if ret.is_empty() { "()".into() } else { ret }, module: module.into() }
+/// Whether a `#[cfg(...)]` predicate holds in this build (the ABI feature; `test` does not).
+fn cfg_holds(m: &syn::Meta, abi12: bool) -> bool {
+    let list = |l: &syn::MetaList| -> Vec<syn::Meta> {
+        l.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated).unwrap().into_iter().collect()
+    };
+    match m {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("feature") => {
+            matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if s.value() == "abi12") && abi12
+        }
+        syn::Meta::List(l) if l.path.is_ident("not") => !list(l).iter().all(|x| cfg_holds(x, abi12)),
+        syn::Meta::List(l) if l.path.is_ident("all") => list(l).iter().all(|x| cfg_holds(x, abi12)),
+        syn::Meta::List(l) if l.path.is_ident("any") => list(l).iter().any(|x| cfg_holds(x, abi12)),
+        _ => false,
+    }
+}
+
+/// A type as Rust source writes it (`*mut *mut c_void`, `raw::cudaMemcpyKind`), the form the
+/// generated code and the observer's decoding match on.
+fn ty(t: &syn::Type) -> String {
+    match t {
+        syn::Type::Ptr(p) => format!("*{} {}", if p.mutability.is_some() { "mut" } else { "const" }, ty(&p.elem)),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let mut s = if p.path.leading_colon.is_some() { "::".to_string() } else { String::new() };
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|seg| match &seg.arguments {
+                    syn::PathArguments::None => seg.ident.to_string(),
+                    syn::PathArguments::AngleBracketed(a) => {
+                        let args: Vec<String> = a
+                            .args
+                            .iter()
+                            .map(|g| match g {
+                                syn::GenericArgument::Type(t) => ty(t),
+                                other => quote::ToTokens::to_token_stream(other).to_string(),
+                            })
+                            .collect();
+                        format!("{}<{}>", seg.ident, args.join(", "))
+                    }
+                    other => format!("{}{}", seg.ident, quote::ToTokens::to_token_stream(other)),
+                })
+                .collect();
+            s.push_str(&segs.join("::"));
+            s
+        }
+        syn::Type::Array(a) => format!("[{}; {}]", ty(&a.elem), quote::ToTokens::to_token_stream(&a.len)),
+        syn::Type::Tuple(t) if t.elems.is_empty() => "()".to_string(),
+        other => quote::ToTokens::to_token_stream(other).to_string(),
+    }
 }
 
 /// `a: T, b: U` -> `a, b` (no parameter type contains a comma at the top level).
@@ -390,45 +455,6 @@ const IMPL: &str = "cudart_rs_impl_";
 /// The prefix of the (global, not exported) name of an export's shim.
 const SHIM: &str = "cudart_rs_shim_";
 
-/// The family of an export, for filtering the call trace and grouping the summary: the
-/// graph modules are the graph family whatever the name; elsewhere copies, memsets and
-/// launches by name, the error queries of `device.rs` by name, and the rest by the module
-/// that defines them. A new module needs a line here.
-fn family(module: &str, name: &str) -> &'static str {
-    if matches!(module, "graph" | "graph_node" | "capture") || (module == "v135" && name.contains("Graph")) {
-        return "Graph";
-    }
-    if name.contains("Memcpy") {
-        return "Copy";
-    }
-    if name.contains("Memset") {
-        return "Memset";
-    }
-    if name.contains("Launch") || name.contains("CallConfiguration") {
-        return "Launch";
-    }
-    if module == "device" && name.contains("Error") {
-        return "Error";
-    }
-    match module {
-        "memory" | "pool" | "batch" | "copy" | "ipc" => "Memory",
-        "array" => "Array",
-        "device" => "Device",
-        "entry" => "Runtime",
-        "event" => "Event",
-        "stream" => "Stream",
-        "module" | "library" => "Module",
-        "texture" => "Texture",
-        "v135" if name.contains("Stream") => "Stream",
-        "v135" if name.starts_with("cudaMem") => "Memory",
-        "v135" => "Device",
-        "green" if name.contains("Stream") => "Stream",
-        "green" => "Device",
-        "egl" | "gl" | "vdpau" | "interop" | "external" => "Interop",
-        other => panic!("build.rs: no observation family for the exports of src/api/{other}.rs (add it to family())"),
-    }
-}
-
 /// `a: T, b: U` -> [("a", "T"), ("b", "U")], whitespace normalised.
 fn params(params: &str) -> Vec<(String, String)> {
     let mut depth = 0;
@@ -526,7 +552,7 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
 
     // The table of every export, in `EXPORTS` order.
     writeln!(rs, "/// How many symbols this build exports.\npub const EXPORT_COUNT: usize = {};\n", names.len()).unwrap();
-    rs.push_str("/// Every export, in `EXPORTS` order: name, family, parameters (name, type), return type.\n");
+    rs.push_str("/// Every export, in `EXPORTS` order: name, family, parameters (name, type), return type, meaning.\n");
     rs.push_str("pub static EXPORT_INFO: [crate::observe::Export; EXPORT_COUNT] = [\n");
     for n in names {
         let (e, ptds) = by_name[n.as_str()];
@@ -537,10 +563,11 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
             .join(", ");
         writeln!(
             rs,
-            "    crate::observe::Export {{ name: {n:?}, base: {:?}, family: crate::observe::Family::{}, per_thread: {ptds}, params: &[{ps}], ret: {:?} }},",
+            "    crate::observe::Export {{ name: {n:?}, base: {:?}, family: crate::observe::Family::{}, per_thread: {ptds}, params: &[{ps}], ret: {:?}, op: {} }},",
             e.name,
-            family(&e.module, &e.name),
-            e.ret
+            e.family,
+            e.ret,
+            e.sem.as_deref().unwrap_or("crate::observe::sem::Op::None")
         )
         .unwrap();
     }
@@ -666,17 +693,30 @@ fn enum_names(root: &Path, out: &Path) {
 // CUPTI's header): the id of the newest `<name>_vNNNN`. The shims index the tools' enable
 // array with it (`crate::observe::tools`); 0 (no call has it) for an export without one.
 
-/// Exports NVIDIA's runtime makes no callback for, although CUPTI has an id for them
-/// (observed on the H100 with NVIDIA's runtime 13.0.96).
-const NO_CALLBACK: &[&str] = &["cudaRuntimeGetVersion", "__cudaPushCallConfiguration", "__cudaPopCallConfiguration", "__cudaGetKernel"];
+/// The exports NVIDIA's runtime makes no callback for although CUPTI has an id for them
+/// (`cupti = none`), and those it reports as another call (`cupti = as(NAME)`, the per-thread
+/// form as that call's): from the declarations, set once they are read.
+static NO_CALLBACK: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+static REPORTED_AS: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
 
-/// Exports NVIDIA's runtime reports as another call: a `<<<...>>>` launch's
-/// `__cudaLaunchKernel` is shown as the `cudaLaunchKernel` it stands for (observed on the H100
-/// with NVIDIA's runtime 13.0.96), and `__cudaLaunchKernel_ptsz` as `cudaLaunchKernel_ptsz`
-/// likewise: that call's callback id, name and parameter struct, whose `func` is the host stub
-/// the kernel was registered with, and the kernel's name as the symbol. Only where CUPTI has an
-/// id for the export itself (the 13 ABI); the 12 ABI's exports keep their own (none).
-const REPORTED_AS: &[(&str, &str)] = &[("__cudaLaunchKernel", "cudaLaunchKernel"), ("__cudaLaunchKernel_ptsz", "cudaLaunchKernel_ptsz")];
+fn tools_declarations(exports: &[Export]) {
+    let mut none = Vec::new();
+    let mut reported = Vec::new();
+    for e in exports {
+        match &e.cupti {
+            decl::Cupti::Own => {}
+            decl::Cupti::None => none.push(e.name.clone()),
+            decl::Cupti::As(to) => {
+                reported.push((e.name.clone(), to.to_string()));
+                for a in &e.also {
+                    reported.push((a.clone(), format!("{to}{}", &a[e.name.len()..])));
+                }
+            }
+        }
+    }
+    let _ = NO_CALLBACK.set(none);
+    let _ = REPORTED_AS.set(reported);
+}
 
 /// name -> (versioned name, id), the newest version of each name.
 fn callback_ids(root: &Path, major: u32) -> HashMap<String, u32> {
@@ -690,7 +730,7 @@ fn callback_ids(root: &Path, major: u32) -> HashMap<String, u32> {
         let id: u32 = id.trim().parse().unwrap();
         let at = full.rfind("_v").unwrap_or_else(|| panic!("no version in {full}"));
         let (name, ver) = (&full[..at], full[at + 2..].parse::<u32>().unwrap());
-        if NO_CALLBACK.contains(&name) {
+        if NO_CALLBACK.get().expect("declarations read").iter().any(|n| n == name) {
             continue;
         }
         assert!((id as usize) < 1024, "callback id {id} past the enable array");
@@ -709,8 +749,8 @@ fn callback_ids(root: &Path, major: u32) -> HashMap<String, u32> {
 
 /// The call that export `name` is reported to tools as (see [`REPORTED_AS`]): mostly itself.
 fn reported_as<'a>(cbids: &HashMap<String, u32>, name: &'a str) -> &'a str {
-    match REPORTED_AS.iter().find(|r| r.0 == name) {
-        Some(&(_, to)) if cbids.contains_key(name) => to,
+    match REPORTED_AS.get().expect("declarations read").iter().find(|r| r.0 == name) {
+        Some((_, to)) if cbids.contains_key(name) => to,
         _ => name,
     }
 }

@@ -3,6 +3,7 @@
 //! `cudaMipmappedArray_t` a `CUmipmappedArray`).
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -78,21 +79,24 @@ fn create_array(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, w: 
 }
 
 /// Allocate an array on the device.
+#[export(family = Array, sem = MallocArray)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: c_uint) -> cudaError_t {
-    run("cudaMallocArray", || create_array(array, desc, width, height, 0, flags))
+    run(|| create_array(array, desc, width, height, 0, flags))
 }
 
 /// Allocate an array on the device.
+#[export(family = Array, sem = Malloc3DArray)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> cudaError_t {
-    run("cudaMalloc3DArray", || create_array(array, desc, extent.width, extent.height, extent.depth, flags))
+    run(|| create_array(array, desc, extent.width, extent.height, extent.depth, flags))
 }
 
 /// Allocate a mipmapped array on the device.
+#[export(family = Array, sem = MallocMipmapped)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: c_uint, flags: c_uint) -> cudaError_t {
-    run("cudaMallocMipmappedArray", || {
+    run(|| {
         let (o, f, ad) = new_array_desc(mipmappedArray, desc, extent.width, extent.height, extent.depth, flags)?;
         let mut h: CUmipmappedArray = null_mut();
         // SAFETY: valid descriptor and out pointer; the driver clamps the level count.
@@ -103,9 +107,10 @@ pub unsafe extern "C" fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipma
 }
 
 /// Frees an array on the device.
+#[export(family = Array, sem = Destroy(Array, array))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFreeArray(array: cudaArray_t) -> cudaError_t {
-    run("cudaFreeArray", || {
+    run(|| {
         let f = rt::ctx()?;
         if array.is_null() {
             return Ok(());
@@ -116,9 +121,10 @@ pub unsafe extern "C" fn cudaFreeArray(array: cudaArray_t) -> cudaError_t {
 }
 
 /// Frees a mipmapped array on the device.
+#[export(family = Array, sem = Destroy(Mipmapped, mipmappedArray))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t) -> cudaError_t {
-    run("cudaFreeMipmappedArray", || {
+    run(|| {
         let f = rt::ctx()?;
         if mipmappedArray.is_null() {
             return Ok(());
@@ -129,9 +135,10 @@ pub unsafe extern "C" fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArr
 }
 
 /// Gets a mipmap level of a CUDA mipmapped array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t, mipmappedArray: cudaMipmappedArray_const_t, level: c_uint) -> cudaError_t {
-    run("cudaGetMipmappedArrayLevel", || {
+    run(|| {
         let la = out(levelArray)?;
         if mipmappedArray.is_null() {
             return Err(cudaError::cudaErrorInvalidResourceHandle);
@@ -148,12 +155,13 @@ pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t
 // ---- queries ----------------------------------------------------------------------------
 
 /// Gets info about the specified cudaArray.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, array: cudaArray_t) -> cudaError_t {
     // As NVIDIA's runtime: the outputs given are cleared first, and the driver is asked for
     // the descriptor without making a context current (the handle, a null one too, is its
     // to judge).
-    run("cudaArrayGetInfo", || {
+    run(|| {
         // SAFETY: the caller's out pointers; each may be null.
         unsafe {
             if let Some(desc) = desc.as_mut() {
@@ -187,11 +195,12 @@ pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, exte
 }
 
 /// Get the channel descriptor of an array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t {
     // As NVIDIA's runtime: the out pointer given, the context, then the driver judges the
     // handle (a null one too).
-    run("cudaGetChannelDesc", || {
+    run(|| {
         let desc = out(desc)?;
         let d = descriptor(array as CUarray)?;
         *desc = from_cu_format(d.Format, d.NumChannels);
@@ -200,15 +209,17 @@ pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, ar
 }
 
 /// Returns a channel descriptor using the specified format.
+#[export(family = Array)]
 #[no_mangle]
 pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: raw::cudaChannelFormatKind) -> cudaChannelFormatDesc {
     cudaChannelFormatDesc { x, y, z, w, f }
 }
 
 /// Gets a CUDA array plane from a CUDA array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: c_uint) -> cudaError_t {
-    run("cudaArrayGetPlane", || {
+    run(|| {
         let p = out(pPlaneArray)?;
         if hArray.is_null() {
             return Err(cudaError::cudaErrorInvalidResourceHandle);
@@ -242,9 +253,10 @@ fn requirements_out(r: &CUDA_ARRAY_MEMORY_REQUIREMENTS) -> cudaArrayMemoryRequir
 }
 
 /// Returns the layout properties of a sparse CUDA array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t {
-    run("cudaArrayGetSparseProperties", || {
+    run(|| {
         let o = out(sparseProperties)?;
         if array.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -259,9 +271,10 @@ pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cud
 }
 
 /// Returns the layout properties of a sparse CUDA mipmapped array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, mipmap: cudaMipmappedArray_t) -> cudaError_t {
-    run("cudaMipmappedArrayGetSparseProperties", || {
+    run(|| {
         let o = out(sparseProperties)?;
         if mipmap.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -276,9 +289,10 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties:
 }
 
 /// Returns the memory requirements of a CUDA array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: c_int) -> cudaError_t {
-    run("cudaArrayGetMemoryRequirements", || {
+    run(|| {
         let o = out(memoryRequirements)?;
         if array.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -294,9 +308,10 @@ pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut
 }
 
 /// Returns the memory requirements of a CUDA mipmapped array.
+#[export(family = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t {
-    run("cudaMipmappedArrayGetMemoryRequirements", || {
+    run(|| {
         let o = out(memoryRequirements)?;
         if mipmap.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -376,31 +391,31 @@ fn copy2d(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c_void
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy2DToArray_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ToArray2D))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpy2DToArray", || copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, None))
+    run(|| copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy2DToArrayAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(ToArray2D))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpy2DToArrayAsync", || copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, Some(stream)))
+    run(|| copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy2DFromArray_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(FromArray2D))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpy2DFromArray", || copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, None))
+    run(|| copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy2DFromArrayAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(FromArray2D))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpy2DFromArrayAsync", || copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, Some(stream)))
+    run(|| copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, Some(stream)))
 }
 
 /// Whether a kind may copy between two arrays (`cudaMemcpyDeviceToDevice` or
@@ -413,10 +428,10 @@ fn device_to_device(kind: raw::cudaMemcpyKind) -> bool {
 // (so a null or bad source is the driver's invalid handle); the destination goes to the
 // driver as it is (a null one is its invalid value). Always synchronous.
 /// Copies data between host and device.
-// also: cudaMemcpy2DArrayToArray_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ArrayToArray2D))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpy2DArrayToArray", || {
+    run(|| {
         let f = rt::ctx()?;
         if width == 0 || height == 0 {
             return Ok(());
@@ -498,38 +513,38 @@ fn linear_copy(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpyToArray_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ToArray))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyToArray", || linear_copy(true, dst, wOffset, hOffset, src, count, kind, None))
+    run(|| linear_copy(true, dst, wOffset, hOffset, src, count, kind, None))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpyToArrayAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(ToArray))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpyToArrayAsync", || linear_copy(true, dst, wOffset, hOffset, src, count, kind, Some(stream)))
+    run(|| linear_copy(true, dst, wOffset, hOffset, src, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpyFromArray_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(FromArray))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyFromArray", || linear_copy(false, src, wOffset, hOffset, dst, count, kind, None))
+    run(|| linear_copy(false, src, wOffset, hOffset, dst, count, kind, None))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpyFromArrayAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(FromArray))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpyFromArrayAsync", || linear_copy(false, src, wOffset, hOffset, dst, count, kind, Some(stream)))
+    run(|| linear_copy(false, src, wOffset, hOffset, dst, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpyArrayToArray_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ArrayToArray))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyArrayToArray", || {
+    run(|| {
         let f = rt::ctx()?;
         if count == 0 {
             return Ok(());

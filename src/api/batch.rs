@@ -12,6 +12,7 @@
 //! `failIdx`), the 13 ABI its 13.0 ones.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 #[cfg(not(feature = "abi12"))]
 use std::ffi::c_ulonglong;
 use std::ffi::c_void;
@@ -23,7 +24,7 @@ use crate::types::*;
 
 /// Performs a batch of memory copies asynchronously.
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemcpyBatchAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(Batch))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyBatchAsync(
     dsts: *const *mut c_void,
@@ -35,7 +36,7 @@ pub unsafe extern "C" fn cudaMemcpyBatchAsync(
     numAttrs: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         // The driver only reads the three arrays (its declaration lacks the const).
         cu(f.cuMemcpyBatchAsync_v2(
@@ -53,7 +54,7 @@ pub unsafe extern "C" fn cudaMemcpyBatchAsync(
 
 /// Performs a batch of memory copies asynchronously.
 #[cfg(feature = "abi12")]
-// also: cudaMemcpyBatchAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(Batch))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyBatchAsync(
     dsts: *mut *mut c_void,
@@ -66,7 +67,7 @@ pub unsafe extern "C" fn cudaMemcpyBatchAsync(
     failIdx: *mut usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemcpyBatchAsync_v1(
             dsts.cast::<CUdeviceptr>(),
@@ -84,7 +85,7 @@ pub unsafe extern "C" fn cudaMemcpyBatchAsync(
 
 /// Performs a batch of 3D memory copies asynchronously.
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemcpy3DBatchAsync_ptsz
+#[export(family = Copy, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
     numOps: usize,
@@ -92,7 +93,7 @@ pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
     flags: c_ulonglong,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpy3DBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemcpy3DBatchAsync_v2(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream))
     })
@@ -100,7 +101,7 @@ pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
 
 /// Performs a batch of 3D memory copies asynchronously.
 #[cfg(feature = "abi12")]
-// also: cudaMemcpy3DBatchAsync_ptsz
+#[export(family = Copy, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
     numOps: usize,
@@ -109,7 +110,7 @@ pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
     flags: std::ffi::c_ulonglong,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpy3DBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemcpy3DBatchAsync_v1(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), failIdx, flags, stream))
     })
@@ -117,7 +118,7 @@ pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
 
 /// Performs a batch of memory prefetches asynchronously
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemPrefetchBatchAsync_ptsz
+#[export(family = Memory, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPrefetchBatchAsync(
     dptrs: *mut *mut c_void,
@@ -129,7 +130,7 @@ pub unsafe extern "C" fn cudaMemPrefetchBatchAsync(
     flags: c_ulonglong,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemPrefetchBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemPrefetchBatchAsync(
             dptrs.cast::<CUdeviceptr>(),
@@ -146,7 +147,7 @@ pub unsafe extern "C" fn cudaMemPrefetchBatchAsync(
 
 /// Performs a batch of memory discards asynchronously
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemDiscardBatchAsync_ptsz
+#[export(family = Memory, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemDiscardBatchAsync(
     dptrs: *mut *mut c_void,
@@ -155,7 +156,7 @@ pub unsafe extern "C" fn cudaMemDiscardBatchAsync(
     flags: c_ulonglong,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemDiscardBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemDiscardBatchAsync(dptrs.cast::<CUdeviceptr>(), sizes, count, flags, stream))
     })
@@ -163,7 +164,7 @@ pub unsafe extern "C" fn cudaMemDiscardBatchAsync(
 
 /// Performs a batch of memory discards and prefetches asynchronously
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemDiscardAndPrefetchBatchAsync_ptsz
+#[export(family = Memory, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemDiscardAndPrefetchBatchAsync(
     dptrs: *mut *mut c_void,
@@ -175,7 +176,7 @@ pub unsafe extern "C" fn cudaMemDiscardAndPrefetchBatchAsync(
     flags: c_ulonglong,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemDiscardAndPrefetchBatchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemDiscardAndPrefetchBatchAsync(
             dptrs.cast::<CUdeviceptr>(),

@@ -9,6 +9,7 @@
 //! when the driver succeeds, and a status the runtime does not know is `cudaErrorUnknown`.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_ulonglong};
 
 use crate::runtime::boundary::{cu, out, run, Res};
@@ -47,14 +48,14 @@ pub(crate) fn relaxed<R>(f: &Fns, body: impl FnOnce() -> R) -> R {
 }
 
 /// Begins graph capture on a stream.
-// also: cudaStreamBeginCapture_ptsz
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) -> cudaError_t {
-    run("cudaStreamBeginCapture", || cu(rt::ctx()?.cuStreamBeginCapture(stream, mode.0)))
+    run(|| cu(rt::ctx()?.cuStreamBeginCapture(stream, mode.0)))
 }
 
 /// Begins graph capture on a stream to an existing graph.
-// also: cudaStreamBeginCaptureToGraph_ptsz
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
     stream: cudaStream_t,
@@ -64,7 +65,7 @@ pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
     numDependencies: usize,
     mode: raw::cudaStreamCaptureMode,
 ) -> cudaError_t {
-    run("cudaStreamBeginCaptureToGraph", || {
+    run(|| {
         cu(rt::ctx()?.cuStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode.0))
     })
 }
@@ -72,29 +73,30 @@ pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
 // NVIDIA's runtime hands a NULL mode pointer to the driver, which crashes on it; here it is
 // cudaErrorInvalidValue.
 /// Swaps the stream capture interaction mode for a thread.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut raw::cudaStreamCaptureMode) -> cudaError_t {
-    run("cudaThreadExchangeStreamCaptureMode", || {
+    run(|| {
         let m = out(mode)?;
         cu(rt::ctx()?.cuThreadExchangeStreamCaptureMode(&mut m.0))
     })
 }
 
 /// Ends capture on a stream, returning the captured graph.
-// also: cudaStreamEndCapture_ptsz
+#[export(family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
-    run("cudaStreamEndCapture", || cu(rt::ctx()?.cuStreamEndCapture(stream, pGraph)))
+    run(|| cu(rt::ctx()?.cuStreamEndCapture(stream, pGraph)))
 }
 
 /// Returns a stream's capture status.
-// also: cudaStreamIsCapturing_ptsz
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamIsCapturing(
     stream: cudaStream_t,
     pCaptureStatus: *mut raw::cudaStreamCaptureStatus,
 ) -> cudaError_t {
-    run("cudaStreamIsCapturing", || {
+    run(|| {
         let p = out(pCaptureStatus)?;
         let f = rt::ctx()?;
         let mut s: c_int = 0;
@@ -126,8 +128,8 @@ unsafe fn capture_info(
 }
 
 /// Query a stream's capture state.
-// also: cudaStreamGetCaptureInfo_ptsz
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
     stream: cudaStream_t,
@@ -138,7 +140,7 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
     edgeData_out: *mut *const cudaGraphEdgeData,
     numDependencies_out: *mut usize,
 ) -> cudaError_t {
-    run("cudaStreamGetCaptureInfo", || {
+    run(|| {
         capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, Some(edgeData_out), numDependencies_out)
     })
 }
@@ -147,23 +149,23 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
 /// declare (their `cudaStreamGetCaptureInfo` is a macro for `cudaStreamGetCaptureInfo_v2`).
 /// NVIDIA's runtime answers it with the CUDA 11.3 driver call and no graph or dependencies.
 /// cbindgen:ignore
-// also: cudaStreamGetCaptureInfo_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
     stream: cudaStream_t,
     captureStatus_out: *mut raw::cudaStreamCaptureStatus,
     id_out: *mut c_ulonglong,
 ) -> cudaError_t {
-    run("cudaStreamGetCaptureInfo", || {
+    run(|| {
         use std::ptr::null_mut;
         capture_info(stream, captureStatus_out, id_out, null_mut(), null_mut(), None, null_mut())
     })
 }
 
 /// Query a stream's capture state (11.3+).
-// also: cudaStreamGetCaptureInfo_v2_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(
     stream: cudaStream_t,
@@ -173,14 +175,14 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(
     dependencies_out: *mut *const cudaGraphNode_t,
     numDependencies_out: *mut usize,
 ) -> cudaError_t {
-    run("cudaStreamGetCaptureInfo_v2", || {
+    run(|| {
         capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, None, numDependencies_out)
     })
 }
 
 /// Query a stream's capture state (12.3+).
-// also: cudaStreamGetCaptureInfo_v3_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(
     stream: cudaStream_t,
@@ -191,14 +193,14 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(
     edgeData_out: *mut *const cudaGraphEdgeData,
     numDependencies_out: *mut usize,
 ) -> cudaError_t {
-    run("cudaStreamGetCaptureInfo_v3", || {
+    run(|| {
         capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, Some(edgeData_out), numDependencies_out)
     })
 }
 
 /// Update the set of dependencies in a capturing stream.
-// also: cudaStreamUpdateCaptureDependencies_ptsz
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     stream: cudaStream_t,
@@ -207,14 +209,14 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     numDependencies: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaStreamUpdateCaptureDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags))
     })
 }
 
 /// Update the set of dependencies in a capturing stream (11.3+).
-// also: cudaStreamUpdateCaptureDependencies_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     stream: cudaStream_t,
@@ -222,14 +224,14 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     numDependencies: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaStreamUpdateCaptureDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v1(stream, dependencies, numDependencies, flags))
     })
 }
 
 /// Update the set of dependencies in a capturing stream (12.3+).
-// also: cudaStreamUpdateCaptureDependencies_v2_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(
     stream: cudaStream_t,
@@ -238,7 +240,7 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(
     numDependencies: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaStreamUpdateCaptureDependencies_v2", || {
+    run(|| {
         cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags))
     })
 }

@@ -11,6 +11,7 @@
 //! never against the device's maximum pitch; a single row's pitch goes to the driver as it is.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 
@@ -369,14 +370,14 @@ fn memset3d(p: cudaPitchedPtr, value: c_int, extent: cudaExtent, stream: Option<
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(Linear))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpy", || memcpy1d(dst, src, count, kind, None))
+    run(|| memcpy1d(dst, src, count, kind, None))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpyAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(Linear))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyAsync(
     dst: *mut c_void,
@@ -385,11 +386,11 @@ pub unsafe extern "C" fn cudaMemcpyAsync(
     kind: raw::cudaMemcpyKind,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyAsync", || memcpy1d(dst, src, count, kind, Some(stream)))
+    run(|| memcpy1d(dst, src, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy2D_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(TwoD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2D(
     dst: *mut c_void,
@@ -400,11 +401,11 @@ pub unsafe extern "C" fn cudaMemcpy2D(
     height: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaMemcpy2D", || memcpy2d(dst, dpitch, src, spitch, width, height, kind, None))
+    run(|| memcpy2d(dst, dpitch, src, spitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
-// also: cudaMemcpy2DAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(TwoD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2DAsync(
     dst: *mut c_void,
@@ -416,24 +417,25 @@ pub unsafe extern "C" fn cudaMemcpy2DAsync(
     kind: raw::cudaMemcpyKind,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpy2DAsync", || memcpy2d(dst, dpitch, src, spitch, width, height, kind, Some(stream)))
+    run(|| memcpy2d(dst, dpitch, src, spitch, width, height, kind, Some(stream)))
 }
 
 /// Copies data between 3D objects.
-// also: cudaMemcpy3D_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ThreeD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
-    run("cudaMemcpy3D", || memcpy3d(p, None))
+    run(|| memcpy3d(p, None))
 }
 
 /// Copies data between 3D objects.
-// also: cudaMemcpy3DAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(ThreeD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const cudaMemcpy3DParms, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpy3DAsync", || memcpy3d(p, Some(stream)))
+    run(|| memcpy3d(p, Some(stream)))
 }
 
 /// Copies memory between two devices.
+#[export(family = Copy, sem = Copy(Peer))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyPeer(
     dst: *mut c_void,
@@ -442,10 +444,11 @@ pub unsafe extern "C" fn cudaMemcpyPeer(
     srcDevice: c_int,
     count: usize,
 ) -> cudaError_t {
-    run("cudaMemcpyPeer", || memcpy_peer(dst, dstDevice, src, srcDevice, count, None))
+    run(|| memcpy_peer(dst, dstDevice, src, srcDevice, count, None))
 }
 
 /// Copies memory between two devices asynchronously.
+#[export(family = Copy, sem = Copy(Peer))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyPeerAsync(
     dst: *mut c_void,
@@ -455,46 +458,46 @@ pub unsafe extern "C" fn cudaMemcpyPeerAsync(
     count: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyPeerAsync", || memcpy_peer(dst, dstDevice, src, srcDevice, count, Some(stream)))
+    run(|| memcpy_peer(dst, dstDevice, src, srcDevice, count, Some(stream)))
 }
 
 /// Copies memory between devices.
-// also: cudaMemcpy3DPeer_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ThreeDPeer))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3DPeer(p: *const cudaMemcpy3DPeerParms) -> cudaError_t {
-    run("cudaMemcpy3DPeer", || memcpy3d_peer(p, None))
+    run(|| memcpy3d_peer(p, None))
 }
 
 /// Copies memory between devices asynchronously.
-// also: cudaMemcpy3DPeerAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(ThreeDPeer))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3DPeerAsync(p: *const cudaMemcpy3DPeerParms, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemcpy3DPeerAsync", || memcpy3d_peer(p, Some(stream)))
+    run(|| memcpy3d_peer(p, Some(stream)))
 }
 
 /// Initializes or sets device memory to a value.
-// also: cudaMemset_ptds
+#[export(family = Memset, per_thread = ptds, sem = Memset(Linear))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemset(devPtr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
-    run("cudaMemset", || memset1d(devPtr, value, count, None))
+    run(|| memset1d(devPtr, value, count, None))
 }
 
 /// Initializes or sets device memory to a value.
-// also: cudaMemsetAsync_ptsz
+#[export(family = Memset, per_thread = ptsz, sem = Memset(Linear))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemsetAsync(devPtr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
-    run("cudaMemsetAsync", || memset1d(devPtr, value, count, Some(stream)))
+    run(|| memset1d(devPtr, value, count, Some(stream)))
 }
 
 /// Initializes or sets device memory to a value.
-// also: cudaMemset2D_ptds
+#[export(family = Memset, per_thread = ptds, sem = Memset(TwoD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemset2D(devPtr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
-    run("cudaMemset2D", || memset2d(devPtr, pitch, value, width, height, None))
+    run(|| memset2d(devPtr, pitch, value, width, height, None))
 }
 
 /// Initializes or sets device memory to a value.
-// also: cudaMemset2DAsync_ptsz
+#[export(family = Memset, per_thread = ptsz, sem = Memset(TwoD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemset2DAsync(
     devPtr: *mut c_void,
@@ -504,18 +507,18 @@ pub unsafe extern "C" fn cudaMemset2DAsync(
     height: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemset2DAsync", || memset2d(devPtr, pitch, value, width, height, Some(stream)))
+    run(|| memset2d(devPtr, pitch, value, width, height, Some(stream)))
 }
 
 /// Initializes or sets device memory to a value.
-// also: cudaMemset3D_ptds
+#[export(family = Memset, per_thread = ptds, sem = Memset(ThreeD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemset3D(pitchedDevPtr: cudaPitchedPtr, value: c_int, extent: cudaExtent) -> cudaError_t {
-    run("cudaMemset3D", || memset3d(pitchedDevPtr, value, extent, None))
+    run(|| memset3d(pitchedDevPtr, value, extent, None))
 }
 
 /// Initializes or sets device memory to a value.
-// also: cudaMemset3DAsync_ptsz
+#[export(family = Memset, per_thread = ptsz, sem = Memset(ThreeD))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemset3DAsync(
     pitchedDevPtr: cudaPitchedPtr,
@@ -523,13 +526,14 @@ pub unsafe extern "C" fn cudaMemset3DAsync(
     extent: cudaExtent,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemset3DAsync", || memset3d(pitchedDevPtr, value, extent, Some(stream)))
+    run(|| memset3d(pitchedDevPtr, value, extent, Some(stream)))
 }
 
 /// Allocates logical 1D, 2D, or 3D memory objects on the device.
+#[export(family = Memory, sem = Malloc3D)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent: cudaExtent) -> cudaError_t {
-    run("cudaMalloc3D", || {
+    run(|| {
         let o = out(pitchedDevPtr)?;
         let f = rt::ctx()?;
         let (w, h, d) = (extent.width, extent.height, extent.depth);
@@ -557,6 +561,7 @@ pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent
 
 /// Returns a cudaPitchedPtr based on the specified input parameters.
 /// cbindgen:ignore
+#[export(family = Memory)]
 #[no_mangle]
 pub extern "C" fn make_cudaPitchedPtr(d: *mut c_void, p: usize, xsz: usize, ysz: usize) -> cudaPitchedPtr {
     cudaPitchedPtr { ptr: d, pitch: p, xsize: xsz, ysize: ysz }
@@ -564,6 +569,7 @@ pub extern "C" fn make_cudaPitchedPtr(d: *mut c_void, p: usize, xsz: usize, ysz:
 
 /// Returns a cudaPos based on the specified input parameters.
 /// cbindgen:ignore
+#[export(family = Memory)]
 #[no_mangle]
 pub extern "C" fn make_cudaPos(x: usize, y: usize, z: usize) -> cudaPos {
     cudaPos { x, y, z }
@@ -571,6 +577,7 @@ pub extern "C" fn make_cudaPos(x: usize, y: usize, z: usize) -> cudaPos {
 
 /// Returns a cudaExtent based on the specified input parameters.
 /// cbindgen:ignore
+#[export(family = Memory)]
 #[no_mangle]
 pub extern "C" fn make_cudaExtent(w: usize, h: usize, d: usize) -> cudaExtent {
     cudaExtent { width: w, height: h, depth: d }

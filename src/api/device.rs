@@ -1,6 +1,7 @@
 //! Version, error, device and context management exports.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::addr_of;
 use std::sync::OnceLock;
@@ -12,18 +13,20 @@ use crate::runtime::rt;
 use crate::types::*;
 
 /// Returns the CUDA Runtime version.
+#[export(family = Device, cupti = none)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
-    boundary::run_uninitialised("cudaRuntimeGetVersion", || {
+    boundary::run_uninitialised(|| {
         *out(runtimeVersion)? = crate::CUDART_VERSION;
         Ok(())
     })
 }
 
 /// Returns the latest version of CUDA supported by the driver (0 if there is no driver).
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDriverGetVersion(driverVersion: *mut c_int) -> cudaError_t {
-    boundary::run_uninitialised("cudaDriverGetVersion", || {
+    boundary::run_uninitialised(|| {
         let v = out(driverVersion)?;
         *v = driver::version_or_zero();
         Ok(())
@@ -31,12 +34,14 @@ pub unsafe extern "C" fn cudaDriverGetVersion(driverVersion: *mut c_int) -> cuda
 }
 
 /// Returns the string representation of an error code enum name.
+#[export(family = Error)]
 #[no_mangle]
 pub extern "C" fn cudaGetErrorName(error: raw::cudaError_t) -> *const c_char {
     error::name(error.0)
 }
 
 /// Returns the description string for an error code.
+#[export(family = Error)]
 #[no_mangle]
 pub extern "C" fn cudaGetErrorString(error: raw::cudaError_t) -> *const c_char {
     error::string(error.0)
@@ -45,21 +50,24 @@ pub extern "C" fn cudaGetErrorString(error: raw::cudaError_t) -> *const c_char {
 // Without a usable driver, NVIDIA's runtime reports the initialisation error here every
 // time (it never clears), whatever came before.
 /// Returns the last error from a runtime call, and resets it to cudaSuccess.
+#[export(family = Error)]
 #[no_mangle]
 pub extern "C" fn cudaGetLastError() -> cudaError_t {
     rt::driver().map_or_else(|e| e, |_| boundary::take_last())
 }
 
 /// Returns the last error from a runtime call, without resetting it.
+#[export(family = Error)]
 #[no_mangle]
 pub extern "C" fn cudaPeekAtLastError() -> cudaError_t {
     rt::driver().map_or_else(|e| e, |_| boundary::peek_last())
 }
 
 /// Returns the number of compute-capable devices.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
-    run("cudaGetDeviceCount", || {
+    run(|| {
         let count = out(count)?;
         *count = 0;
         *count = rt::device_count()?;
@@ -68,15 +76,17 @@ pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
 }
 
 /// Set device to be used for GPU executions.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
-    run("cudaSetDevice", || rt::set_device(device))
+    run(|| rt::set_device(device))
 }
 
 /// Returns which device is currently being used.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
-    run("cudaGetDevice", || {
+    run(|| {
         let device = out(device)?;
         *device = rt::current_device()?;
         Ok(())
@@ -84,15 +94,17 @@ pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 }
 
 /// Wait for compute device to finish.
+#[export(family = Device, sem = Sync)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
-    run("cudaDeviceSynchronize", || cu(rt::ctx()?.cuCtxSynchronize()))
+    run(|| cu(rt::ctx()?.cuCtxSynchronize()))
 }
 
 /// Destroy all allocations and reset all state on the current device in the current process.
+#[export(family = Device, sem = Reset)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
-    run("cudaDeviceReset", || rt::reset_primary(rt::current_device()?))
+    run(|| rt::reset_primary(rt::current_device()?))
 }
 
 /// Checks `cudaSetDeviceFlags` flags and gives them to the primary context of `dev`
@@ -107,9 +119,10 @@ fn set_primary_flags(dev: CUdevice, flags: c_uint) -> Res {
 }
 
 /// Sets flags to be used for device executions.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
-    run("cudaSetDeviceFlags", || {
+    run(|| {
         let dev = rt::current_device()?;
         set_primary_flags(dev, flags)?;
         rt::set_device(dev)
@@ -117,9 +130,10 @@ pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
 }
 
 /// Initialize device to be used for GPU executions.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaInitDevice(device: c_int, deviceFlags: c_uint, flags: c_uint) -> cudaError_t {
-    run("cudaInitDevice", || {
+    run(|| {
         let dev = rt::check_device(device)?;
         // Other bits of `flags` are ignored, as NVIDIA's runtime does (measured on the H100).
         if flags & cudaInitDeviceFlagsAreValid != 0 {
@@ -130,9 +144,10 @@ pub unsafe extern "C" fn cudaInitDevice(device: c_int, deviceFlags: c_uint, flag
 }
 
 /// Set a list of devices that can be used for CUDA.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetValidDevices(device_arr: *mut c_int, len: c_int) -> cudaError_t {
-    run("cudaSetValidDevices", || {
+    run(|| {
         if len == 0 {
             rt::set_default_device(None);
             return Ok(());
@@ -307,9 +322,10 @@ fn read_properties(dev: CUdevice) -> Res<cudaDeviceProp> {
 
 /// Returns information about the compute-device.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
-    run("cudaGetDeviceProperties", || {
+    run(|| {
         let prop = out(prop)?;
         *prop = *properties(device)?;
         Ok(())
@@ -338,9 +354,10 @@ fn fresh_12(device: c_int) -> Res<cudaDeviceProp> {
 
 /// Returns information about the compute-device.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
-    run("cudaGetDeviceProperties_v2", || {
+    run(|| {
         let prop = out(prop)?;
         *prop = fresh_12(device)?;
         Ok(())
@@ -354,9 +371,10 @@ pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut cudaDeviceProp, d
 /// Returns information about the compute-device, in the CUDA 11 layout.
 /// cbindgen:ignore
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
-    run("cudaGetDeviceProperties", || {
+    run(|| {
         if prop.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -403,9 +421,10 @@ unsafe fn match_score(want: *const cudaDeviceProp, have: &cudaDeviceProp) -> u32
 // NVIDIA does not publish its matching rule; this one only matters with several devices
 // (the best score wins, the lowest ordinal among equals).
 /// Select compute-device which best matches criteria.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaDeviceProp) -> cudaError_t {
-    run("cudaChooseDevice", || {
+    run(|| {
         let device = out(device)?;
         if prop.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -423,21 +442,24 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaD
 }
 
 /// Set resource limits.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceSetLimit(limit: raw::cudaLimit, value: usize) -> cudaError_t {
-    run("cudaDeviceSetLimit", || cu(rt::ctx()?.cuCtxSetLimit(limit.0, value)))
+    run(|| cu(rt::ctx()?.cuCtxSetLimit(limit.0, value)))
 }
 
 /// Return resource limits.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
-    run("cudaDeviceGetLimit", || cu(rt::ctx()?.cuCtxGetLimit(out(pValue)?, limit.0)))
+    run(|| cu(rt::ctx()?.cuCtxGetLimit(out(pValue)?, limit.0)))
 }
 
 /// Returns the preferred cache configuration for the current device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
-    run("cudaDeviceGetCacheConfig", || {
+    run(|| {
         // Written as the integer the driver gives (an enum place may hold any value in C).
         let p = out(pCacheConfig as *mut c_int)?;
         cu(rt::ctx()?.cuCtxGetCacheConfig(p))
@@ -445,30 +467,34 @@ pub unsafe extern "C" fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCac
 }
 
 /// Sets the preferred cache configuration for the current device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceSetCacheConfig(cacheConfig: raw::cudaFuncCache) -> cudaError_t {
-    run("cudaDeviceSetCacheConfig", || cu(rt::ctx()?.cuCtxSetCacheConfig(cacheConfig.0)))
+    run(|| cu(rt::ctx()?.cuCtxSetCacheConfig(cacheConfig.0)))
 }
 
 /// Returns the shared memory configuration for the current device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMemConfig) -> cudaError_t {
-    run("cudaDeviceGetSharedMemConfig", || {
+    run(|| {
         let p = out(pConfig as *mut c_int)?;
         cu(rt::ctx()?.cuCtxGetSharedMemConfig(p))
     })
 }
 
 /// Sets the shared memory configuration for the current device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceSetSharedMemConfig(config: raw::cudaSharedMemConfig) -> cudaError_t {
-    run("cudaDeviceSetSharedMemConfig", || cu(rt::ctx()?.cuCtxSetSharedMemConfig(config.0)))
+    run(|| cu(rt::ctx()?.cuCtxSetSharedMemConfig(config.0)))
 }
 
 /// Returns a handle to a compute device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *const c_char) -> cudaError_t {
-    run("cudaDeviceGetByPCIBusId", || {
+    run(|| {
         let device = out(device)?;
         if pciBusId.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -481,9 +507,10 @@ pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *
 }
 
 /// Returns a PCI Bus Id string for the device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetPCIBusId(pciBusId: *mut c_char, len: c_int, device: c_int) -> cudaError_t {
-    run("cudaDeviceGetPCIBusId", || {
+    run(|| {
         // NULL is refused before the device is looked at (measured on the H100).
         if pciBusId.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -494,6 +521,7 @@ pub unsafe extern "C" fn cudaDeviceGetPCIBusId(pciBusId: *mut c_char, len: c_int
 }
 
 /// Queries attributes of the link between two devices.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(
     value: *mut c_int,
@@ -501,7 +529,7 @@ pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(
     srcDevice: c_int,
     dstDevice: c_int,
 ) -> cudaError_t {
-    run("cudaDeviceGetP2PAttribute", || {
+    run(|| {
         let value = out(value)?;
         let src = rt::check_device(srcDevice)?;
         let dst = rt::check_device(dstDevice)?;
@@ -511,6 +539,7 @@ pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(
 
 /// Queries details about atomic operations supported between two devices.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetP2PAtomicCapabilities(
     capabilities: *mut c_uint,
@@ -519,7 +548,7 @@ pub unsafe extern "C" fn cudaDeviceGetP2PAtomicCapabilities(
     srcDevice: c_int,
     dstDevice: c_int,
 ) -> cudaError_t {
-    run("cudaDeviceGetP2PAtomicCapabilities", || {
+    run(|| {
         if capabilities.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -531,6 +560,7 @@ pub unsafe extern "C" fn cudaDeviceGetP2PAtomicCapabilities(
 
 /// Queries details about atomic operations supported between the device and host.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetHostAtomicCapabilities(
     capabilities: *mut c_uint,
@@ -538,7 +568,7 @@ pub unsafe extern "C" fn cudaDeviceGetHostAtomicCapabilities(
     count: c_uint,
     device: c_int,
 ) -> cudaError_t {
-    run("cudaDeviceGetHostAtomicCapabilities", || {
+    run(|| {
         // A NULL result array is refused before the device is looked at (measured on the H100).
         if capabilities.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -549,17 +579,19 @@ pub unsafe extern "C" fn cudaDeviceGetHostAtomicCapabilities(
 }
 
 /// Blocks until remote writes are visible to the specified scope.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceFlushGPUDirectRDMAWrites(
     target: raw::cudaFlushGPUDirectRDMAWritesTarget,
     scope: raw::cudaFlushGPUDirectRDMAWritesScope,
 ) -> cudaError_t {
-    run("cudaDeviceFlushGPUDirectRDMAWrites", || cu(rt::ctx()?.cuFlushGPUDirectRDMAWrites(target.0, scope.0)))
+    run(|| cu(rt::ctx()?.cuFlushGPUDirectRDMAWrites(target.0, scope.0)))
 }
 
 // The runtime's callback, notification and handle are the driver's (same layout and
 // values), so the registration is the driver's own and its handle is what the caller gets.
 /// Registers a callback function to receive async notifications.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceRegisterAsyncNotification(
     device: c_int,
@@ -567,7 +599,7 @@ pub unsafe extern "C" fn cudaDeviceRegisterAsyncNotification(
     userData: *mut c_void,
     callback: *mut cudaAsyncCallbackHandle_t,
 ) -> cudaError_t {
-    run("cudaDeviceRegisterAsyncNotification", || {
+    run(|| {
         let dev = rt::check_device(device)?;
         // A null handle pointer crashes NVIDIA's runtime (and the driver): refused here.
         out(callback)?;
@@ -578,56 +610,63 @@ pub unsafe extern "C" fn cudaDeviceRegisterAsyncNotification(
 }
 
 /// Unregisters an async notification callback.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceUnregisterAsyncNotification(
     device: c_int,
     callback: cudaAsyncCallbackHandle_t,
 ) -> cudaError_t {
-    run("cudaDeviceUnregisterAsyncNotification", || {
+    run(|| {
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceUnregisterAsyncNotification(dev, callback as driver::types::CUasyncCallbackHandle))
     })
 }
 
 /// Resets all persisting lines in cache to normal status.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaCtxResetPersistingL2Cache() -> cudaError_t {
-    run("cudaCtxResetPersistingL2Cache", || cu(rt::ctx()?.cuCtxResetPersistingL2Cache()))
+    run(|| cu(rt::ctx()?.cuCtxResetPersistingL2Cache()))
 }
 
 /// Exit and clean up from CUDA launches.
 #[cfg(feature = "abi12")]
+#[export(family = Device, sem = Reset)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadExit() -> cudaError_t {
-    run("cudaThreadExit", || rt::reset_primary(rt::current_device()?))
+    run(|| rt::reset_primary(rt::current_device()?))
 }
 
 /// Wait for compute device to finish.
 #[cfg(feature = "abi12")]
+#[export(family = Device, sem = Sync)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadSynchronize() -> cudaError_t {
-    run("cudaThreadSynchronize", || cu(rt::ctx()?.cuCtxSynchronize()))
+    run(|| cu(rt::ctx()?.cuCtxSynchronize()))
 }
 
 /// Set resource limits.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadSetLimit(limit: raw::cudaLimit, value: usize) -> cudaError_t {
-    run("cudaThreadSetLimit", || cu(rt::ctx()?.cuCtxSetLimit(limit.0, value)))
+    run(|| cu(rt::ctx()?.cuCtxSetLimit(limit.0, value)))
 }
 
 /// Returns resource limits.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
-    run("cudaThreadGetLimit", || cu(rt::ctx()?.cuCtxGetLimit(out(pValue)?, limit.0)))
+    run(|| cu(rt::ctx()?.cuCtxGetLimit(out(pValue)?, limit.0)))
 }
 
 /// Returns the preferred cache configuration for the current device.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
-    run("cudaThreadGetCacheConfig", || {
+    run(|| {
         let p = out(pCacheConfig as *mut c_int)?;
         cu(rt::ctx()?.cuCtxGetCacheConfig(p))
     })
@@ -635,9 +674,10 @@ pub unsafe extern "C" fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCac
 
 /// Sets the preferred cache configuration for the current device.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadSetCacheConfig(cacheConfig: raw::cudaFuncCache) -> cudaError_t {
-    run("cudaThreadSetCacheConfig", || cu(rt::ctx()?.cuCtxSetCacheConfig(cacheConfig.0)))
+    run(|| cu(rt::ctx()?.cuCtxSetCacheConfig(cacheConfig.0)))
 }
 
 // Every device since compute capability 1.3 computes in double precision: there is
@@ -645,24 +685,27 @@ pub unsafe extern "C" fn cudaThreadSetCacheConfig(cacheConfig: raw::cudaFuncCach
 // "cudaSetDoubleForDevice(NULL): cudaSuccess", "cudaSetDoubleForHost(NULL): cudaSuccess").
 /// Converts a double argument to be executed on a device.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDoubleForDevice(d: *mut f64) -> cudaError_t {
     let _ = d;
-    run("cudaSetDoubleForDevice", || Ok(()))
+    run(|| Ok(()))
 }
 
 /// Converts a double argument after execution on a device.
 #[cfg(feature = "abi12")]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDoubleForHost(d: *mut f64) -> cudaError_t {
     let _ = d;
-    run("cudaSetDoubleForHost", || Ok(()))
+    run(|| Ok(()))
 }
 
 /// Gets the flags for the current device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> cudaError_t {
-    run("cudaGetDeviceFlags", || {
+    run(|| {
         let flags = out(flags)?;
         let f = rt::fns()?;
         let dev = rt::current_device()?;
@@ -674,13 +717,14 @@ pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> cudaError_t {
 }
 
 /// Returns information about the device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetAttribute(
     value: *mut c_int,
     attr: raw::cudaDeviceAttr,
     device: c_int,
 ) -> cudaError_t {
-    run("cudaDeviceGetAttribute", || {
+    run(|| {
         let value = out(value)?;
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetAttribute(value, attr.0, dev))
@@ -688,13 +732,14 @@ pub unsafe extern "C" fn cudaDeviceGetAttribute(
 }
 
 /// Queries if a device may directly access a peer device's memory.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceCanAccessPeer(
     canAccessPeer: *mut c_int,
     device: c_int,
     peerDevice: c_int,
 ) -> cudaError_t {
-    run("cudaDeviceCanAccessPeer", || {
+    run(|| {
         // The ordinals first, then the out pointer (NVIDIA's order: a NULL pointer with an
         // unknown peer is cudaErrorInvalidDevice; measured on four H200s, multi_peer).
         let dev = rt::check_device(device)?;
@@ -709,9 +754,10 @@ pub unsafe extern "C" fn cudaDeviceCanAccessPeer(
 }
 
 /// Enables direct access to memory allocations on a peer device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceEnablePeerAccess(peerDevice: c_int, flags: c_uint) -> cudaError_t {
-    run("cudaDeviceEnablePeerAccess", || {
+    run(|| {
         let peer = peer_context(peerDevice, cudaError::cudaErrorPeerAccessUnsupported)?;
         if flags != 0 {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -721,9 +767,10 @@ pub unsafe extern "C" fn cudaDeviceEnablePeerAccess(peerDevice: c_int, flags: c_
 }
 
 /// Disables direct access to memory allocations on a peer device.
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceDisablePeerAccess(peerDevice: c_int) -> cudaError_t {
-    run("cudaDeviceDisablePeerAccess", || {
+    run(|| {
         let peer = peer_context(peerDevice, cudaError::cudaErrorPeerAccessNotEnabled)?;
         cu(rt::ctx()?.cuCtxDisablePeerAccess(peer))
     })

@@ -6,6 +6,7 @@
 //! and the driver's `CUeglFrame` (the first plane's geometry and one array format).
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::engine::formats::{from_cu_format, to_cu_format};
@@ -137,9 +138,10 @@ pub(crate) fn from_cu_frame(c: &CUeglFrame) -> Res<cudaEglFrame> {
 }
 
 /// Registers an EGL image.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(pCudaResource: *mut cudaGraphicsResource_t, image: EGLImageKHR, flags: c_uint) -> cudaError_t {
-    run("cudaGraphicsEGLRegisterImage", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsEGLRegisterImage(pCudaResource as *mut CUgraphicsResource, image, flags))
     })
 }
@@ -163,30 +165,34 @@ unsafe fn connect(conn: *mut cudaEglStreamConnection, make: impl FnOnce(&Fns) ->
 }
 
 /// Connect CUDA to EGLStream as a consumer.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamConsumerConnect(conn: *mut cudaEglStreamConnection, eglStream: EGLStreamKHR) -> cudaError_t {
-    run("cudaEGLStreamConsumerConnect", || connect(conn, |f| f.cuEGLStreamConsumerConnect(conn, eglStream)))
+    run(|| connect(conn, |f| f.cuEGLStreamConsumerConnect(conn, eglStream)))
 }
 
 /// Connect CUDA to EGLStream as a consumer with given flags.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamConsumerConnectWithFlags(
     conn: *mut cudaEglStreamConnection,
     eglStream: EGLStreamKHR,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaEGLStreamConsumerConnectWithFlags", || {
+    run(|| {
         connect(conn, |f| f.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags))
     })
 }
 
 /// Disconnect CUDA as a consumer to EGLStream .
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection) -> cudaError_t {
-    run("cudaEGLStreamConsumerDisconnect", || cu(rt::ctx()?.cuEGLStreamConsumerDisconnect(conn)))
+    run(|| cu(rt::ctx()?.cuEGLStreamConsumerDisconnect(conn)))
 }
 
 /// Acquire an image frame from the EGLStream with CUDA as a consumer.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamConsumerAcquireFrame(
     conn: *mut cudaEglStreamConnection,
@@ -194,24 +200,26 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerAcquireFrame(
     pStream: *mut cudaStream_t,
     timeout: c_uint,
 ) -> cudaError_t {
-    run("cudaEGLStreamConsumerAcquireFrame", || {
+    run(|| {
         cu(rt::ctx()?.cuEGLStreamConsumerAcquireFrame(conn, pCudaResource as *mut CUgraphicsResource, pStream, timeout))
     })
 }
 
 /// Releases the last frame acquired from the EGLStream.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamConsumerReleaseFrame(
     conn: *mut cudaEglStreamConnection,
     pCudaResource: cudaGraphicsResource_t,
     pStream: *mut cudaStream_t,
 ) -> cudaError_t {
-    run("cudaEGLStreamConsumerReleaseFrame", || {
+    run(|| {
         cu(rt::ctx()?.cuEGLStreamConsumerReleaseFrame(conn, resource(pCudaResource), pStream))
     })
 }
 
 /// Connect CUDA to EGLStream as a producer.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamProducerConnect(
     conn: *mut cudaEglStreamConnection,
@@ -219,38 +227,41 @@ pub unsafe extern "C" fn cudaEGLStreamProducerConnect(
     width: EGLint,
     height: EGLint,
 ) -> cudaError_t {
-    run("cudaEGLStreamProducerConnect", || {
+    run(|| {
         connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream, width, height))
     })
 }
 
 /// Disconnect CUDA as a producer  to EGLStream .
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection) -> cudaError_t {
-    run("cudaEGLStreamProducerDisconnect", || cu(rt::ctx()?.cuEGLStreamProducerDisconnect(conn)))
+    run(|| cu(rt::ctx()?.cuEGLStreamProducerDisconnect(conn)))
 }
 
 /// Present a CUDA eglFrame to the EGLStream with CUDA as a producer.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamProducerPresentFrame(
     conn: *mut cudaEglStreamConnection,
     eglframe: cudaEglFrame,
     pStream: *mut cudaStream_t,
 ) -> cudaError_t {
-    run("cudaEGLStreamProducerPresentFrame", || {
+    run(|| {
         let frame = to_cu_frame(&eglframe)?;
         cu(rt::ctx()?.cuEGLStreamProducerPresentFrame(conn, frame, pStream))
     })
 }
 
 /// Return the CUDA eglFrame to the EGLStream last released by the consumer.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEGLStreamProducerReturnFrame(
     conn: *mut cudaEglStreamConnection,
     eglframe: *mut cudaEglFrame,
     pStream: *mut cudaStream_t,
 ) -> cudaError_t {
-    run("cudaEGLStreamProducerReturnFrame", || {
+    run(|| {
         let o = out(eglframe)?;
         let f = rt::ctx()?;
         let mut frame = CUeglFrame::default();
@@ -261,6 +272,7 @@ pub unsafe extern "C" fn cudaEGLStreamProducerReturnFrame(
 }
 
 /// Get an eglFrame through which to access a registered EGL graphics resource.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
     eglFrame: *mut cudaEglFrame,
@@ -268,7 +280,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
     index: c_uint,
     mipLevel: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphicsResourceGetMappedEglFrame", || {
+    run(|| {
         // The resource first, then the frame (NVIDIA's order, the H100).
         if resource.is_null() {
             return Err(cudaError::cudaErrorInvalidResourceHandle);
@@ -288,13 +300,14 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
 /// arguments, returns `cudaErrorNotSupported` and leaves the last error as it was (measured on
 /// the H100, `ctest/egl_interop.c`). Ours answers the same there, and asks the driver
 /// elsewhere (Tegra, aarch64).
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventCreateFromEGLSync(phEvent: *mut cudaEvent_t, eglSync: EGLSyncKHR, flags: c_uint) -> cudaError_t {
     if cfg!(target_arch = "x86_64") {
         let _ = (phEvent, eglSync, flags);
         return cudaError::cudaErrorNotSupported;
     }
-    run("cudaEventCreateFromEGLSync", || cu(rt::ctx()?.cuEventCreateFromEGLSync(phEvent, eglSync, flags)))
+    run(|| cu(rt::ctx()?.cuEventCreateFromEGLSync(phEvent, eglSync, flags)))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! the driver's function of the same purpose, with NVIDIA's runtime's few checks in front.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
@@ -30,7 +31,7 @@ unsafe fn entry_point(symbol: *const c_char, funcPtr: *mut *mut c_void, version:
 }
 
 /// Returns the requested driver API function pointer, as this runtime's CUDA version sees it.
-// also: cudaGetDriverEntryPoint_ptsz
+#[export(family = Runtime, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDriverEntryPoint(
     symbol: *const c_char,
@@ -38,11 +39,11 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint(
     flags: c_ulonglong,
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
-    run("cudaGetDriverEntryPoint", || entry_point(symbol, funcPtr, crate::CUDART_VERSION as c_uint, flags, driverStatus))
+    run(|| entry_point(symbol, funcPtr, crate::CUDART_VERSION as c_uint, flags, driverStatus))
 }
 
 /// Returns the requested driver API function pointer by CUDA version.
-// also: cudaGetDriverEntryPointByVersion_ptsz
+#[export(family = Runtime, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
     symbol: *const c_char,
@@ -51,16 +52,17 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
     flags: c_ulonglong,
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
-    run("cudaGetDriverEntryPointByVersion", || entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus))
+    run(|| entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus))
 }
 
 /// Returns an export table: the driver's table of that UUID. As in NVIDIA's runtime the
 /// pointers are checked first, without initialising anything, and a runtime that cannot
 /// initialise reports `cudaErrorUnknown`. (NVIDIA's runtime also answers a few UUIDs of its
 /// own, private tables, which this runtime does not have.)
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t {
-    run_uninitialised("cudaGetExportTable", || {
+    run_uninitialised(|| {
         if ppExportTable.is_null() || pExportTableId.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -80,16 +82,18 @@ pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, p
 }
 
 /// Enable profiling.
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaProfilerStart() -> cudaError_t {
-    run("cudaProfilerStart", || cu(rt::ctx()?.cuProfilerStart()))
+    run(|| cu(rt::ctx()?.cuProfilerStart()))
 }
 
 /// Disable profiling. Without a current context there is nothing to stop: success, and no
 /// context is made, as in NVIDIA's runtime.
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaProfilerStop() -> cudaError_t {
-    run("cudaProfilerStop", || {
+    run(|| {
         let f = rt::fns()?;
         let mut cur = null_mut();
         cu(f.cuCtxGetCurrent(&mut cur))?;
@@ -108,13 +112,14 @@ pub unsafe extern "C" fn cudaProfilerStop() -> cudaError_t {
 
 /// Register a callback function to receive error log messages.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLogsRegisterCallback(
     callbackFunc: cudaLogsCallback_t,
     userData: *mut c_void,
     callback_out: *mut cudaLogsCallbackHandle,
 ) -> cudaError_t {
-    run("cudaLogsRegisterCallback", || {
+    run(|| {
         // SAFETY: the same C function type (the level is the driver's enum, as an int).
         let cb = unsafe { std::mem::transmute::<cudaLogsCallback_t, crate::driver::types::CUlogsCallback>(callbackFunc) };
         cu(rt::ctx()?.cuLogsRegisterCallback(cb, userData, callback_out))
@@ -123,37 +128,42 @@ pub unsafe extern "C" fn cudaLogsRegisterCallback(
 
 /// Unregister a log message callback.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle) -> cudaError_t {
-    run("cudaLogsUnregisterCallback", || cu(rt::ctx()?.cuLogsUnregisterCallback(callback)))
+    run(|| cu(rt::ctx()?.cuLogsUnregisterCallback(callback)))
 }
 
 /// Sets log iterator to point to the end of log buffer, where the next message would be
 /// written.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: c_uint) -> cudaError_t {
-    run("cudaLogsCurrent", || cu(rt::ctx()?.cuLogsCurrent(iterator_out, flags)))
+    run(|| cu(rt::ctx()?.cuLogsCurrent(iterator_out, flags)))
 }
 
 /// Dump accumulated driver logs into a file.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLogsDumpToFile(iterator: *mut cudaLogIterator, pathToFile: *const c_char, flags: c_uint) -> cudaError_t {
-    run("cudaLogsDumpToFile", || cu(rt::ctx()?.cuLogsDumpToFile(iterator, pathToFile, flags)))
+    run(|| cu(rt::ctx()?.cuLogsDumpToFile(iterator, pathToFile, flags)))
 }
 
 /// Dump accumulated driver logs into a buffer.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint) -> cudaError_t {
-    run("cudaLogsDumpToMemory", || cu(rt::ctx()?.cuLogsDumpToMemory(iterator, buffer, size, flags)))
+    run(|| cu(rt::ctx()?.cuLogsDumpToMemory(iterator, buffer, size, flags)))
 }
 
 /// The entry point a driver asks a hybrid runtime for (Windows); NVIDIA's Linux runtime
 /// exports it as a function that returns 0.
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
+#[export(family = Runtime)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaGetProcAddress() -> *mut c_void {
     null_mut()

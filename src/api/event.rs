@@ -1,6 +1,7 @@
 //! Event management exports. `cudaEvent_t` is the driver's `CUevent`.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::c_uint;
 use std::ptr::null_mut;
 
@@ -26,55 +27,61 @@ fn create(event: *mut cudaEvent_t, flags: c_uint) -> Res {
 }
 
 /// Creates an event object.
+#[export(family = Event, sem = Create(Event, event))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t {
-    run("cudaEventCreate", || create(event, cudaEventDefault))
+    run(|| create(event, cudaEventDefault))
 }
 
 /// Creates an event object with the specified flags.
+#[export(family = Event, sem = Create(Event, event))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_uint) -> cudaError_t {
-    run("cudaEventCreateWithFlags", || create(event, flags))
+    run(|| create(event, flags))
 }
 
 /// Records an event.
-// also: cudaEventRecord_ptsz
+#[export(family = Event, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
-    run("cudaEventRecord", || cu(rt::ctx()?.cuEventRecord(event, stream)))
+    run(|| cu(rt::ctx()?.cuEventRecord(event, stream)))
 }
 
 /// Queries an event's status.
+#[export(family = Event)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-    run("cudaEventQuery", || cu(rt::ctx()?.cuEventQuery(event)))
+    run(|| cu(rt::ctx()?.cuEventQuery(event)))
 }
 
 /// Waits for an event to complete.
+#[export(family = Event, sem = Sync)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
-    run("cudaEventSynchronize", || cu(rt::ctx()?.cuEventSynchronize(event)))
+    run(|| cu(rt::ctx()?.cuEventSynchronize(event)))
 }
 
 /// Destroys an event object.
+#[export(family = Event, sem = Destroy(Event, event))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
-    run("cudaEventDestroy", || cu(rt::ctx()?.cuEventDestroy(event)))
+    run(|| cu(rt::ctx()?.cuEventDestroy(event)))
 }
 
 /// Records an event.
-// also: cudaEventRecordWithFlags_ptsz
+#[export(family = Event, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
-    run("cudaEventRecordWithFlags", || cu(rt::ctx()?.cuEventRecordWithFlags(event, stream, flags)))
+    run(|| cu(rt::ctx()?.cuEventRecordWithFlags(event, stream, flags)))
 }
 
 // CUDA 13's cudaEventElapsedTime is CUDA 12's cudaEventElapsedTime_v2: both are the
 // driver's CUDA 12.8 cuEventElapsedTime; CUDA 12's plain one is the driver's first.
 /// Computes the elapsed time between events.
+#[export(family = Event)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
-    run("cudaEventElapsedTime", || {
+    run(|| {
         let f = rt::ctx()?;
         #[cfg(not(feature = "abi12"))]
         return cu(f.cuEventElapsedTime_v2(out(ms)?, start, end));
@@ -85,7 +92,8 @@ pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, 
 
 /// Computes the elapsed time between events.
 #[cfg(feature = "abi12")]
+#[export(family = Event)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
-    run("cudaEventElapsedTime_v2", || cu(rt::ctx()?.cuEventElapsedTime_v2(out(ms)?, start, end)))
+    run(|| cu(rt::ctx()?.cuEventElapsedTime_v2(out(ms)?, start, end)))
 }

@@ -7,6 +7,7 @@
 //! CUDA 11.1 parameters lack the reserved words.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -66,12 +67,13 @@ pub(crate) fn semaphore_handle_desc(d: &cudaExternalSemaphoreHandleDesc) -> CUDA
 }
 
 /// Imports an external memory object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaImportExternalMemory(
     extMem_out: *mut cudaExternalMemory_t,
     memHandleDesc: *const cudaExternalMemoryHandleDesc,
 ) -> cudaError_t {
-    run("cudaImportExternalMemory", || {
+    run(|| {
         let o = out(extMem_out)?;
         let d = memory_handle_desc(read(memHandleDesc)?);
         let f = rt::ctx()?;
@@ -83,13 +85,14 @@ pub unsafe extern "C" fn cudaImportExternalMemory(
 }
 
 /// Maps a buffer onto an imported memory object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExternalMemoryGetMappedBuffer(
     devPtr: *mut *mut c_void,
     extMem: cudaExternalMemory_t,
     bufferDesc: *const cudaExternalMemoryBufferDesc,
 ) -> cudaError_t {
-    run("cudaExternalMemoryGetMappedBuffer", || {
+    run(|| {
         let o = out(devPtr)?;
         let b = read(bufferDesc)?;
         // The reserved words are not passed on: NVIDIA's runtime maps a buffer whose
@@ -104,13 +107,14 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedBuffer(
 }
 
 /// Maps a CUDA mipmapped array onto an external memory object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
     mipmap: *mut cudaMipmappedArray_t,
     extMem: cudaExternalMemory_t,
     mipmapDesc: *const cudaExternalMemoryMipmappedArrayDesc,
 ) -> cudaError_t {
-    run("cudaExternalMemoryGetMappedMipmappedArray", || {
+    run(|| {
         let o = out(mipmap)?;
         let m = read(mipmapDesc)?;
         let (Format, NumChannels) = to_cu_format(&m.formatDesc)?;
@@ -140,18 +144,20 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
 }
 
 /// Destroys an external memory object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDestroyExternalMemory(extMem: cudaExternalMemory_t) -> cudaError_t {
-    run("cudaDestroyExternalMemory", || cu(rt::ctx()?.cuDestroyExternalMemory(extMem)))
+    run(|| cu(rt::ctx()?.cuDestroyExternalMemory(extMem)))
 }
 
 /// Imports an external semaphore.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaImportExternalSemaphore(
     extSem_out: *mut cudaExternalSemaphore_t,
     semHandleDesc: *const cudaExternalSemaphoreHandleDesc,
 ) -> cudaError_t {
-    run("cudaImportExternalSemaphore", || {
+    run(|| {
         let o = out(extSem_out)?;
         let d = semaphore_handle_desc(read(semHandleDesc)?);
         let f = rt::ctx()?;
@@ -181,8 +187,8 @@ unsafe fn wait(
 }
 
 /// Signals a set of external semaphore objects.
-// also: cudaSignalExternalSemaphoresAsync_ptsz
 #[cfg(not(feature = "abi12"))]
+#[export(family = Interop, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(
     extSemArray: *const cudaExternalSemaphore_t,
@@ -190,12 +196,12 @@ pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(
     numExtSems: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaSignalExternalSemaphoresAsync", || signal(extSemArray, paramsArray, numExtSems, stream))
+    run(|| signal(extSemArray, paramsArray, numExtSems, stream))
 }
 
 /// Waits on a set of external semaphore objects.
-// also: cudaWaitExternalSemaphoresAsync_ptsz
 #[cfg(not(feature = "abi12"))]
+#[export(family = Interop, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
     extSemArray: *const cudaExternalSemaphore_t,
@@ -203,12 +209,12 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
     numExtSems: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaWaitExternalSemaphoresAsync", || wait(extSemArray, paramsArray, numExtSems, stream))
+    run(|| wait(extSemArray, paramsArray, numExtSems, stream))
 }
 
 /// Signals a set of external semaphore objects.
-// also: cudaSignalExternalSemaphoresAsync_v2_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Interop, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2(
     extSemArray: *const cudaExternalSemaphore_t,
@@ -216,12 +222,12 @@ pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2(
     numExtSems: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaSignalExternalSemaphoresAsync_v2", || signal(extSemArray, paramsArray, numExtSems, stream))
+    run(|| signal(extSemArray, paramsArray, numExtSems, stream))
 }
 
 /// Waits on a set of external semaphore objects.
-// also: cudaWaitExternalSemaphoresAsync_v2_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Interop, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2(
     extSemArray: *const cudaExternalSemaphore_t,
@@ -229,7 +235,7 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2(
     numExtSems: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaWaitExternalSemaphoresAsync_v2", || wait(extSemArray, paramsArray, numExtSems, stream))
+    run(|| wait(extSemArray, paramsArray, numExtSems, stream))
 }
 
 /// The CUDA 11.1 parameters of the CUDA 12 ABI's original forms, in the current layout (the
@@ -259,8 +265,8 @@ fn array_ptr<T>(v: &[T]) -> *const T {
 /// Signals a set of external semaphore objects: the CUDA 12 headers' original form, whose
 /// parameters lack the reserved words (the headers name `cudaSignalExternalSemaphoresAsync_v2`).
 /// cbindgen:ignore
-// also: cudaSignalExternalSemaphoresAsync_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Interop, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(
     extSemArray: *const cudaExternalSemaphore_t,
@@ -268,7 +274,7 @@ pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(
     numExtSems: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaSignalExternalSemaphoresAsync", || {
+    run(|| {
         let v = widen(paramsArray, numExtSems, |p| cudaExternalSemaphoreSignalParams {
             params: cudaExternalSemaphoreSignalParamsParams {
                 fence: p.params.fence,
@@ -286,8 +292,8 @@ pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(
 /// Waits on a set of external semaphore objects: the CUDA 12 headers' original form, whose
 /// parameters lack the reserved words (the headers name `cudaWaitExternalSemaphoresAsync_v2`).
 /// cbindgen:ignore
-// also: cudaWaitExternalSemaphoresAsync_ptsz
 #[cfg(feature = "abi12")]
+#[export(family = Interop, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
     extSemArray: *const cudaExternalSemaphore_t,
@@ -295,7 +301,7 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
     numExtSems: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaWaitExternalSemaphoresAsync", || {
+    run(|| {
         let v = widen(paramsArray, numExtSems, |p| cudaExternalSemaphoreWaitParams {
             params: cudaExternalSemaphoreWaitParamsParams {
                 fence: p.params.fence,
@@ -311,15 +317,17 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
 }
 
 /// Destroys an external semaphore.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t) -> cudaError_t {
-    run("cudaDestroyExternalSemaphore", || cu(rt::ctx()?.cuDestroyExternalSemaphore(extSem)))
+    run(|| cu(rt::ctx()?.cuDestroyExternalSemaphore(extSem)))
 }
 
 /// Return NvSciSync attributes that this device can support.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut c_void, device: c_int, flags: c_int) -> cudaError_t {
-    run("cudaDeviceGetNvSciSyncAttributes", || {
+    run(|| {
         // A NULL list is refused before the device is looked at (NVIDIA's order, the H100).
         if nvSciSyncAttrList.is_null() {
             return Err(cudaError::cudaErrorInvalidResourceHandle);

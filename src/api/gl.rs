@@ -6,6 +6,7 @@
 //! asynchronous forms, registration after `cuGLInit`). The GL context must be current on the calling thread, as with NVIDIA's.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::runtime::boundary::{cu, out, run, Res};
@@ -15,6 +16,7 @@ use crate::runtime::rt;
 use crate::types::*;
 
 /// Gets the CUDA devices associated with the current OpenGL context.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLGetDevices(
     pCudaDeviceCount: *mut c_uint,
@@ -22,7 +24,7 @@ pub unsafe extern "C" fn cudaGLGetDevices(
     cudaDeviceCount: c_uint,
     deviceList: raw::cudaGLDeviceList,
 ) -> cudaError_t {
-    run("cudaGLGetDevices", || {
+    run(|| {
         // As NVIDIA's runtime: the list is checked first; the driver is asked with room for
         // every device, and the count is all it found, however few the caller has room for.
         if !(1..=3).contains(&deviceList.0) {
@@ -42,6 +44,7 @@ pub unsafe extern "C" fn cudaGLGetDevices(
 }
 
 /// Register an OpenGL texture or renderbuffer object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsGLRegisterImage(
     resource: *mut cudaGraphicsResource_t,
@@ -49,15 +52,16 @@ pub unsafe extern "C" fn cudaGraphicsGLRegisterImage(
     target: GLenum,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphicsGLRegisterImage", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsGLRegisterImage(resource as *mut CUgraphicsResource, image, target, flags))
     })
 }
 
 /// Registers an OpenGL buffer object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(resource: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> cudaError_t {
-    run("cudaGraphicsGLRegisterBuffer", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsGLRegisterBuffer(resource as *mut CUgraphicsResource, buffer, flags))
     })
 }
@@ -66,18 +70,20 @@ pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(resource: *mut cudaGraphic
 /// needs to be associated with the GL context any more; `device` becomes the thread's device
 /// and its primary context is initialized, which must not be active yet
 /// (`cudaErrorSetOnActiveProcess`).
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLSetGLDevice(device: c_int) -> cudaError_t {
-    run("cudaGLSetGLDevice", || {
+    run(|| {
         crate::api::interop::inactive_device(device)?;
         rt::set_device(device)
     })
 }
 
 /// Registers a buffer object for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    run("cudaGLRegisterBufferObject", || {
+    run(|| {
         // The driver's GL interoperability is initialised first, as NVIDIA's runtime does.
         let f = rt::ctx()?;
         cu(f.cuGLInit())?;
@@ -86,9 +92,10 @@ pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError
 }
 
 /// Maps a buffer object for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLMapBufferObject(devPtr: *mut *mut c_void, bufObj: GLuint) -> cudaError_t {
-    run("cudaGLMapBufferObject", || map_buffer_object(devPtr, bufObj, std::ptr::null_mut()))
+    run(|| map_buffer_object(devPtr, bufObj, std::ptr::null_mut()))
 }
 
 /// Maps a buffer object on `stream`, as NVIDIA's runtime does for both forms: the caller's
@@ -101,15 +108,17 @@ unsafe fn map_buffer_object(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cu
 }
 
 /// Unmaps a buffer object for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLUnmapBufferObject(bufObj: GLuint) -> cudaError_t {
-    run("cudaGLUnmapBufferObject", || cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut())))
+    run(|| cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut())))
 }
 
 /// Unregisters a buffer object for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    run("cudaGLUnregisterBufferObject", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGLInit())?;
         cu(f.cuGLUnregisterBufferObject(bufObj))
@@ -117,19 +126,22 @@ pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaErr
 }
 
 /// Set usage flags for mapping an OpenGL buffer.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint) -> cudaError_t {
-    run("cudaGLSetBufferObjectMapFlags", || cu(rt::ctx()?.cuGLSetBufferObjectMapFlags(bufObj, flags)))
+    run(|| cu(rt::ctx()?.cuGLSetBufferObjectMapFlags(bufObj, flags)))
 }
 
 /// Maps a buffer object for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGLMapBufferObjectAsync", || map_buffer_object(devPtr, bufObj, stream))
+    run(|| map_buffer_object(devPtr, bufObj, stream))
 }
 
 /// Unmaps a buffer object for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGLUnmapBufferObjectAsync", || cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, stream)))
+    run(|| cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, stream)))
 }

@@ -17,6 +17,7 @@
 //! name and has the new one as `_v2`; CUDA 13 has only the new one, under the plain name.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
@@ -34,51 +35,58 @@ const DOT_RUNTIME_TYPES: c_uint = 1 << 1;
 const NODE_TYPE_BATCH_MEM_OP: c_int = 12;
 
 /// Creates a graph.
+#[export(family = Graph, sem = Create(Graph, pGraph))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) -> cudaError_t {
-    run("cudaGraphCreate", || cu(rt::ctx()?.cuGraphCreate(pGraph, flags)))
+    run(|| cu(rt::ctx()?.cuGraphCreate(pGraph, flags)))
 }
 
 /// Destroys a graph.
+#[export(family = Graph, sem = Destroy(Graph, graph))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
-    run("cudaGraphDestroy", || cu(rt::ctx()?.cuGraphDestroy(graph)))
+    run(|| cu(rt::ctx()?.cuGraphDestroy(graph)))
 }
 
 /// Clones a graph.
+#[export(family = Graph, sem = Create(Graph, pGraphClone))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t {
-    run("cudaGraphClone", || cu(rt::ctx()?.cuGraphClone(pGraphClone, originalGraph)))
+    run(|| cu(rt::ctx()?.cuGraphClone(pGraphClone, originalGraph)))
 }
 
 /// Finds a cloned version of a node.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeFindInClone(
     pNode: *mut cudaGraphNode_t,
     originalNode: cudaGraphNode_t,
     clonedGraph: cudaGraph_t,
 ) -> cudaError_t {
-    run("cudaGraphNodeFindInClone", || cu(rt::ctx()?.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph)))
+    run(|| cu(rt::ctx()?.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph)))
 }
 
 /// Returns a graph's nodes.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t {
-    run("cudaGraphGetNodes", || cu(rt::ctx()?.cuGraphGetNodes(graph, nodes, numNodes)))
+    run(|| cu(rt::ctx()?.cuGraphGetNodes(graph, nodes, numNodes)))
 }
 
 /// Returns a graph's root nodes.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphGetRootNodes(
     graph: cudaGraph_t,
     pRootNodes: *mut cudaGraphNode_t,
     pNumRootNodes: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphGetRootNodes", || cu(rt::ctx()?.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)))
+    run(|| cu(rt::ctx()?.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)))
 }
 
 /// Returns a graph's dependency edges.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphGetEdges(
     graph: cudaGraph_t,
@@ -87,11 +95,12 @@ pub unsafe extern "C" fn cudaGraphGetEdges(
     edgeData: *mut cudaGraphEdgeData,
     numEdges: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphGetEdges", || cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
+    run(|| cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
 }
 
 /// Returns a graph's dependency edges.
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphGetEdges(
     graph: cudaGraph_t,
@@ -99,11 +108,12 @@ pub unsafe extern "C" fn cudaGraphGetEdges(
     to: *mut cudaGraphNode_t,
     numEdges: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphGetEdges", || cu(rt::ctx()?.cuGraphGetEdges_v1(graph, from, to, numEdges)))
+    run(|| cu(rt::ctx()?.cuGraphGetEdges_v1(graph, from, to, numEdges)))
 }
 
 /// Returns a graph's dependency edges (12.3+).
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphGetEdges_v2(
     graph: cudaGraph_t,
@@ -112,11 +122,12 @@ pub unsafe extern "C" fn cudaGraphGetEdges_v2(
     edgeData: *mut cudaGraphEdgeData,
     numEdges: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphGetEdges_v2", || cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
+    run(|| cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
 }
 
 /// Returns a node's dependencies.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
     node: cudaGraphNode_t,
@@ -124,26 +135,28 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependencies: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies))
     })
 }
 
 /// Returns a node's dependencies.
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
     node: cudaGraphNode_t,
     pDependencies: *mut cudaGraphNode_t,
     pNumDependencies: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphNodeGetDependencies_v1(node, pDependencies, pNumDependencies))
     })
 }
 
 /// Returns a node's dependencies (12.3+).
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(
     node: cudaGraphNode_t,
@@ -151,13 +164,14 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependencies: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetDependencies_v2", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies))
     })
 }
 
 /// Returns a node's dependent nodes.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
     node: cudaGraphNode_t,
@@ -165,26 +179,28 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependentNodes: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetDependentNodes", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes))
     })
 }
 
 /// Returns a node's dependent nodes.
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
     node: cudaGraphNode_t,
     pDependentNodes: *mut cudaGraphNode_t,
     pNumDependentNodes: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetDependentNodes", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v1(node, pDependentNodes, pNumDependentNodes))
     })
 }
 
 /// Returns a node's dependent nodes (12.3+).
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(
     node: cudaGraphNode_t,
@@ -192,13 +208,14 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependentNodes: *mut usize,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetDependentNodes_v2", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes))
     })
 }
 
 /// Adds dependency edges to a graph.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddDependencies(
     graph: cudaGraph_t,
@@ -207,13 +224,14 @@ pub unsafe extern "C" fn cudaGraphAddDependencies(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphAddDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies))
     })
 }
 
 /// Adds dependency edges to a graph.
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddDependencies(
     graph: cudaGraph_t,
@@ -221,11 +239,12 @@ pub unsafe extern "C" fn cudaGraphAddDependencies(
     to: *const cudaGraphNode_t,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphAddDependencies", || cu(rt::ctx()?.cuGraphAddDependencies_v1(graph, from, to, numDependencies)))
+    run(|| cu(rt::ctx()?.cuGraphAddDependencies_v1(graph, from, to, numDependencies)))
 }
 
 /// Adds dependency edges to a graph. (12.3+)
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddDependencies_v2(
     graph: cudaGraph_t,
@@ -234,13 +253,14 @@ pub unsafe extern "C" fn cudaGraphAddDependencies_v2(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphAddDependencies_v2", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies))
     })
 }
 
 /// Removes dependency edges from a graph.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     graph: cudaGraph_t,
@@ -249,13 +269,14 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphRemoveDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies))
     })
 }
 
 /// Removes dependency edges from a graph.
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     graph: cudaGraph_t,
@@ -263,13 +284,14 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     to: *const cudaGraphNode_t,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphRemoveDependencies", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphRemoveDependencies_v1(graph, from, to, numDependencies))
     })
 }
 
 /// Removes dependency edges from a graph. (12.3+)
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(
     graph: cudaGraph_t,
@@ -278,15 +300,16 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphRemoveDependencies_v2", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies))
     })
 }
 
 /// Remove a node from the graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t {
-    run("cudaGraphDestroyNode", || cu(rt::ctx()?.cuGraphDestroyNode(node)))
+    run(|| cu(rt::ctx()?.cuGraphDestroyNode(node)))
 }
 
 /// The runtime's node type of a driver node type: the same value, except for the driver's
@@ -308,9 +331,10 @@ fn node_type(t: c_int) -> Result<raw::cudaGraphNodeType, cudaError> {
 }
 
 /// Returns a node's type.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut raw::cudaGraphNodeType) -> cudaError_t {
-    run("cudaGraphNodeGetType", || {
+    run(|| {
         let p = out(pType)?;
         let mut t: c_int = 0;
         cu(rt::ctx()?.cuGraphNodeGetType(node, &mut t))?;
@@ -320,71 +344,77 @@ pub unsafe extern "C" fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut
 }
 
 /// Query whether a node in the given graphExec is enabled.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetEnabled(
     hGraphExec: cudaGraphExec_t,
     hNode: cudaGraphNode_t,
     isEnabled: *mut c_uint,
 ) -> cudaError_t {
-    run("cudaGraphNodeGetEnabled", || {
+    run(|| {
         let p = out(isEnabled)?;
         cu(rt::fns()?.cuGraphNodeGetEnabled(hGraphExec, hNode, p))
     })
 }
 
 /// Enables or disables the specified node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeSetEnabled(
     hGraphExec: cudaGraphExec_t,
     hNode: cudaGraphNode_t,
     isEnabled: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphNodeSetEnabled", || cu(rt::fns()?.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)))
+    run(|| cu(rt::fns()?.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)))
 }
 
 /// Write a DOT file describing graph structure.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -> cudaError_t {
-    run("cudaGraphDebugDotPrint", || cu(rt::ctx()?.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES)))
+    run(|| cu(rt::ctx()?.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES)))
 }
 
 /// Creates an executable graph from a graph.
+#[export(family = Graph, sem = Create(GraphExec, pGraphExec))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphInstantiate(
     pGraphExec: *mut cudaGraphExec_t,
     graph: cudaGraph_t,
     flags: c_ulonglong,
 ) -> cudaError_t {
-    run("cudaGraphInstantiate", || cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
+    run(|| cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
 }
 
 /// Creates an executable graph from a graph.
+#[export(family = Graph, sem = Create(GraphExec, pGraphExec))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphInstantiateWithFlags(
     pGraphExec: *mut cudaGraphExec_t,
     graph: cudaGraph_t,
     flags: c_ulonglong,
 ) -> cudaError_t {
-    run("cudaGraphInstantiateWithFlags", || cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
+    run(|| cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
 }
 
 /// Creates an executable graph from a graph.
-// also: cudaGraphInstantiateWithParams_ptsz
+#[export(family = Graph, per_thread = ptsz, sem = Create(GraphExec, pGraphExec))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphInstantiateWithParams(
     pGraphExec: *mut cudaGraphExec_t,
     graph: cudaGraph_t,
     instantiateParams: *mut cudaGraphInstantiateParams,
 ) -> cudaError_t {
-    run("cudaGraphInstantiateWithParams", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphInstantiateWithParams(pGraphExec, graph, instantiateParams))
     })
 }
 
 /// Query the instantiation flags of an executable graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong) -> cudaError_t {
-    run("cudaGraphExecGetFlags", || cu(rt::ctx()?.cuGraphExecGetFlags(graphExec, flags)))
+    run(|| cu(rt::ctx()?.cuGraphExecGetFlags(graphExec, flags)))
 }
 
 /// The runtime's update result of a driver one: results the runtime's enum lacks are
@@ -404,13 +434,14 @@ fn update_result(r: raw::cudaGraphExecUpdateResult) -> raw::cudaGraphExecUpdateR
 /// As NVIDIA's runtime does: both handles must be given (`cudaErrorInvalidValue`), the result
 /// information is optional (the driver gets a result of the runtime's own), and when it is
 /// given it is filled in whether the update succeeded or not.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecUpdate(
     hGraphExec: cudaGraphExec_t,
     hGraph: cudaGraph_t,
     resultInfo: *mut cudaGraphExecUpdateResultInfo,
 ) -> cudaError_t {
-    run("cudaGraphExecUpdate", || {
+    run(|| {
         if hGraphExec.is_null() || hGraph.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -429,53 +460,58 @@ pub unsafe extern "C" fn cudaGraphExecUpdate(
 }
 
 /// Uploads an executable graph in a stream.
-// also: cudaGraphUpload_ptsz
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGraphUpload", || cu(rt::ctx()?.cuGraphUpload(graphExec, stream)))
+    run(|| cu(rt::ctx()?.cuGraphUpload(graphExec, stream)))
 }
 
 /// Launches an executable graph in a stream.
-// also: cudaGraphLaunch_ptsz
+#[export(family = Graph, per_thread = ptsz, sem = GraphLaunch)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGraphLaunch", || cu(rt::ctx()?.cuGraphLaunch(graphExec, stream)))
+    run(|| cu(rt::ctx()?.cuGraphLaunch(graphExec, stream)))
 }
 
 /// Destroys an executable graph.
+#[export(family = Graph, sem = Destroy(GraphExec, graphExec))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t {
-    run("cudaGraphExecDestroy", || cu(rt::ctx()?.cuGraphExecDestroy(graphExec)))
+    run(|| cu(rt::ctx()?.cuGraphExecDestroy(graphExec)))
 }
 
 /// Query asynchronous allocation attributes related to graphs.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetGraphMemAttribute(
     device: c_int,
     attr: raw::cudaGraphMemAttributeType,
     value: *mut c_void,
 ) -> cudaError_t {
-    run("cudaDeviceGetGraphMemAttribute", || cu(rt::fns()?.cuDeviceGetGraphMemAttribute(device, attr.0, value)))
+    run(|| cu(rt::fns()?.cuDeviceGetGraphMemAttribute(device, attr.0, value)))
 }
 
 /// Set asynchronous allocation attributes related to graphs.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceSetGraphMemAttribute(
     device: c_int,
     attr: raw::cudaGraphMemAttributeType,
     value: *mut c_void,
 ) -> cudaError_t {
-    run("cudaDeviceSetGraphMemAttribute", || cu(rt::fns()?.cuDeviceSetGraphMemAttribute(device, attr.0, value)))
+    run(|| cu(rt::fns()?.cuDeviceSetGraphMemAttribute(device, attr.0, value)))
 }
 
 /// Free unused memory that was cached on the specified device for use with graphs back to
 /// the OS.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGraphMemTrim(device: c_int) -> cudaError_t {
-    run("cudaDeviceGraphMemTrim", || cu(rt::fns()?.cuDeviceGraphMemTrim(device)))
+    run(|| cu(rt::fns()?.cuDeviceGraphMemTrim(device)))
 }
 
 /// Create a user object.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaUserObjectCreate(
     object_out: *mut cudaUserObject_t,
@@ -484,24 +520,27 @@ pub unsafe extern "C" fn cudaUserObjectCreate(
     initialRefcount: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaUserObjectCreate", || {
+    run(|| {
         cu(rt::fns()?.cuUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags))
     })
 }
 
 /// Retain a reference to a user object.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    run("cudaUserObjectRetain", || cu(rt::fns()?.cuUserObjectRetain(object, count)))
+    run(|| cu(rt::fns()?.cuUserObjectRetain(object, count)))
 }
 
 /// Release a reference to a user object.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    run("cudaUserObjectRelease", || cu(rt::fns()?.cuUserObjectRelease(object, count)))
+    run(|| cu(rt::fns()?.cuUserObjectRelease(object, count)))
 }
 
 /// Retain a reference to a user object from a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphRetainUserObject(
     graph: cudaGraph_t,
@@ -509,17 +548,19 @@ pub unsafe extern "C" fn cudaGraphRetainUserObject(
     count: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphRetainUserObject", || cu(rt::fns()?.cuGraphRetainUserObject(graph, object, count, flags)))
+    run(|| cu(rt::fns()?.cuGraphRetainUserObject(graph, object, count, flags)))
 }
 
 /// Release a user object reference from a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    run("cudaGraphReleaseUserObject", || cu(rt::fns()?.cuGraphReleaseUserObject(graph, object, count)))
+    run(|| cu(rt::fns()?.cuGraphReleaseUserObject(graph, object, count)))
 }
 
 /// Create a conditional handle. The handle belongs to the context current on this thread, if
 /// any: like NVIDIA's runtime, this does not make one current.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
     pHandle_out: *mut cudaGraphConditionalHandle,
@@ -527,7 +568,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
     defaultLaunchValue: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphConditionalHandleCreate", || {
+    run(|| {
         conditional_handle_create(pHandle_out, graph, null_mut(), defaultLaunchValue, flags)
     })
 }

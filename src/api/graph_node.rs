@@ -22,6 +22,7 @@
 //! function's, dependencies, sizes, pitches, element sizes) is the driver's error.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -470,6 +471,7 @@ fn add_node(
 // ---- kernel nodes -----------------------------------------------------------------------
 
 /// Creates a kernel execution node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddKernelNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -478,7 +480,7 @@ pub unsafe extern "C" fn cudaGraphAddKernelNode(
     numDependencies: usize,
     pNodeParams: *const cudaKernelNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddKernelNode", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = kernel_params(f, pNodeParams)?;
         cu(f.cuGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, &k))
@@ -486,9 +488,10 @@ pub unsafe extern "C" fn cudaGraphAddKernelNode(
 }
 
 /// Returns a kernel node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t {
-    run("cudaGraphKernelNodeGetParams", || {
+    run(|| {
         let o = out(pNodeParams)?;
         let f = rt::ctx()?;
         let mut k = CUDA_KERNEL_NODE_PARAMS::default();
@@ -499,9 +502,10 @@ pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNo
 }
 
 /// Sets a kernel node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
-    run("cudaGraphKernelNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = kernel_params(f, pNodeParams)?;
         cu(f.cuGraphKernelNodeSetParams(node, &k))
@@ -511,48 +515,52 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNo
 // NVIDIA's 12.9 header names the parameters (hSrc, hDst) and 13.0's (hDst, hSrc); the first
 // is passed on as the driver's first, its destination, in both ABIs.
 /// Copies attributes from source node to destination node.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t {
-    run("cudaGraphKernelNodeCopyAttributes", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphKernelNodeCopyAttributes(hDst, hSrc))
     })
 }
 
 /// Queries node attribute.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(
     hNode: cudaGraphNode_t,
     attr: raw::cudaLaunchAttributeID,
     value_out: *mut cudaLaunchAttributeValue,
 ) -> cudaError_t {
-    run("cudaGraphKernelNodeGetAttribute", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphKernelNodeGetAttribute(hNode, attr.0, value_out as *mut c_void))
     })
 }
 
 /// Sets node attribute.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(
     hNode: cudaGraphNode_t,
     attr: raw::cudaLaunchAttributeID,
     value: *const cudaLaunchAttributeValue,
 ) -> cudaError_t {
-    run("cudaGraphKernelNodeSetAttribute", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphKernelNodeSetAttribute(hNode, attr.0, value as *const c_void))
     })
 }
 
 /// Sets the parameters for a kernel node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     node: cudaGraphNode_t,
     pNodeParams: *const cudaKernelNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExecKernelNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = kernel_params(f, pNodeParams)?;
         cu(f.cuGraphExecKernelNodeSetParams(hGraphExec, node, &k))
@@ -584,6 +592,7 @@ fn exec_set_copy(exec: cudaGraphExec_t, node: cudaGraphNode_t, make: impl FnOnce
 }
 
 /// Creates a memcpy node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -592,12 +601,13 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
     numDependencies: usize,
     pCopyParams: *const cudaMemcpy3DParms,
 ) -> cudaError_t {
-    run("cudaGraphAddMemcpyNode", || {
+    run(|| {
         add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy3d(f, pCopyParams))
     })
 }
 
 /// Creates a memcpy node to copy to a symbol on the device and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(
     pGraphNode: *mut cudaGraphNode_t,
@@ -610,12 +620,13 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphAddMemcpyNodeToSymbol", || {
+    run(|| {
         add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
     })
 }
 
 /// Creates a memcpy node to copy from a symbol on the device and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNodeFromSymbol(
     pGraphNode: *mut cudaGraphNode_t,
@@ -628,12 +639,13 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphAddMemcpyNodeFromSymbol", || {
+    run(|| {
         add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
     })
 }
 
 /// Creates a 1D memcpy node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
     pGraphNode: *mut cudaGraphNode_t,
@@ -645,15 +657,16 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
     count: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphAddMemcpyNode1D", || {
+    run(|| {
         add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy1d(f, dst, src, count, kind))
     })
 }
 
 /// Returns a memcpy node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t {
-    run("cudaGraphMemcpyNodeGetParams", || {
+    run(|| {
         let o = out(pNodeParams)?;
         let f = rt::ctx()?;
         let mut c = CUDA_MEMCPY3D::default();
@@ -664,12 +677,14 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNo
 }
 
 /// Sets a memcpy node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t {
-    run("cudaGraphMemcpyNodeSetParams", || set_copy(node, |f| copy3d(f, pNodeParams)))
+    run(|| set_copy(node, |f| copy3d(f, pNodeParams)))
 }
 
 /// Sets a memcpy node's parameters to copy to a symbol on the device.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsToSymbol(
     node: cudaGraphNode_t,
@@ -679,12 +694,13 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphMemcpyNodeSetParamsToSymbol", || {
+    run(|| {
         set_copy(node, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
     })
 }
 
 /// Sets a memcpy node's parameters to copy from a symbol on the device.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsFromSymbol(
     node: cudaGraphNode_t,
@@ -694,12 +710,13 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphMemcpyNodeSetParamsFromSymbol", || {
+    run(|| {
         set_copy(node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
     })
 }
 
 /// Sets a memcpy node's parameters to perform a 1-dimensional copy.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams1D(
     node: cudaGraphNode_t,
@@ -708,21 +725,23 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams1D(
     count: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphMemcpyNodeSetParams1D", || set_copy(node, |f| copy1d(f, dst, src, count, kind)))
+    run(|| set_copy(node, |f| copy1d(f, dst, src, count, kind)))
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     node: cudaGraphNode_t,
     pNodeParams: *const cudaMemcpy3DParms,
 ) -> cudaError_t {
-    run("cudaGraphExecMemcpyNodeSetParams", || exec_set_copy(hGraphExec, node, |f| copy3d(f, pNodeParams)))
+    run(|| exec_set_copy(hGraphExec, node, |f| copy3d(f, pNodeParams)))
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to copy to a symbol on the
 /// device.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(
     hGraphExec: cudaGraphExec_t,
@@ -733,13 +752,14 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphExecMemcpyNodeSetParamsToSymbol", || {
+    run(|| {
         exec_set_copy(hGraphExec, node, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
     })
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to copy from a symbol on the
 /// device.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(
     hGraphExec: cudaGraphExec_t,
@@ -750,13 +770,14 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphExecMemcpyNodeSetParamsFromSymbol", || {
+    run(|| {
         exec_set_copy(hGraphExec, node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
     })
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional
 /// copy.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
     hGraphExec: cudaGraphExec_t,
@@ -766,12 +787,13 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
     count: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run("cudaGraphExecMemcpyNodeSetParams1D", || exec_set_copy(hGraphExec, node, |f| copy1d(f, dst, src, count, kind)))
+    run(|| exec_set_copy(hGraphExec, node, |f| copy1d(f, dst, src, count, kind)))
 }
 
 // ---- memset nodes -----------------------------------------------------------------------
 
 /// Creates a memset node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemsetNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -780,7 +802,7 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
     numDependencies: usize,
     pMemsetParams: *const cudaMemsetParams,
 ) -> cudaError_t {
-    run("cudaGraphAddMemsetNode", || {
+    run(|| {
         let (f, c) = ctx()?;
         let p = memset_params(pMemsetParams)?;
         cu(f.cuGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, &p, c))
@@ -788,9 +810,10 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
 }
 
 /// Returns a memset node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t {
-    run("cudaGraphMemsetNodeGetParams", || {
+    run(|| {
         let o = out(pNodeParams)?;
         let f = rt::ctx()?;
         let mut p = CUDA_MEMSET_NODE_PARAMS::default();
@@ -808,9 +831,10 @@ pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNo
 }
 
 /// Sets a memset node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t {
-    run("cudaGraphMemsetNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = memset_params(pNodeParams)?;
         cu(f.cuGraphMemsetNodeSetParams(node, &p))
@@ -818,13 +842,14 @@ pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNo
 }
 
 /// Sets the parameters for a memset node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecMemsetNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     node: cudaGraphNode_t,
     pNodeParams: *const cudaMemsetParams,
 ) -> cudaError_t {
-    run("cudaGraphExecMemsetNodeSetParams", || {
+    run(|| {
         let (f, c) = ctx()?;
         let p = memset_params(pNodeParams)?;
         cu(f.cuGraphExecMemsetNodeSetParams(hGraphExec, node, &p, c))
@@ -834,6 +859,7 @@ pub unsafe extern "C" fn cudaGraphExecMemsetNodeSetParams(
 // ---- host nodes -------------------------------------------------------------------------
 
 /// Creates a host execution node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddHostNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -842,7 +868,7 @@ pub unsafe extern "C" fn cudaGraphAddHostNode(
     numDependencies: usize,
     pNodeParams: *const cudaHostNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddHostNode", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = host_params(pNodeParams)?;
         cu(f.cuGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &p))
@@ -850,9 +876,10 @@ pub unsafe extern "C" fn cudaGraphAddHostNode(
 }
 
 /// Returns a host node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t {
-    run("cudaGraphHostNodeGetParams", || {
+    run(|| {
         let o = out(pNodeParams)?;
         let f = rt::ctx()?;
         let mut p = CUDA_HOST_NODE_PARAMS::default();
@@ -863,9 +890,10 @@ pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNode
 }
 
 /// Sets a host node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t {
-    run("cudaGraphHostNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = host_params(pNodeParams)?;
         cu(f.cuGraphHostNodeSetParams(node, &p))
@@ -873,13 +901,14 @@ pub unsafe extern "C" fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNode
 }
 
 /// Sets the parameters for a host node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecHostNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     node: cudaGraphNode_t,
     pNodeParams: *const cudaHostNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExecHostNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = host_params(pNodeParams)?;
         cu(f.cuGraphExecHostNodeSetParams(hGraphExec, node, &p))
@@ -889,6 +918,7 @@ pub unsafe extern "C" fn cudaGraphExecHostNodeSetParams(
 // ---- child graph and empty nodes ----------------------------------------------------------
 
 /// Creates a child graph node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -897,35 +927,38 @@ pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
     numDependencies: usize,
     childGraph: cudaGraph_t,
 ) -> cudaError_t {
-    run("cudaGraphAddChildGraphNode", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph))
     })
 }
 
 /// Gets a handle to the embedded graph of a child graph node.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
-    run("cudaGraphChildGraphNodeGetGraph", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphChildGraphNodeGetGraph(node, pGraph))
     })
 }
 
 /// Updates node parameters in the child graph node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecChildGraphNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     node: cudaGraphNode_t,
     childGraph: cudaGraph_t,
 ) -> cudaError_t {
-    run("cudaGraphExecChildGraphNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph))
     })
 }
 
 /// Creates an empty node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddEmptyNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -933,7 +966,7 @@ pub unsafe extern "C" fn cudaGraphAddEmptyNode(
     pDependencies: *const cudaGraphNode_t,
     numDependencies: usize,
 ) -> cudaError_t {
-    run("cudaGraphAddEmptyNode", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies))
     })
@@ -942,6 +975,7 @@ pub unsafe extern "C" fn cudaGraphAddEmptyNode(
 // ---- event nodes ------------------------------------------------------------------------
 
 /// Creates an event record node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddEventRecordNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -950,44 +984,48 @@ pub unsafe extern "C" fn cudaGraphAddEventRecordNode(
     numDependencies: usize,
     event: cudaEvent_t,
 ) -> cudaError_t {
-    run("cudaGraphAddEventRecordNode", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event))
     })
 }
 
 /// Returns the event associated with an event record node.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
-    run("cudaGraphEventRecordNodeGetEvent", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphEventRecordNodeGetEvent(node, event_out))
     })
 }
 
 /// Sets an event record node's event.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t {
-    run("cudaGraphEventRecordNodeSetEvent", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphEventRecordNodeSetEvent(node, event))
     })
 }
 
 /// Sets the event for an event record node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecEventRecordNodeSetEvent(
     hGraphExec: cudaGraphExec_t,
     hNode: cudaGraphNode_t,
     event: cudaEvent_t,
 ) -> cudaError_t {
-    run("cudaGraphExecEventRecordNodeSetEvent", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event))
     })
 }
 
 /// Creates an event wait node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddEventWaitNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -996,38 +1034,41 @@ pub unsafe extern "C" fn cudaGraphAddEventWaitNode(
     numDependencies: usize,
     event: cudaEvent_t,
 ) -> cudaError_t {
-    run("cudaGraphAddEventWaitNode", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event))
     })
 }
 
 /// Returns the event associated with an event wait node.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
-    run("cudaGraphEventWaitNodeGetEvent", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphEventWaitNodeGetEvent(node, event_out))
     })
 }
 
 /// Sets an event wait node's event.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t {
-    run("cudaGraphEventWaitNodeSetEvent", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphEventWaitNodeSetEvent(node, event))
     })
 }
 
 /// Sets the event for an event wait node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecEventWaitNodeSetEvent(
     hGraphExec: cudaGraphExec_t,
     hNode: cudaGraphNode_t,
     event: cudaEvent_t,
 ) -> cudaError_t {
-    run("cudaGraphExecEventWaitNodeSetEvent", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event))
     })
@@ -1049,6 +1090,7 @@ macro_rules! semaphores {
 }
 
 /// Creates an external semaphore signal node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1057,7 +1099,7 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
     numDependencies: usize,
     nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddExternalSemaphoresSignalNode", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
         cu(f.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
@@ -1065,12 +1107,13 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
 }
 
 /// Returns an external semaphore signal node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeGetParams(
     hNode: cudaGraphNode_t,
     params_out: *mut cudaExternalSemaphoreSignalNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExternalSemaphoresSignalNodeGetParams", || {
+    run(|| {
         let o = out(params_out)?;
         let f = rt::ctx()?;
         cu(f.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, o as *mut _ as *mut c_void))
@@ -1078,12 +1121,13 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeGetParams(
 }
 
 /// Sets an external semaphore signal node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeSetParams(
     hNode: cudaGraphNode_t,
     nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExternalSemaphoresSignalNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
         cu(f.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, p as *const _ as *const c_void))
@@ -1091,13 +1135,14 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeSetParams(
 }
 
 /// Sets the parameters for an external semaphore signal node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     hNode: cudaGraphNode_t,
     nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExecExternalSemaphoresSignalNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
         cu(f.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
@@ -1105,6 +1150,7 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(
 }
 
 /// Creates an external semaphore wait node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1113,7 +1159,7 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
     numDependencies: usize,
     nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddExternalSemaphoresWaitNode", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
         cu(f.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
@@ -1121,12 +1167,13 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
 }
 
 /// Returns an external semaphore wait node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeGetParams(
     hNode: cudaGraphNode_t,
     params_out: *mut cudaExternalSemaphoreWaitNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExternalSemaphoresWaitNodeGetParams", || {
+    run(|| {
         let o = out(params_out)?;
         let f = rt::ctx()?;
         cu(f.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, o as *mut _ as *mut c_void))
@@ -1134,12 +1181,13 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeGetParams(
 }
 
 /// Sets an external semaphore wait node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeSetParams(
     hNode: cudaGraphNode_t,
     nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExternalSemaphoresWaitNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
         cu(f.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, p as *const _ as *const c_void))
@@ -1147,13 +1195,14 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeSetParams(
 }
 
 /// Sets the parameters for an external semaphore wait node in the given graphExec.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(
     hGraphExec: cudaGraphExec_t,
     hNode: cudaGraphNode_t,
     nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExecExternalSemaphoresWaitNodeSetParams", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
         cu(f.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
@@ -1164,6 +1213,7 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(
 
 /// Creates an allocation node and adds it to a graph. The address of the allocation is
 /// written to `nodeParams->dptr`.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1172,7 +1222,7 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
     numDependencies: usize,
     nodeParams: *mut cudaMemAllocNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddMemAllocNode", || {
+    run(|| {
         let f = rt::ctx()?;
         let p = out(nodeParams)?;
         let mut d = alloc(&p.poolProps, p.accessDescs, p.accessDescCount, p.bytesize)?;
@@ -1183,9 +1233,10 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
 }
 
 /// Returns a memory alloc node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t {
-    run("cudaGraphMemAllocNodeGetParams", || {
+    run(|| {
         let o = out(params_out)?;
         let f = rt::ctx()?;
         let mut d = CUDA_MEM_ALLOC_NODE_PARAMS::default();
@@ -1196,6 +1247,7 @@ pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, p
 }
 
 /// Creates a memory free node and adds it to a graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddMemFreeNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1204,16 +1256,17 @@ pub unsafe extern "C" fn cudaGraphAddMemFreeNode(
     numDependencies: usize,
     dptr: *mut c_void,
 ) -> cudaError_t {
-    run("cudaGraphAddMemFreeNode", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as CUdeviceptr))
     })
 }
 
 /// Returns a memory free node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: *mut c_void) -> cudaError_t {
-    run("cudaGraphMemFreeNodeGetParams", || {
+    run(|| {
         let o = out(dptr_out as *mut CUdeviceptr)?;
         let f = rt::ctx()?;
         cu(f.cuGraphMemFreeNodeGetParams(node, o))
@@ -1224,6 +1277,7 @@ pub unsafe extern "C" fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dp
 
 /// Adds a node of arbitrary type to a graph.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1233,11 +1287,12 @@ pub unsafe extern "C" fn cudaGraphAddNode(
     numDependencies: usize,
     nodeParams: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddNode", || add_node(pGraphNode, graph, pDependencies, Some(dependencyData), numDependencies, nodeParams))
+    run(|| add_node(pGraphNode, graph, pDependencies, Some(dependencyData), numDependencies, nodeParams))
 }
 
 /// Adds a node of arbitrary type to a graph.
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddNode(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1246,11 +1301,12 @@ pub unsafe extern "C" fn cudaGraphAddNode(
     numDependencies: usize,
     nodeParams: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddNode", || add_node(pGraphNode, graph, pDependencies, None, numDependencies, nodeParams))
+    run(|| add_node(pGraphNode, graph, pDependencies, None, numDependencies, nodeParams))
 }
 
 /// Adds a node of arbitrary type to a graph (12.3+).
 #[cfg(feature = "abi12")]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphAddNode_v2(
     pGraphNode: *mut cudaGraphNode_t,
@@ -1260,13 +1316,14 @@ pub unsafe extern "C" fn cudaGraphAddNode_v2(
     numDependencies: usize,
     nodeParams: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphAddNode_v2", || add_node(pGraphNode, graph, pDependencies, Some(dependencyData), numDependencies, nodeParams))
+    run(|| add_node(pGraphNode, graph, pDependencies, Some(dependencyData), numDependencies, nodeParams))
 }
 
 /// Updates a graph node's parameters.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    run("cudaGraphNodeSetParams", || {
+    run(|| {
         let (f, c) = ctx()?;
         let mut d = node_params(f, c, given(nodeParams)?)?;
         cu(f.cuGraphNodeSetParams(node, &mut d))
@@ -1274,13 +1331,14 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParam
 }
 
 /// Updates a graph node's parameters in an instantiated graph.
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecNodeSetParams(
     graphExec: cudaGraphExec_t,
     node: cudaGraphNode_t,
     nodeParams: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
-    run("cudaGraphExecNodeSetParams", || {
+    run(|| {
         let (f, c) = ctx()?;
         let mut d = node_params(f, c, given(nodeParams)?)?;
         cu(f.cuGraphExecNodeSetParams(graphExec, node, &mut d))

@@ -10,6 +10,7 @@
 #![allow(non_snake_case)]
 #![cfg_attr(feature = "abi12", allow(unused_imports, dead_code))]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_ulonglong};
 use std::ptr::null_mut;
 
@@ -61,13 +62,14 @@ fn per_kind(
 
 /// The resources of a device (`type` is checked by the driver).
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetDevResource(
     device: c_int,
     resource: *mut cudaDevResource,
     r#type: raw::cudaDevResourceType,
 ) -> cudaError_t {
-    run("cudaDeviceGetDevResource", || {
+    run(|| {
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetDevResource(dev, resource.cast(), r#type.0))
     })
@@ -75,6 +77,7 @@ pub unsafe extern "C" fn cudaDeviceGetDevResource(
 
 /// Splits an SM resource into groups of at least `minCount` SMs each.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDevSmResourceSplitByCount(
     result: *mut cudaDevResource,
@@ -84,7 +87,7 @@ pub unsafe extern "C" fn cudaDevSmResourceSplitByCount(
     useFlags: c_uint,
     minCount: c_uint,
 ) -> cudaError_t {
-    run("cudaDevSmResourceSplitByCount", || {
+    run(|| {
         cu(rt::fns()?.cuDevSmResourceSplitByCount(result.cast(), nbGroups, input.cast(), remaining.cast(), useFlags, minCount))
     })
 }
@@ -92,6 +95,7 @@ pub unsafe extern "C" fn cudaDevSmResourceSplitByCount(
 /// Splits an SM resource into groups described one by one (a CUDA 13.1 driver call: older
 /// drivers get `cudaErrorCallRequiresNewerDriver`, whatever the arguments).
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDevSmResourceSplit(
     result: *mut cudaDevResource,
@@ -101,7 +105,7 @@ pub unsafe extern "C" fn cudaDevSmResourceSplit(
     flags: c_uint,
     groupParams: *mut cudaDevSmResourceGroupParams,
 ) -> cudaError_t {
-    run("cudaDevSmResourceSplit", || {
+    run(|| {
         cu(rt::fns()?.cuDevSmResourceSplit(result.cast(), nbGroups, input.cast(), remainder.cast(), flags, groupParams.cast()))
     })
 }
@@ -109,13 +113,14 @@ pub unsafe extern "C" fn cudaDevSmResourceSplit(
 /// A descriptor of resources, for [`cudaGreenCtxCreate`]. No resources at all is
 /// `cudaErrorInvalidValue` (the 13.0 driver crashes on it).
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDevResourceGenerateDesc(
     phDesc: *mut cudaDevResourceDesc_t,
     resources: *mut cudaDevResource,
     nbResources: c_uint,
 ) -> cudaError_t {
-    run("cudaDevResourceGenerateDesc", || {
+    run(|| {
         if nbResources == 0 {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -125,6 +130,7 @@ pub unsafe extern "C" fn cudaDevResourceGenerateDesc(
 
 /// Creates a green context on the resources of `desc`; its handle is its driver context.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGreenCtxCreate(
     phCtx: *mut cudaExecutionContext_t,
@@ -132,7 +138,7 @@ pub unsafe extern "C" fn cudaGreenCtxCreate(
     device: c_int,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGreenCtxCreate", || {
+    run(|| {
         let o = out(phCtx)?;
         if desc.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -157,9 +163,10 @@ pub unsafe extern "C" fn cudaGreenCtxCreate(
 
 /// The execution context of a device: its primary context.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetExecutionCtx(ctx: *mut cudaExecutionContext_t, device: c_int) -> cudaError_t {
-    run("cudaDeviceGetExecutionCtx", || {
+    run(|| {
         let o = out(ctx)?;
         *o = rt::primary(device)? as cudaExecutionContext_t;
         Ok(())
@@ -169,9 +176,10 @@ pub unsafe extern "C" fn cudaDeviceGetExecutionCtx(ctx: *mut cudaExecutionContex
 /// Destroys a green context (its streams stay, detached). Only green contexts this runtime
 /// made can be destroyed.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) -> cudaError_t {
-    run("cudaExecutionCtxDestroy", || {
+    run(|| {
         exec_ctx(ctx)?;
         let found = GREEN.lock().iter().find(|e| e.0 == ctx as usize).map(|e| (e.1 as CUgreenCtx, e.2));
         let (g, dev) = found.ok_or(cudaError::cudaErrorInvalidValue)?;
@@ -193,13 +201,14 @@ pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) ->
 
 /// The resources of an execution context.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetDevResource(
     ctx: cudaExecutionContext_t,
     resource: *mut cudaDevResource,
     r#type: raw::cudaDevResourceType,
 ) -> cudaError_t {
-    run("cudaExecutionCtxGetDevResource", || {
+    run(|| {
         per_kind(
             ctx,
             |f, g| f.cuGreenCtxGetDevResource(g, resource.cast(), r#type.0),
@@ -210,9 +219,10 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevResource(
 
 /// The device of an execution context.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetDevice(device: *mut c_int, ctx: cudaExecutionContext_t) -> cudaError_t {
-    run("cudaExecutionCtxGetDevice", || {
+    run(|| {
         let d = out(device)?;
         let c = exec_ctx(ctx)?;
         cu(rt::fns()?.cuCtxGetDevice_v2(d, c))
@@ -221,36 +231,40 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevice(device: *mut c_int, ctx: cuda
 
 /// The id of an execution context, unique in the process.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxId: *mut c_ulonglong) -> cudaError_t {
-    run("cudaExecutionCtxGetId", || {
+    run(|| {
         per_kind(ctx, |f, g| f.cuGreenCtxGetId(g, ctxId), |f, c| f.cuCtxGetId(c, ctxId))
     })
 }
 
 /// Records, in `event`, all the work submitted to an execution context so far.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
-    run("cudaExecutionCtxRecordEvent", || {
+    run(|| {
         per_kind(ctx, |f, g| f.cuGreenCtxRecordEvent(g, event.cast()), |f, c| f.cuCtxRecordEvent(c, event.cast()))
     })
 }
 
 /// Makes all future work submitted to an execution context wait for `event`.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxWaitEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
-    run("cudaExecutionCtxWaitEvent", || {
+    run(|| {
         per_kind(ctx, |f, g| f.cuGreenCtxWaitEvent(g, event.cast()), |f, c| f.cuCtxWaitEvent(c, event.cast()))
     })
 }
 
 /// Waits for all the work of an execution context.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxSynchronize(ctx: cudaExecutionContext_t) -> cudaError_t {
-    run("cudaExecutionCtxSynchronize", || {
+    run(|| {
         let c = exec_ctx(ctx)?;
         cu(rt::fns()?.cuCtxSynchronize_v2(c))
     })
@@ -259,6 +273,7 @@ pub unsafe extern "C" fn cudaExecutionCtxSynchronize(ctx: cudaExecutionContext_t
 /// Creates a stream in an execution context. A green context's streams never synchronize
 /// with the legacy stream (the driver requires it; NVIDIA's runtime adds the flag).
 #[cfg(not(feature = "abi12"))]
+#[export(family = Stream)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxStreamCreate(
     phStream: *mut cudaStream_t,
@@ -266,7 +281,7 @@ pub unsafe extern "C" fn cudaExecutionCtxStreamCreate(
     flags: c_uint,
     priority: c_int,
 ) -> cudaError_t {
-    run("cudaExecutionCtxStreamCreate", || {
+    run(|| {
         let s = phStream.cast::<CUstream>();
         per_kind(
             ctx,
@@ -287,14 +302,14 @@ pub unsafe extern "C" fn cudaExecutionCtxStreamCreate(
 
 /// The resources of the context a stream belongs to (its green context's, if it has one).
 #[cfg(not(feature = "abi12"))]
-// also: cudaStreamGetDevResource_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetDevResource(
     hStream: cudaStream_t,
     resource: *mut cudaDevResource,
     r#type: raw::cudaDevResourceType,
 ) -> cudaError_t {
-    run("cudaStreamGetDevResource", || {
+    run(|| {
         let f = rt::ctx()?;
         let (mut c, mut g): (CUcontext, CUgreenCtx) = (null_mut(), null_mut());
         cu(f.cuStreamGetCtx_v2(hStream.cast(), &mut c, &mut g))?;

@@ -5,6 +5,7 @@
 //! (map flags other than read-only and write-discard become none: `map_flags`).
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::runtime::boundary::{cu, run, Res};
@@ -46,44 +47,50 @@ fn map_flags(flags: c_uint) -> c_uint {
 }
 
 /// Unregisters a graphics resource for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) -> cudaError_t {
-    run("cudaGraphicsUnregisterResource", || cu(rt::ctx()?.cuGraphicsUnregisterResource(self::resource(resource))))
+    run(|| cu(rt::ctx()?.cuGraphicsUnregisterResource(self::resource(resource))))
 }
 
 /// Set usage flags for mapping a graphics resource.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: c_uint) -> cudaError_t {
-    run("cudaGraphicsResourceSetMapFlags", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsResourceSetMapFlags(self::resource(resource), map_flags(flags)))
     })
 }
 
 /// Map graphics resources for access by CUDA.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsMapResources(count: c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGraphicsMapResources", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsMapResources(count as c_uint, resources as *mut CUgraphicsResource, stream))
     })
 }
 
 /// Unmap graphics resources.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsUnmapResources(count: c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t {
-    run("cudaGraphicsUnmapResources", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsUnmapResources(count as c_uint, resources as *mut CUgraphicsResource, stream))
     })
 }
 
 /// Get an device pointer through which to access a mapped graphics resource.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(devPtr: *mut *mut c_void, size: *mut usize, resource: cudaGraphicsResource_t) -> cudaError_t {
-    run("cudaGraphicsResourceGetMappedPointer", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsResourceGetMappedPointer(devPtr as *mut CUdeviceptr, size, self::resource(resource)))
     })
 }
 
 /// Get an array through which to access a subresource of a mapped graphics resource.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsSubResourceGetMappedArray(
     array: *mut cudaArray_t,
@@ -91,18 +98,19 @@ pub unsafe extern "C" fn cudaGraphicsSubResourceGetMappedArray(
     arrayIndex: c_uint,
     mipLevel: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphicsSubResourceGetMappedArray", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsSubResourceGetMappedArray(array as *mut CUarray, self::resource(resource), arrayIndex, mipLevel))
     })
 }
 
 /// Get a mipmapped array through which to access a mapped graphics resource.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
     mipmappedArray: *mut cudaMipmappedArray_t,
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
-    run("cudaGraphicsResourceGetMappedMipmappedArray", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(mipmappedArray as *mut CUmipmappedArray, self::resource(resource)))
     })
 }

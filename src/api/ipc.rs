@@ -3,6 +3,7 @@
 //! driver API) opens in a process that uses the other.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -12,18 +13,20 @@ use crate::runtime::rt;
 use crate::types::*;
 
 /// Gets an interprocess handle for a previously allocated event.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaIpcGetEventHandle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> cudaError_t {
-    run("cudaIpcGetEventHandle", || {
+    run(|| {
         let handle = out(handle)?;
         cu(rt::ctx()?.cuIpcGetEventHandle(handle as *mut cudaIpcEventHandle_t as *mut CUipcEventHandle, event))
     })
 }
 
 /// Opens an interprocess event handle for use in the current process.
+#[export(family = Memory, sem = Create(Event, event))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaIpcOpenEventHandle(event: *mut cudaEvent_t, handle: cudaIpcEventHandle_t) -> cudaError_t {
-    run("cudaIpcOpenEventHandle", || {
+    run(|| {
         let event = out(event)?;
         let mut e = null_mut();
         // SAFETY: the same 64 bytes.
@@ -35,22 +38,24 @@ pub unsafe extern "C" fn cudaIpcOpenEventHandle(event: *mut cudaEvent_t, handle:
 }
 
 /// Gets an interprocess memory handle for an existing device memory allocation.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaIpcGetMemHandle(handle: *mut cudaIpcMemHandle_t, devPtr: *mut c_void) -> cudaError_t {
-    run("cudaIpcGetMemHandle", || {
+    run(|| {
         let handle = out(handle)?;
         cu(rt::ctx()?.cuIpcGetMemHandle(handle as *mut cudaIpcMemHandle_t as *mut CUipcMemHandle, devPtr as u64))
     })
 }
 
 /// Opens an interprocess memory handle exported from another process and returns a device pointer usable in the local process.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaIpcOpenMemHandle(
     devPtr: *mut *mut c_void,
     handle: cudaIpcMemHandle_t,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaIpcOpenMemHandle", || {
+    run(|| {
         let devPtr = out(devPtr)?;
         let mut p = 0;
         // SAFETY: the same 64 bytes.
@@ -62,7 +67,8 @@ pub unsafe extern "C" fn cudaIpcOpenMemHandle(
 }
 
 /// Attempts to close memory mapped with cudaIpcOpenMemHandle.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaIpcCloseMemHandle(devPtr: *mut c_void) -> cudaError_t {
-    run("cudaIpcCloseMemHandle", || cu(rt::ctx()?.cuIpcCloseMemHandle(devPtr as u64)))
+    run(|| cu(rt::ctx()?.cuIpcCloseMemHandle(devPtr as u64)))
 }

@@ -7,6 +7,7 @@
 //! options are passed on as they are, for the driver to judge.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -28,6 +29,7 @@ fn library_options(options: *mut raw::cudaLibraryOption, values: *mut *mut c_voi
 }
 
 /// Load a library with specified code and options
+#[export(family = Module, sem = Create(Library, library))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryLoadData(
     library: *mut cudaLibrary_t,
@@ -39,7 +41,7 @@ pub unsafe extern "C" fn cudaLibraryLoadData(
     libraryOptionValues: *mut *mut c_void,
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
-    run("cudaLibraryLoadData", || {
+    run(|| {
         let o = out(library)?;
         if code.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -65,6 +67,7 @@ pub unsafe extern "C" fn cudaLibraryLoadData(
 }
 
 /// Load a library with specified file and options
+#[export(family = Module, sem = Create(Library, library))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryLoadFromFile(
     library: *mut cudaLibrary_t,
@@ -76,7 +79,7 @@ pub unsafe extern "C" fn cudaLibraryLoadFromFile(
     libraryOptionValues: *mut *mut c_void,
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
-    run("cudaLibraryLoadFromFile", || {
+    run(|| {
         let o = out(library)?;
         if fileName.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -101,9 +104,10 @@ pub unsafe extern "C" fn cudaLibraryLoadFromFile(
 }
 
 /// Unloads a library
+#[export(family = Module, sem = Destroy(Library, library))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_t {
-    run("cudaLibraryUnload", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: the handle is the driver's to check.
         let r = cu(f.cuLibraryUnload(library));
@@ -114,9 +118,10 @@ pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_
 }
 
 /// Returns a kernel handle
+#[export(family = Module, sem = LibraryGetKernel)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    run("cudaLibraryGetKernel", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: the out pointer, handle and name are the driver's to check.
         cu(f.cuLibraryGetKernel(pKernel, library, name))
@@ -124,9 +129,10 @@ pub unsafe extern "C" fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, librar
 }
 
 /// Returns a global device pointer
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    run("cudaLibraryGetGlobal", || {
+    run(|| {
         // The global of the current context's device.
         let f = rt::ctx()?;
         // SAFETY: a device pointer is pointer-sized; either out pointer may be null, and
@@ -136,9 +142,10 @@ pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mu
 }
 
 /// Returns a pointer to managed memory
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    run("cudaLibraryGetManaged", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: as cudaLibraryGetGlobal.
         cu(f.cuLibraryGetManaged(dptr as *mut CUdeviceptr, bytes, library, name))
@@ -146,9 +153,10 @@ pub unsafe extern "C" fn cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *m
 }
 
 /// Returns a pointer to a unified function
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) -> cudaError_t {
-    run("cudaLibraryGetUnifiedFunction", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: the out pointer, handle and name are the driver's to check.
         cu(f.cuLibraryGetUnifiedFunction(fptr, library, symbol))
@@ -156,9 +164,10 @@ pub unsafe extern "C" fn cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, l
 }
 
 /// Returns the number of kernels within a library
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryGetKernelCount(count: *mut c_uint, lib: cudaLibrary_t) -> cudaError_t {
-    run("cudaLibraryGetKernelCount", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: the out pointer and handle are the driver's to check.
         cu(f.cuLibraryGetKernelCount(count, lib))
@@ -166,9 +175,10 @@ pub unsafe extern "C" fn cudaLibraryGetKernelCount(count: *mut c_uint, lib: cuda
 }
 
 /// Retrieve the kernel handles within a library.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: c_uint, lib: cudaLibrary_t) -> cudaError_t {
-    run("cudaLibraryEnumerateKernels", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: `cudaKernel_t` is `CUkernel`; the buffer of `numKernels` and the handle are
         // the driver's to check.
@@ -181,9 +191,10 @@ pub unsafe extern "C" fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t,
 /// As `cudaFuncSetAttribute`, only the settable attributes are taken. The kernel handle and
 /// the device go to the driver as they are, as NVIDIA's runtime passes them (a host stub or a
 /// null kernel is the driver's invalid handle, an unknown device its invalid device).
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: raw::cudaFuncAttribute, value: c_int, device: c_int) -> cudaError_t {
-    run("cudaKernelSetAttributeForDevice", || {
+    run(|| {
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }

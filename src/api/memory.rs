@@ -2,6 +2,7 @@
 //! host registration, unified memory advice, prefetch and range queries, pointer attributes.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -22,9 +23,10 @@ fn dptr(p: *const c_void) -> CUdeviceptr {
 }
 
 /// Allocate memory on the device.
+#[export(family = Memory, sem = Malloc(Device, devPtr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMalloc(devPtr: *mut *mut c_void, size: usize) -> cudaError_t {
-    run("cudaMalloc", || {
+    run(|| {
         let p = out(devPtr)?;
         let f = rt::ctx()?;
         if size == 0 {
@@ -41,12 +43,14 @@ pub unsafe extern "C" fn cudaMalloc(devPtr: *mut *mut c_void, size: usize) -> cu
 // NULL goes to the driver too, as in NVIDIA's runtime: on a healthy context the driver
 // accepts it, on a faulted one it reports the fault.
 /// Frees memory on the device.
+#[export(family = Memory, sem = Free([Device, Pitched, Device3D, Async, Managed], devPtr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFree(devPtr: *mut c_void) -> cudaError_t {
-    run("cudaFree", || cu(rt::ctx()?.cuMemFree(dptr(devPtr))))
+    run(|| cu(rt::ctx()?.cuMemFree(dptr(devPtr))))
 }
 
 /// Allocates pitched memory on the device.
+#[export(family = Memory, sem = MallocPitch)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocPitch(
     devPtr: *mut *mut c_void,
@@ -54,7 +58,7 @@ pub unsafe extern "C" fn cudaMallocPitch(
     width: usize,
     height: usize,
 ) -> cudaError_t {
-    run("cudaMallocPitch", || {
+    run(|| {
         let p = out(devPtr)?;
         let pitch = out(pitch)?;
         let f = rt::ctx()?;
@@ -72,9 +76,10 @@ pub unsafe extern "C" fn cudaMallocPitch(
 }
 
 /// Allocates memory that will be automatically managed by the Unified Memory system.
+#[export(family = Memory, sem = Malloc(Managed, devPtr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    run("cudaMallocManaged", || {
+    run(|| {
         let p = out(devPtr)?;
         let f = rt::ctx()?;
         // Size 0 gives NULL whatever the flags; the driver judges the flags otherwise.
@@ -87,9 +92,10 @@ pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize
 }
 
 /// Allocates page-locked memory on the host.
+#[export(family = Memory, sem = Malloc(Pinned, ptr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
-    run("cudaMallocHost", || {
+    run(|| {
         // As NVIDIA's runtime: the context first; the out pointer is the driver's to check
         // unless the size is 0. The allocation is `cudaHostAlloc`'s with no flags: NVIDIA's
         // runtimes call `cuMemHostAlloc(ptr, size, 0)` here (13.0.96 and 12.9.79), not
@@ -104,9 +110,10 @@ pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> c
 }
 
 /// Allocates page-locked memory on the host.
+#[export(family = Memory, sem = Malloc(Pinned, pHost))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    run("cudaHostAlloc", || {
+    run(|| {
         let f = rt::ctx()?;
         // Size 0 gives NULL before the flags are looked at; otherwise the driver judges them.
         if size == 0 {
@@ -121,32 +128,36 @@ pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, fla
 // and unknown flags included, as NVIDIA's runtime does: the driver judges them, and on a
 // faulted context it reports the fault first (measured on the H100, `ctest/sticky_fault.c`).
 /// Frees page-locked memory.
+#[export(family = Memory, sem = Free([Pinned], ptr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
-    run("cudaFreeHost", || cu(rt::ctx()?.cuMemFreeHost(ptr)))
+    run(|| cu(rt::ctx()?.cuMemFreeHost(ptr)))
 }
 
 /// Registers an existing host memory range for use by CUDA.
+#[export(family = Memory, sem = HostRegister)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    run("cudaHostRegister", || cu(rt::ctx()?.cuMemHostRegister(ptr, size, flags)))
+    run(|| cu(rt::ctx()?.cuMemHostRegister(ptr, size, flags)))
 }
 
 /// Unregisters a memory range that was registered with cudaHostRegister.
+#[export(family = Memory, sem = Free([Registered], ptr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
-    run("cudaHostUnregister", || cu(rt::ctx()?.cuMemHostUnregister(ptr)))
+    run(|| cu(rt::ctx()?.cuMemHostUnregister(ptr)))
 }
 
 /// Passes back device pointer of mapped host memory allocated by cudaHostAlloc or registered
 /// by cudaHostRegister.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostGetDevicePointer(
     pDevice: *mut *mut c_void,
     pHost: *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaHostGetDevicePointer", || {
+    run(|| {
         // As NVIDIA's runtime: a host pointer given (before the context), the context, then
         // the driver judges the out pointer and the flags.
         if pHost.is_null() {
@@ -158,9 +169,10 @@ pub unsafe extern "C" fn cudaHostGetDevicePointer(
 }
 
 /// Passes back flags used to allocate pinned host memory allocated by cudaHostAlloc.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostGetFlags(pFlags: *mut c_uint, pHost: *mut c_void) -> cudaError_t {
-    run("cudaHostGetFlags", || {
+    run(|| {
         let p = out(pFlags)?;
         let f = rt::ctx()?;
         let mut fl: c_uint = 0;
@@ -171,9 +183,10 @@ pub unsafe extern "C" fn cudaHostGetFlags(pFlags: *mut c_uint, pHost: *mut c_voi
 }
 
 /// Gets free and total device memory.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t {
-    run("cudaMemGetInfo", || {
+    run(|| {
         // Either pointer may be NULL: both go to the driver as given.
         let f = rt::ctx()?;
         cu(f.cuMemGetInfo(free, total))
@@ -210,6 +223,7 @@ fn advise(devPtr: *const c_void, count: usize, advice: raw::cudaMemoryAdvise, lo
 
 /// Advise about the usage of a given memory range.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemAdvise(
     devPtr: *const c_void,
@@ -217,11 +231,12 @@ pub unsafe extern "C" fn cudaMemAdvise(
     advice: raw::cudaMemoryAdvise,
     location: cudaMemLocation,
 ) -> cudaError_t {
-    run("cudaMemAdvise", || advise(devPtr, count, advice, cu_location(location)))
+    run(|| advise(devPtr, count, advice, cu_location(location)))
 }
 
 /// Advise about the usage of a given memory range.
 #[cfg(feature = "abi12")]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemAdvise(
     devPtr: *const c_void,
@@ -229,7 +244,7 @@ pub unsafe extern "C" fn cudaMemAdvise(
     advice: raw::cudaMemoryAdvise,
     device: c_int,
 ) -> cudaError_t {
-    run("cudaMemAdvise", || {
+    run(|| {
         let f = rt::ctx()?;
         let r = f.cuMemAdvise_v1(dptr(devPtr), count, advice.0, device);
         if r == crate::driver::MISSING_ENTRY_POINT {
@@ -242,6 +257,7 @@ pub unsafe extern "C" fn cudaMemAdvise(
 
 /// Advise about the usage of a given memory range.
 #[cfg(feature = "abi12")]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemAdvise_v2(
     devPtr: *const c_void,
@@ -249,7 +265,7 @@ pub unsafe extern "C" fn cudaMemAdvise_v2(
     advice: raw::cudaMemoryAdvise,
     location: cudaMemLocation,
 ) -> cudaError_t {
-    run("cudaMemAdvise_v2", || advise(devPtr, count, advice, cu_location(location)))
+    run(|| advise(devPtr, count, advice, cu_location(location)))
 }
 
 fn prefetch(devPtr: *const c_void, count: usize, loc: CUmemLocation, flags: c_uint, stream: cudaStream_t) -> Res {
@@ -261,7 +277,7 @@ fn prefetch(devPtr: *const c_void, count: usize, loc: CUmemLocation, flags: c_ui
 
 /// Prefetches memory to the specified destination location.
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemPrefetchAsync_ptsz
+#[export(family = Memory, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPrefetchAsync(
     devPtr: *const c_void,
@@ -270,12 +286,12 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
     flags: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemPrefetchAsync", || prefetch(devPtr, count, cu_location(location), flags, stream))
+    run(|| prefetch(devPtr, count, cu_location(location), flags, stream))
 }
 
 /// Prefetches memory to the specified destination device.
 #[cfg(feature = "abi12")]
-// also: cudaMemPrefetchAsync_ptsz
+#[export(family = Memory, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPrefetchAsync(
     devPtr: *const c_void,
@@ -283,7 +299,7 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
     dstDevice: c_int,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemPrefetchAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         let r = f.cuMemPrefetchAsync_v1(dptr(devPtr), count, dstDevice, stream);
         if r == crate::driver::MISSING_ENTRY_POINT {
@@ -296,7 +312,7 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync(
 
 /// Prefetches memory to the specified destination location.
 #[cfg(feature = "abi12")]
-// also: cudaMemPrefetchAsync_v2_ptsz
+#[export(family = Memory, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(
     devPtr: *const c_void,
@@ -305,10 +321,11 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(
     flags: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemPrefetchAsync_v2", || prefetch(devPtr, count, cu_location(location), flags, stream))
+    run(|| prefetch(devPtr, count, cu_location(location), flags, stream))
 }
 
 /// Query an attribute of a given memory range.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemRangeGetAttribute(
     data: *mut c_void,
@@ -317,7 +334,7 @@ pub unsafe extern "C" fn cudaMemRangeGetAttribute(
     devPtr: *const c_void,
     count: usize,
 ) -> cudaError_t {
-    run("cudaMemRangeGetAttribute", || {
+    run(|| {
         // As NVIDIA's runtime: no context is made current; the driver checks everything.
         let f = rt::fns()?;
         // The runtime's attribute values are the driver's.
@@ -326,6 +343,7 @@ pub unsafe extern "C" fn cudaMemRangeGetAttribute(
 }
 
 /// Query attributes of a given memory range.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemRangeGetAttributes(
     data: *mut *mut c_void,
@@ -335,7 +353,7 @@ pub unsafe extern "C" fn cudaMemRangeGetAttributes(
     devPtr: *const c_void,
     count: usize,
 ) -> cudaError_t {
-    run("cudaMemRangeGetAttributes", || {
+    run(|| {
         // As NVIDIA's runtime: no context is made current; the driver checks everything.
         let f = rt::fns()?;
         // `raw::cudaMemRangeAttribute` is a transparent int with the driver's values.
@@ -357,12 +375,13 @@ pub unsafe extern "C" fn cudaMemRangeGetAttributes(
 // failing driver call, leaves the struct zeroed with device -1 and fails
 // (cudaErrorInvalidValue for the type).
 /// Returns attributes about a specified pointer.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaPointerGetAttributes(
     attributes: *mut cudaPointerAttributes,
     ptr: *const c_void,
 ) -> cudaError_t {
-    run("cudaPointerGetAttributes", || {
+    run(|| {
         let a = out(attributes)?;
         // As NVIDIA's runtime: no context is made current (the driver answers without one).
         let f = rt::fns()?;

@@ -1,11 +1,23 @@
-//! The exported runtime API. Every function here is `#[no_mangle] pub unsafe extern "C"`
-//! with NVIDIA's signature, and its body is one [`crate::runtime::boundary::run`] call: check the
-//! arguments, convert types, call the driver, map the result.
+//! The exported runtime API. Every function here is declared once, as
 //!
-//! A comment line `// also: NAME_ptds` (or `_ptsz`) right above `#[no_mangle]` makes the
-//! build generate that per-thread-default-stream export with the same signature.
-//! `#[cfg(feature = "abi12")]` / `#[cfg(not(feature = "abi12"))]` on its own line above
-//! `#[no_mangle]` limits an export to one ABI (build.rs reads both forms).
+//! ```ignore
+//! /// Copies data between host and device.
+//! #[export(family = Copy, per_thread = ptds, sem = Copy(Linear))]
+//! #[no_mangle]
+//! pub unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+//!     run(|| ...)
+//! }
+//! ```
+//!
+//! with NVIDIA's signature; its body is one [`crate::runtime::boundary::run`] call (check the
+//! arguments, convert types, call the driver, map the result), which `#[export]` gives the
+//! function's name. The attribute's arguments (`macros/src/decl.rs`) are everything else the
+//! build needs to know: the observation family, the per-thread-default-stream form
+//! (`per_thread = ptds | ptsz`: the build adds `NAME_ptds` / `NAME_ptsz`), what the call means
+//! to the observer (`sem`), how the tools see it (`cupti`). `#[cfg(feature = "abi12")]` or
+//! `#[cfg(not(feature = "abi12"))]` limits an export to one ABI. build.rs reads the
+//! declarations with the same parser (syn) and generates the per-thread forms, the symbol
+//! versions, the observation shims and table and the tools' records from them.
 //!
 //! The OpenGL, EGL and VDPAU exports (`gl`, `egl`, `vdpau`) are declared by headers of their
 //! own, as NVIDIA's are (`cuda_gl_interop.h`, ...): cbindgen skips them here and build.rs

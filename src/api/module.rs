@@ -10,6 +10,7 @@
 //! a launch is one driver call.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::ptr::null_mut;
@@ -408,6 +409,7 @@ const _: () = {
 
 /// Registers a fat binary (called from nvcc's static constructors). Records it only.
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterFatBinary(fatCubin: *mut c_void) -> *mut *mut c_void {
     // nvcc passes its `__fatBinC_Wrapper_t`, the driver takes it as it is (as it takes a
@@ -426,6 +428,7 @@ pub unsafe extern "C" fn __cudaRegisterFatBinary(fatCubin: *mut c_void) -> *mut 
 
 /// Ends the registration of a fat binary. Loading waits for the first use.
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterFatBinaryEnd(fatCubinHandle: *mut *mut c_void) {
     let _ = fatCubinHandle;
@@ -435,6 +438,7 @@ pub unsafe extern "C" fn __cudaRegisterFatBinaryEnd(fatCubinHandle: *mut *mut c_
 /// device code is unloaded). The driver is not called: at exit it may be gone already, and
 /// the driver's library lives until the process ends.
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_void) {
     let Some(bin) = bin_of(fatCubinHandle) else { return };
@@ -459,6 +463,7 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(fatCubinHandle: *mut *mut c_v
 
 /// Registers a kernel: its host stub and its device name.
 /// cbindgen:ignore
+#[export(family = Module, sem = RegisterFunction)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterFunction(
     fatCubinHandle: *mut *mut c_void,
@@ -498,6 +503,7 @@ fn register_var(handle: *mut *mut c_void, host: usize, deviceName: *const c_char
 
 /// Registers a `__device__` or `__constant__` variable: its host shadow and device name.
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterVar(
     fatCubinHandle: *mut *mut c_void,
@@ -515,6 +521,7 @@ pub unsafe extern "C" fn __cudaRegisterVar(
 
 /// Registers a `__managed__` variable: the host slot that gets its pointer, and its name.
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterManagedVar(
     fatCubinHandle: *mut *mut c_void,
@@ -535,6 +542,7 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
 /// `hostVar` when it loads the code (see [`load`]). As in NVIDIA's runtimes it is no symbol:
 /// the symbol exports do not know its address.
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterHostVar(fatCubinHandle: *mut *mut c_void, deviceName: *const c_char, hostVar: *mut c_char, size: usize) {
     let _ = size;
@@ -549,6 +557,7 @@ pub unsafe extern "C" fn __cudaRegisterHostVar(fatCubinHandle: *mut *mut c_void,
 /// windows), handed to the driver with the code when it is loaded
 /// (`CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`).
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterUnifiedTable(
     fatCubinHandle: *mut *mut c_void,
@@ -565,10 +574,11 @@ pub unsafe extern "C" fn __cudaRegisterUnifiedTable(
 /// code calls it before its first access to one. Returns 1 once done, 0 on failure (the
 /// program then calls again at its next access).
 /// cbindgen:ignore
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaInitModule(fatCubinHandle: *mut *mut c_void) -> c_char {
     let Some(bin) = bin_of(fatCubinHandle) else { return 0 };
-    let r = run("__cudaInitModule", || {
+    let r = run(|| {
         let f = rt::ctx()?;
         library(bin, f).map(|_| ())
     });
@@ -579,6 +589,7 @@ pub unsafe extern "C" fn __cudaInitModule(fatCubinHandle: *mut *mut c_void) -> c
 
 /// Pushes a launch configuration (`<<<grid, block, shared, stream>>>`). Returns 0.
 /// cbindgen:ignore
+#[export(family = Launch, cupti = none)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: dim3, sharedMem: usize, stream: cudaStream_t) -> c_uint {
     crate::runtime::thread::push_config(CallConfig { grid: gridDim, block: blockDim, shared: sharedMem, stream });
@@ -587,6 +598,7 @@ pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: di
 
 /// Pops the configuration the launch stub was called with.
 /// cbindgen:ignore
+#[export(family = Launch, cupti = none)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaPopCallConfiguration(gridDim: *mut dim3, blockDim: *mut dim3, sharedMem: *mut usize, stream: *mut c_void) -> cudaError_t {
     let Some(c) = crate::runtime::thread::pop_config() else {
@@ -612,9 +624,10 @@ pub unsafe extern "C" fn __cudaPopCallConfiguration(gridDim: *mut dim3, blockDim
 
 /// The kernel handle of a host stub (called once by each launch stub).
 /// cbindgen:ignore
+#[export(family = Module, sem = GetKernel(kernel, func), cupti = none)]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaGetKernel(kernel: *mut cudaKernel_t, func: *const c_void) -> cudaError_t {
-    run("__cudaGetKernel", || get_kernel(kernel, func))
+    run(|| get_kernel(kernel, func))
 }
 
 fn get_kernel(kernel: *mut cudaKernel_t, func: *const c_void) -> Res {
@@ -631,7 +644,7 @@ fn get_kernel(kernel: *mut cudaKernel_t, func: *const c_void) -> Res {
 
 /// Launches a kernel by the handle `__cudaGetKernel` gave (nvcc's launch stubs).
 /// cbindgen:ignore
-// also: __cudaLaunchKernel_ptsz
+#[export(family = Launch, per_thread = ptsz, sem = Launch, cupti = as(cudaLaunchKernel))]
 #[no_mangle]
 pub unsafe extern "C" fn __cudaLaunchKernel(
     kernel: cudaKernel_t,
@@ -641,7 +654,7 @@ pub unsafe extern "C" fn __cudaLaunchKernel(
     sharedMem: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("__cudaLaunchKernel", || {
+    run(|| {
         let f = rt::ctx()?;
         if kernel.is_null() {
             return Err(cudaError::cudaErrorInvalidDeviceFunction);
@@ -651,7 +664,7 @@ pub unsafe extern "C" fn __cudaLaunchKernel(
 }
 
 /// Launches a device function.
-// also: cudaLaunchKernel_ptsz
+#[export(family = Launch, per_thread = ptsz, sem = Launch)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchKernel(
     func: *const c_void,
@@ -661,7 +674,7 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     sharedMem: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaLaunchKernel", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = resolve(func, f)?;
         launch(f, k, gridDim, blockDim, args, sharedMem, stream, false)
@@ -670,7 +683,7 @@ pub unsafe extern "C" fn cudaLaunchKernel(
 
 /// Launches a device function where thread blocks can cooperate and synchronize as they
 /// execute.
-// also: cudaLaunchCooperativeKernel_ptsz
+#[export(family = Launch, per_thread = ptsz, sem = Launch)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
     func: *const c_void,
@@ -680,7 +693,7 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
     sharedMem: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaLaunchCooperativeKernel", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = resolve(func, f)?;
         launch(f, k, gridDim, blockDim, args, sharedMem, stream, true)
@@ -688,10 +701,10 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
 }
 
 /// Launches a CUDA function with launch-time configuration.
-// also: cudaLaunchKernelExC_ptsz
+#[export(family = Launch, per_thread = ptsz, sem = Launch)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
-    run("cudaLaunchKernelExC", || {
+    run(|| {
         // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
         let cfg = config.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
         let f = rt::ctx()?;
@@ -715,13 +728,14 @@ pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, 
 /// synchronize as they execute. Every launch is of the same registered kernel; each goes to
 /// the device of its stream.
 #[cfg(feature = "abi12")]
+#[export(family = Launch)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
     launchParamsList: *mut cudaLaunchParams,
     numDevices: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaLaunchCooperativeKernelMultiDevice", || {
+    run(|| {
         if launchParamsList.is_null() || numDevices == 0 || numDevices > rt::device_count()? as c_uint {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -774,15 +788,17 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
 }
 
 /// Get pointer to device kernel that matches entry function `entryFuncAddr`.
+#[export(family = Module, sem = GetKernel(kernelPtr, entryFuncAddr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const c_void) -> cudaError_t {
-    run("cudaGetKernel", || get_kernel(kernelPtr, entryFuncAddr))
+    run(|| get_kernel(kernelPtr, entryFuncAddr))
 }
 
 /// Get pointer to device entry function that matches entry function `symbolPtr`.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, symbolPtr: *const c_void) -> cudaError_t {
-    run("cudaGetFuncBySymbol", || {
+    run(|| {
         let p = out(functionPtr)?;
         let f = rt::ctx()?;
         // Only a host stub nvcc registered names a function here: a kernel handle from a
@@ -797,9 +813,10 @@ pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, s
 }
 
 /// Returns the device name of a kernel.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const c_void) -> cudaError_t {
-    run("cudaFuncGetName", || {
+    run(|| {
         let name = out(name)?;
         if func.is_null() {
             return Err(cudaError::cudaErrorInvalidDeviceFunction);
@@ -828,9 +845,10 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
 // (`crate::runtime::kattr`); those a program can set (8 to 17) are read from the driver every time,
 // as NVIDIA's runtime reads them all.
 /// Find out attributes for a given function.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const c_void) -> cudaError_t {
-    run("cudaFuncGetAttributes", || {
+    run(|| {
         let attr = out(attr)?;
         let (f, cur) = rt::ctx_current()?;
         let k = resolve(func, f)?;
@@ -932,9 +950,10 @@ fn attributes_135(get: &dyn Fn(CUfunction_attribute) -> Res<c_int>, max_dynamic_
 // call is stored as the thread's last error, success included: a successful call clears an
 // earlier (not sticky) error.
 /// Set attributes for a given function.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cudaFuncAttribute, value: c_int) -> cudaError_t {
-    run("cudaFuncSetAttribute", || {
+    run(|| {
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
@@ -962,9 +981,10 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
 }
 
 /// Find parameter offset and size of a kernel parameter (by its index, from 0).
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
-    run("cudaFuncGetParamInfo", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = resolve(func, f)?;
         // SAFETY: a kernel of a loaded library; the out pointers are the driver's to check.
@@ -976,9 +996,10 @@ pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: u
 /// cudaErrorInvalidDeviceFunction, and a driver without the call (before CUDA 13.2) is
 /// cudaErrorCallRequiresNewerDriver before the function or the out pointer is judged.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: *mut usize) -> cudaError_t {
-    run("cudaFuncGetParamCount", || {
+    run(|| {
         if func.is_null() {
             return Err(cudaError::cudaErrorInvalidDeviceFunction);
         }
@@ -993,9 +1014,10 @@ pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: 
 }
 
 /// Sets the preferred cache configuration for a device function (on the current device).
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig: raw::cudaFuncCache) -> cudaError_t {
-    run("cudaFuncSetCacheConfig", || {
+    run(|| {
         let (f, cur) = rt::ctx_current()?;
         let dev = rt::device_of(f, cur)?;
         let k = resolve_for_config(func, f)?;
@@ -1007,9 +1029,10 @@ pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig
 
 /// Sets the shared memory configuration for a device function (deprecated: the driver
 /// accepts a valid configuration and ignores it on devices whose bank size is fixed).
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config: raw::cudaSharedMemConfig) -> cudaError_t {
-    run("cudaFuncSetSharedMemConfig", || {
+    run(|| {
         let f = rt::ctx()?;
         let k = resolve_for_config(func, f)?;
         let mut h: CUfunction = null_mut();
@@ -1025,12 +1048,14 @@ pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config:
 // function is the kernel's `CUfunction` in the current context.
 
 /// Returns occupancy for a device function.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize) -> cudaError_t {
-    run("cudaOccupancyMaxActiveBlocksPerMultiprocessor", || max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0))
+    run(|| max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0))
 }
 
 /// Returns occupancy for a device function with the specified flags.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     numBlocks: *mut c_int,
@@ -1039,7 +1064,7 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     dynamicSMemSize: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", || max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags))
+    run(|| max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags))
 }
 
 fn max_active_blocks(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize, flags: c_uint) -> Res {
@@ -1050,9 +1075,10 @@ fn max_active_blocks(numBlocks: *mut c_int, func: *const c_void, blockSize: c_in
 }
 
 /// Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: *const c_void, numBlocks: c_int, blockSize: c_int) -> cudaError_t {
-    run("cudaOccupancyAvailableDynamicSMemPerBlock", || {
+    run(|| {
         let f = rt::ctx()?;
         let h = function_of(func, f)?;
         // A null out pointer crashes NVIDIA's runtime (and the driver): refused here.
@@ -1064,9 +1090,10 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSi
 
 /// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
 /// maximum cluster size in `*clusterSize`.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
-    run("cudaOccupancyMaxPotentialClusterSize", || {
+    run(|| {
         // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
         let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
         let f = rt::ctx()?;
@@ -1078,9 +1105,10 @@ pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut 
 
 /// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
 /// maximum number of clusters that could co-exist on the target device in `*numClusters`.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
-    run("cudaOccupancyMaxActiveClusters", || {
+    run(|| {
         // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
         let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
         let f = rt::ctx()?;
@@ -1141,9 +1169,10 @@ pub(crate) fn symbol_range(sym: *const c_void, count: usize, offset: usize, f: &
 }
 
 /// Finds the address associated with a CUDA symbol.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetSymbolAddress(devPtr: *mut *mut c_void, symbol: *const c_void) -> cudaError_t {
-    run("cudaGetSymbolAddress", || {
+    run(|| {
         let devPtr = out(devPtr)?;
         let f = rt::ctx()?;
         let (p, _) = lookup_symbol(symbol, f)?;
@@ -1153,9 +1182,10 @@ pub unsafe extern "C" fn cudaGetSymbolAddress(devPtr: *mut *mut c_void, symbol: 
 }
 
 /// Finds the size of the object associated with a CUDA symbol.
+#[export(family = Module)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) -> cudaError_t {
-    run("cudaGetSymbolSize", || {
+    run(|| {
         let size = out(size)?;
         let f = rt::ctx()?;
         let (_, s) = lookup_symbol(symbol, f)?;
@@ -1230,21 +1260,21 @@ fn from_symbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize
 }
 
 /// Copies data to the given symbol on the device.
-// also: cudaMemcpyToSymbol_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(ToSymbol))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyToSymbol", || to_symbol(symbol, src, count, offset, kind.0, None))
+    run(|| to_symbol(symbol, src, count, offset, kind.0, None))
 }
 
 /// Copies data from the given symbol on the device.
-// also: cudaMemcpyFromSymbol_ptds
+#[export(family = Copy, per_thread = ptds, sem = Copy(FromSymbol))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromSymbol(dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
-    run("cudaMemcpyFromSymbol", || from_symbol(dst, symbol, count, offset, kind.0, None))
+    run(|| from_symbol(dst, symbol, count, offset, kind.0, None))
 }
 
 /// Copies data to the given symbol on the device.
-// also: cudaMemcpyToSymbolAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(ToSymbol))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyToSymbolAsync(
     symbol: *const c_void,
@@ -1254,11 +1284,11 @@ pub unsafe extern "C" fn cudaMemcpyToSymbolAsync(
     kind: raw::cudaMemcpyKind,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyToSymbolAsync", || to_symbol(symbol, src, count, offset, kind.0, Some(stream)))
+    run(|| to_symbol(symbol, src, count, offset, kind.0, Some(stream)))
 }
 
 /// Copies data from the given symbol on the device.
-// also: cudaMemcpyFromSymbolAsync_ptsz
+#[export(family = Copy, per_thread = ptsz, sem = Copy(FromSymbol))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
     dst: *mut c_void,
@@ -1268,7 +1298,7 @@ pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
     kind: raw::cudaMemcpyKind,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyFromSymbolAsync", || from_symbol(dst, symbol, count, offset, kind.0, Some(stream)))
+    run(|| from_symbol(dst, symbol, count, offset, kind.0, Some(stream)))
 }
 
 /// The device name of a registered kernel stub (what the tools' callbacks show as the

@@ -22,6 +22,7 @@
 //! the graph memory nodes.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::api::memory::cu_location;
@@ -121,24 +122,24 @@ pub(crate) fn free_async(f: &Fns, devPtr: *mut c_void, stream: cudaStream_t) -> 
 }
 
 /// Allocates memory with stream ordered semantics
-// also: cudaMallocAsync_ptsz
+#[export(family = Memory, per_thread = ptsz, sem = Malloc(Async, devPtr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocAsync(devPtr: *mut *mut c_void, size: usize, hStream: cudaStream_t) -> cudaError_t {
-    run("cudaMallocAsync", || {
+    run(|| {
         out(devPtr)?;
         malloc_async(rt::ctx()?, devPtr, size, hStream)
     })
 }
 
 /// Frees memory with stream ordered semantics
-// also: cudaFreeAsync_ptsz
+#[export(family = Memory, per_thread = ptsz, sem = Free([Device, Pitched, Device3D, Async, Managed], devPtr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFreeAsync(devPtr: *mut c_void, hStream: cudaStream_t) -> cudaError_t {
-    run("cudaFreeAsync", || free_async(rt::ctx()?, devPtr, hStream))
+    run(|| free_async(rt::ctx()?, devPtr, hStream))
 }
 
 /// Allocates memory from a specified pool with stream ordered semantics.
-// also: cudaMallocFromPoolAsync_ptsz
+#[export(family = Memory, per_thread = ptsz, sem = Malloc(Async, ptr))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocFromPoolAsync(
     ptr: *mut *mut c_void,
@@ -146,21 +147,23 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync(
     memPool: cudaMemPool_t,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMallocFromPoolAsync", || {
+    run(|| {
         out(ptr)?;
         malloc_from_pool_async(rt::ctx()?, ptr, size, memPool, stream)
     })
 }
 
 /// Tries to release memory back to the OS
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize) -> cudaError_t {
-    run("cudaMemPoolTrimTo", || cu(rt::fns()?.cuMemPoolTrimTo(memPool, minBytesToKeep)))
+    run(|| cu(rt::fns()?.cuMemPoolTrimTo(memPool, minBytesToKeep)))
 }
 
 // NVIDIA's runtime hands a NULL value pointer to the driver, which crashes on it; here it is
 // cudaErrorInvalidValue, as the driver answers for a NULL pointer to read into.
 /// Sets attributes of a memory pool
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolSetAttribute(
     memPool: cudaMemPool_t,
@@ -168,7 +171,7 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
     value: *mut c_void,
 ) -> cudaError_t {
     // The attribute values are the driver's, and so is the size of each value.
-    run("cudaMemPoolSetAttribute", || {
+    run(|| {
         let f = rt::fns()?;
         if value.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -178,25 +181,27 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
 }
 
 /// Gets attributes of a memory pool
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolGetAttribute(
     memPool: cudaMemPool_t,
     attr: raw::cudaMemPoolAttr,
     value: *mut c_void,
 ) -> cudaError_t {
-    run("cudaMemPoolGetAttribute", || cu(rt::fns()?.cuMemPoolGetAttribute(memPool, attr.0, value)))
+    run(|| cu(rt::fns()?.cuMemPoolGetAttribute(memPool, attr.0, value)))
 }
 
 // NVIDIA's runtime reads the descriptors before it calls the driver, so NULL with a count
 // other than 0 crashes it; here it is cudaErrorInvalidValue.
 /// Controls visibility of pools between devices
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolSetAccess(
     memPool: cudaMemPool_t,
     descList: *const cudaMemAccessDesc,
     count: usize,
 ) -> cudaError_t {
-    run("cudaMemPoolSetAccess", || {
+    run(|| {
         let f = rt::fns()?;
         let mut stack = [CUmemAccessDesc::default(); ACCESS_ON_STACK];
         let mut heap = Vec::new();
@@ -223,13 +228,14 @@ pub unsafe extern "C" fn cudaMemPoolSetAccess(
 }
 
 /// Returns the accessibility of a pool from a device
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolGetAccess(
     flags: *mut raw::cudaMemAccessFlags,
     memPool: cudaMemPool_t,
     location: *mut cudaMemLocation,
 ) -> cudaError_t {
-    run("cudaMemPoolGetAccess", || {
+    run(|| {
         let f = rt::fns()?;
         let mut fl: CUmemAccess_flags = 0;
         cu(f.cuMemPoolGetAccess(&mut fl, memPool, location.cast::<CUmemLocation>()))?;
@@ -240,9 +246,10 @@ pub unsafe extern "C" fn cudaMemPoolGetAccess(
 }
 
 /// Creates a memory pool
+#[export(family = Memory, sem = Create(Pool, memPool))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t {
-    run("cudaMemPoolCreate", || {
+    run(|| {
         let f = rt::fns()?;
         // NULL properties go to the driver as NULL.
         // SAFETY: the caller's properties, when given.
@@ -253,12 +260,14 @@ pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProp
 }
 
 /// Destroys the specified memory pool
+#[export(family = Memory, sem = Destroy(Pool, memPool))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolDestroy(memPool: cudaMemPool_t) -> cudaError_t {
-    run("cudaMemPoolDestroy", || cu(rt::fns()?.cuMemPoolDestroy(memPool)))
+    run(|| cu(rt::fns()?.cuMemPoolDestroy(memPool)))
 }
 
 /// Exports a memory pool to the requested handle type.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolExportToShareableHandle(
     shareableHandle: *mut c_void,
@@ -266,12 +275,13 @@ pub unsafe extern "C" fn cudaMemPoolExportToShareableHandle(
     handleType: raw::cudaMemAllocationHandleType,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaMemPoolExportToShareableHandle", || {
+    run(|| {
         cu(rt::fns()?.cuMemPoolExportToShareableHandle(shareableHandle, memPool, handleType.0, u64::from(flags)))
     })
 }
 
 /// imports a memory pool from a shared handle.
+#[export(family = Memory, sem = Create(Pool, memPool))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolImportFromShareableHandle(
     memPool: *mut cudaMemPool_t,
@@ -279,27 +289,29 @@ pub unsafe extern "C" fn cudaMemPoolImportFromShareableHandle(
     handleType: raw::cudaMemAllocationHandleType,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaMemPoolImportFromShareableHandle", || {
+    run(|| {
         cu(rt::fns()?.cuMemPoolImportFromShareableHandle(memPool, shareableHandle, handleType.0, u64::from(flags)))
     })
 }
 
 /// Export data to share a memory pool allocation between processes.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolExportPointer(exportData: *mut cudaMemPoolPtrExportData, ptr: *mut c_void) -> cudaError_t {
-    run("cudaMemPoolExportPointer", || {
+    run(|| {
         cu(rt::fns()?.cuMemPoolExportPointer(exportData.cast::<CUmemPoolPtrExportData>(), dptr(ptr)))
     })
 }
 
 /// Import a memory pool allocation from another process.
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemPoolImportPointer(
     ptr: *mut *mut c_void,
     memPool: cudaMemPool_t,
     exportData: *mut cudaMemPoolPtrExportData,
 ) -> cudaError_t {
-    run("cudaMemPoolImportPointer", || {
+    run(|| {
         cu(rt::fns()?.cuMemPoolImportPointer(
             ptr.cast::<CUdeviceptr>(),
             memPool,
@@ -309,60 +321,66 @@ pub unsafe extern "C" fn cudaMemPoolImportPointer(
 }
 
 /// Returns the default mempool of a device
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetDefaultMemPool(memPool: *mut cudaMemPool_t, device: c_int) -> cudaError_t {
-    run("cudaDeviceGetDefaultMemPool", || {
+    run(|| {
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetDefaultMemPool(memPool, dev))
     })
 }
 
 /// Sets the current memory pool of a device
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceSetMemPool(device: c_int, memPool: cudaMemPool_t) -> cudaError_t {
     // The ordinal goes to the driver unchecked, as in NVIDIA's runtime.
-    run("cudaDeviceSetMemPool", || cu(rt::fns()?.cuDeviceSetMemPool(device, memPool)))
+    run(|| cu(rt::fns()?.cuDeviceSetMemPool(device, memPool)))
 }
 
 /// Gets the current mempool for a device
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: c_int) -> cudaError_t {
-    run("cudaDeviceGetMemPool", || cu(rt::fns()?.cuDeviceGetMemPool(memPool, device)))
+    run(|| cu(rt::fns()?.cuDeviceGetMemPool(memPool, device)))
 }
 
 /// Returns the default memory pool for a given location and allocation type
 #[cfg(not(feature = "abi12"))]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
     memPool: *mut cudaMemPool_t,
     location: *mut cudaMemLocation,
     r#type: raw::cudaMemAllocationType,
 ) -> cudaError_t {
-    run("cudaMemGetDefaultMemPool", || {
+    run(|| {
         cu(rt::fns()?.cuMemGetDefaultMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0))
     })
 }
 
 /// Gets the current memory pool for a given memory location and allocation type
 #[cfg(not(feature = "abi12"))]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemGetMemPool(
     memPool: *mut cudaMemPool_t,
     location: *mut cudaMemLocation,
     r#type: raw::cudaMemAllocationType,
 ) -> cudaError_t {
-    run("cudaMemGetMemPool", || cu(rt::fns()?.cuMemGetMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0)))
+    run(|| cu(rt::fns()?.cuMemGetMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0)))
 }
 
 /// Sets the current memory pool for a memory location and allocation type
 #[cfg(not(feature = "abi12"))]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemSetMemPool(
     location: *mut cudaMemLocation,
     r#type: raw::cudaMemAllocationType,
     memPool: cudaMemPool_t,
 ) -> cudaError_t {
-    run("cudaMemSetMemPool", || cu(rt::fns()?.cuMemSetMemPool(location.cast::<CUmemLocation>(), r#type.0, memPool)))
+    run(|| cu(rt::fns()?.cuMemSetMemPool(location.cast::<CUmemLocation>(), r#type.0, memPool)))
 }
 
 /// The runtime's and the driver's pool types are the same bytes: checked field by field, so

@@ -2,6 +2,7 @@
 //! `CUstream`); 0 is the legacy default stream, or the per-thread one in `_ptsz` exports.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -27,72 +28,76 @@ fn create(pStream: *mut cudaStream_t, flags: c_uint, priority: Option<c_int>) ->
 }
 
 /// Create an asynchronous stream.
+#[export(family = Stream, sem = Create(Stream, pStream))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaError_t {
-    run("cudaStreamCreate", || create(pStream, cudaStreamDefault, None))
+    run(|| create(pStream, cudaStreamDefault, None))
 }
 
 /// Create an asynchronous stream.
+#[export(family = Stream, sem = Create(Stream, pStream))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: c_uint) -> cudaError_t {
-    run("cudaStreamCreateWithFlags", || create(pStream, flags, None))
+    run(|| create(pStream, flags, None))
 }
 
 /// Create an asynchronous stream with the specified priority.
+#[export(family = Stream, sem = Create(Stream, pStream))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreateWithPriority(
     pStream: *mut cudaStream_t,
     flags: c_uint,
     priority: c_int,
 ) -> cudaError_t {
-    run("cudaStreamCreateWithPriority", || create(pStream, flags, Some(priority)))
+    run(|| create(pStream, flags, Some(priority)))
 }
 
 /// Destroys and cleans up an asynchronous stream.
+#[export(family = Stream, sem = Destroy(Stream, stream))]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
     // As NVIDIA's runtime: the driver judges the handle, the special ones included (it refuses
     // them with an invalid handle, or reports a fault of the context first).
-    run("cudaStreamDestroy", || cu(rt::ctx()?.cuStreamDestroy(stream)))
+    run(|| cu(rt::ctx()?.cuStreamDestroy(stream)))
 }
 
 /// Waits for stream tasks to complete.
-// also: cudaStreamSynchronize_ptsz
+#[export(family = Stream, per_thread = ptsz, sem = Sync)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamSynchronize", || cu(rt::ctx()?.cuStreamSynchronize(stream)))
+    run(|| cu(rt::ctx()?.cuStreamSynchronize(stream)))
 }
 
 /// Queries an asynchronous stream for completion status.
-// also: cudaStreamQuery_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
-    run("cudaStreamQuery", || cu(rt::ctx()?.cuStreamQuery(stream)))
+    run(|| cu(rt::ctx()?.cuStreamQuery(stream)))
 }
 
 /// Query the flags of a stream.
-// also: cudaStreamGetFlags_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
-    run("cudaStreamGetFlags", || cu(rt::ctx()?.cuStreamGetFlags(hStream, out(flags)?)))
+    run(|| cu(rt::ctx()?.cuStreamGetFlags(hStream, out(flags)?)))
 }
 
 /// Query the priority of a stream.
-// also: cudaStreamGetPriority_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    run("cudaStreamGetPriority", || cu(rt::ctx()?.cuStreamGetPriority(hStream, out(priority)?)))
+    run(|| cu(rt::ctx()?.cuStreamGetPriority(hStream, out(priority)?)))
 }
 
 /// Make a compute stream wait on an event.
-// also: cudaStreamWaitEvent_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) -> cudaError_t {
-    run("cudaStreamWaitEvent", || cu(rt::ctx()?.cuStreamWaitEvent(stream, event, flags)))
+    run(|| cu(rt::ctx()?.cuStreamWaitEvent(stream, event, flags)))
 }
 
 /// Attach memory to a stream asynchronously.
-// also: cudaStreamAttachMemAsync_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamAttachMemAsync(
     stream: cudaStream_t,
@@ -100,18 +105,19 @@ pub unsafe extern "C" fn cudaStreamAttachMemAsync(
     length: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaStreamAttachMemAsync", || {
+    run(|| {
         cu(rt::ctx()?.cuStreamAttachMemAsync(stream, devPtr as u64, length, flags))
     })
 }
 
 /// Returns numerical values that correspond to the least and greatest stream priorities.
+#[export(family = Stream)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(
     leastPriority: *mut c_int,
     greatestPriority: *mut c_int,
 ) -> cudaError_t {
-    run("cudaDeviceGetStreamPriorityRange", || {
+    run(|| {
         let (mut l, mut g) = (0, 0);
         cu(rt::ctx()?.cuCtxGetStreamPriorityRange(&mut l, &mut g))?;
         if let Some(p) = leastPriority.as_mut() {
@@ -144,7 +150,7 @@ unsafe extern "C" fn run_callback(_hStream: CUstream, status: CUresult, data: *m
 // Bridged onto cuStreamAddCallback, not cuLaunchHostFunc: a callback also runs after a
 // device error, with that error as its status.
 /// Add a callback to a compute stream.
-// also: cudaStreamAddCallback_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamAddCallback(
     stream: cudaStream_t,
@@ -152,7 +158,7 @@ pub unsafe extern "C" fn cudaStreamAddCallback(
     userData: *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaStreamAddCallback", || {
+    run(|| {
         let f = callback.ok_or(cudaError::cudaErrorInvalidValue)?;
         let fns = rt::ctx()?;
         let cb = Box::into_raw(Box::new(Callback { f, data: userData, stream }));
@@ -166,24 +172,24 @@ pub unsafe extern "C" fn cudaStreamAddCallback(
 }
 
 /// Enqueues a host function call in a stream.
-// also: cudaLaunchHostFunc_ptsz
+#[export(family = Launch, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void) -> cudaError_t {
-    run("cudaLaunchHostFunc", || cu(rt::ctx()?.cuLaunchHostFunc(stream, r#fn, userData)))
+    run(|| cu(rt::ctx()?.cuLaunchHostFunc(stream, r#fn, userData)))
 }
 
 /// Query the Id of a stream.
-// also: cudaStreamGetId_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong) -> cudaError_t {
-    run("cudaStreamGetId", || cu(rt::ctx()?.cuStreamGetId(hStream, out(streamId)?)))
+    run(|| cu(rt::ctx()?.cuStreamGetId(hStream, out(streamId)?)))
 }
 
 /// Query the device of a stream.
-// also: cudaStreamGetDevice_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut c_int) -> cudaError_t {
-    run("cudaStreamGetDevice", || {
+    run(|| {
         let device = out(device)?;
         let f = rt::ctx()?;
         let r = f.cuStreamGetDevice(hStream, device);
@@ -220,10 +226,10 @@ fn stream_attr_size(attr: c_int) -> Option<usize> {
 }
 
 /// Queries stream attribute.
-// also: cudaStreamGetAttribute_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: raw::cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t {
-    run("cudaStreamGetAttribute", || {
+    run(|| {
         let f = rt::ctx()?;
         let mut v: cudaLaunchAttributeValue = std::mem::zeroed();
         // SAFETY: a value union of the driver's layout.
@@ -237,10 +243,10 @@ pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: raw
 }
 
 /// Sets stream attribute.
-// also: cudaStreamSetAttribute_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: raw::cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t {
-    run("cudaStreamSetAttribute", || {
+    run(|| {
         let n = stream_attr_size(attr.0).ok_or(cudaError::cudaErrorInvalidValue)?;
         let value = value.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
         let mut v: cudaLaunchAttributeValue = std::mem::zeroed();
@@ -253,8 +259,8 @@ pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: raw
 }
 
 /// Copies attributes from source stream to destination stream.
-// also: cudaStreamCopyAttributes_ptsz
+#[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t) -> cudaError_t {
-    run("cudaStreamCopyAttributes", || cu(rt::ctx()?.cuStreamCopyAttributes(dst, src)))
+    run(|| cu(rt::ctx()?.cuStreamCopyAttributes(dst, src)))
 }

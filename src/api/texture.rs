@@ -7,6 +7,7 @@
 //! back, the read mode from the resource's format and `CU_TRSF_READ_AS_INTEGER`.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint};
 use std::ptr::null_mut;
 
@@ -280,6 +281,7 @@ fn texture_resource(f: &Fns, tex: CUtexObject) -> Res<(cudaResourceDesc, CUarray
 }
 
 /// Creates a texture object.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaCreateTextureObject(
     pTexObject: *mut cudaTextureObject_t,
@@ -287,7 +289,7 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     pTexDesc: *const cudaTextureDesc,
     pResViewDesc: *const cudaResourceViewDesc,
 ) -> cudaError_t {
-    run("cudaCreateTextureObject", || {
+    run(|| {
         // SAFETY: the caller's descriptors; null ones are refused, a null texture descriptor
         // as NVIDIA's runtime refuses it (cudaErrorInvalidResourceHandle, before the resource
         // is looked at).
@@ -305,9 +307,10 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
 }
 
 /// Destroys a texture object.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDestroyTextureObject(texObject: cudaTextureObject_t) -> cudaError_t {
-    run("cudaDestroyTextureObject", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: the object is the driver's to check.
         cu(f.cuTexObjectDestroy(texObject))
@@ -315,9 +318,10 @@ pub unsafe extern "C" fn cudaDestroyTextureObject(texObject: cudaTextureObject_t
 }
 
 /// Returns a texture object's resource descriptor.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaResourceDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    run("cudaGetTextureObjectResourceDesc", || {
+    run(|| {
         let o = out(pResDesc)?;
         let f = rt::ctx()?;
         *o = texture_resource(f, texObject)?.0;
@@ -326,9 +330,10 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaRes
 }
 
 /// Returns a texture object's texture descriptor.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    run("cudaGetTextureObjectTextureDesc", || {
+    run(|| {
         // A null out pointer is NVIDIA's cudaErrorInvalidResourceHandle, before the object is
         // looked at.
         let o = pTexDesc.as_mut().ok_or(cudaError::cudaErrorInvalidResourceHandle)?;
@@ -343,9 +348,10 @@ pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaText
 }
 
 /// Returns a texture object's resource view descriptor.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut cudaResourceViewDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    run("cudaGetTextureObjectResourceViewDesc", || {
+    run(|| {
         let f = rt::ctx()?;
         texture_resource(f, texObject)?;
         let mut d = CUDA_RESOURCE_VIEW_DESC::default();
@@ -363,9 +369,10 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut
 // ---- surface objects -------------------------------------------------------------------
 
 /// Creates a surface object.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t {
-    run("cudaCreateSurfaceObject", || {
+    run(|| {
         // A null out pointer is refused before anything else, as NVIDIA's runtime does (the
         // driver is not asked).
         if pSurfObject.is_null() {
@@ -382,9 +389,10 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceOb
 }
 
 /// Destroys a surface object.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    run("cudaDestroySurfaceObject", || {
+    run(|| {
         let f = rt::ctx()?;
         // SAFETY: the object is the driver's to check.
         cu(f.cuSurfObjectDestroy(surfObject))
@@ -392,9 +400,10 @@ pub unsafe extern "C" fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_
 }
 
 /// Returns a surface object's resource descriptor.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaResourceDesc, surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    run("cudaGetSurfaceObjectResourceDesc", || {
+    run(|| {
         let o = out(pResDesc)?;
         let f = rt::ctx()?;
         let mut d = CUDA_RESOURCE_DESC::default();
@@ -409,9 +418,10 @@ pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaRes
 
 /// Returns the maximum number of elements allocatable in a 1D linear texture for a given
 /// element size.
+#[export(family = Texture)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, fmtDesc: *const cudaChannelFormatDesc, device: c_int) -> cudaError_t {
-    run("cudaDeviceGetTexture1DLinearMaxWidth", || {
+    run(|| {
         let o = out(maxWidthInElements)?;
         // SAFETY: the caller's descriptor; null is refused.
         let d = fmtDesc.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;

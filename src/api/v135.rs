@@ -6,6 +6,7 @@
 #![allow(non_snake_case)]
 #![cfg_attr(feature = "abi12", allow(unused_imports, dead_code))]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 use parking_lot::Mutex;
@@ -23,43 +24,48 @@ use crate::types::*;
 
 /// The graph's id.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) -> cudaError_t {
-    run("cudaGraphGetId", || cu(rt::ctx()?.cuGraphGetId(hGraph, graphID)))
+    run(|| cu(rt::ctx()?.cuGraphGetId(hGraph, graphID)))
 }
 
 /// The id of the graph an executable graph was instantiated from.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) -> cudaError_t {
-    run("cudaGraphExecGetId", || cu(rt::ctx()?.cuGraphExecGetId(hGraphExec, graphID)))
+    run(|| cu(rt::ctx()?.cuGraphExecGetId(hGraphExec, graphID)))
 }
 
 /// The graph that holds a node.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) -> cudaError_t {
-    run("cudaGraphNodeGetContainingGraph", || cu(rt::ctx()?.cuGraphNodeGetContainingGraph(hNode, phGraph)))
+    run(|| cu(rt::ctx()?.cuGraphNodeGetContainingGraph(hNode, phGraph)))
 }
 
 /// A node's id within its graph.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) -> cudaError_t {
-    run("cudaGraphNodeGetLocalId", || cu(rt::ctx()?.cuGraphNodeGetLocalId(hNode, nodeId)))
+    run(|| cu(rt::ctx()?.cuGraphNodeGetLocalId(hNode, nodeId)))
 }
 
 /// A node's id for tools, unique in the process.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) -> cudaError_t {
-    run("cudaGraphNodeGetToolsId", || cu(rt::ctx()?.cuGraphNodeGetToolsId(hNode, toolsNodeId)))
+    run(|| cu(rt::ctx()?.cuGraphNodeGetToolsId(hNode, toolsNodeId)))
 }
 
 /// An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
 /// layout).
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemcpyWithAttributesAsync_ptsz
+#[export(family = Copy, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpyWithAttributesAsync(
     dst: *mut c_void,
@@ -68,7 +74,7 @@ pub unsafe extern "C" fn cudaMemcpyWithAttributesAsync(
     attr: *mut cudaMemcpyAttributes,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpyWithAttributesAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemcpyWithAttributesAsync(dst as u64, src as u64, size, attr.cast::<CUmemcpyAttributes>(), stream))
     })
@@ -76,14 +82,14 @@ pub unsafe extern "C" fn cudaMemcpyWithAttributesAsync(
 
 /// An asynchronous 3D copy described by one batch operation (driver layout).
 #[cfg(not(feature = "abi12"))]
-// also: cudaMemcpy3DWithAttributesAsync_ptsz
+#[export(family = Copy, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3DWithAttributesAsync(
     op: *mut cudaMemcpy3DBatchOp,
     flags: c_ulonglong,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run("cudaMemcpy3DWithAttributesAsync", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemcpy3DWithAttributesAsync(op.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream))
     })
@@ -91,6 +97,7 @@ pub unsafe extern "C" fn cudaMemcpy3DWithAttributesAsync(
 
 /// Where a range of memory resides (`cudaMemLocation` has the driver's layout).
 #[cfg(not(feature = "abi12"))]
+#[export(family = Memory)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemGetLocationInfo(
     devPtr: *mut c_void,
@@ -99,7 +106,7 @@ pub unsafe extern "C" fn cudaMemGetLocationInfo(
     samplingGranularity: usize,
     location_out: *mut cudaMemLocation,
 ) -> cudaError_t {
-    run("cudaMemGetLocationInfo", || {
+    run(|| {
         let f = rt::ctx()?;
         cu(f.cuMemGetLocationInfo(devPtr as u64, size, summaryGranularity, samplingGranularity, location_out.cast::<CUmemLocation>()))
     })
@@ -107,7 +114,7 @@ pub unsafe extern "C" fn cudaMemGetLocationInfo(
 
 /// Enqueues a host function call in a stream, with a synchronisation mode.
 #[cfg(not(feature = "abi12"))]
-// also: cudaLaunchHostFunc_v2_ptsz
+#[export(family = Launch, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchHostFunc_v2(
     stream: cudaStream_t,
@@ -115,15 +122,16 @@ pub unsafe extern "C" fn cudaLaunchHostFunc_v2(
     userData: *mut c_void,
     syncMode: c_uint,
 ) -> cudaError_t {
-    run("cudaLaunchHostFunc_v2", || cu(rt::ctx()?.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode)))
+    run(|| cu(rt::ctx()?.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode)))
 }
 
 /// A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
 /// is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    run("cudaGraphNodeGetParams", || {
+    run(|| {
         let o = out(nodeParams)?;
         let f = rt::ctx()?;
         let mut d = CUgraphNodeParams::default();
@@ -136,6 +144,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParam
 /// A conditional handle of a graph, for the given execution context (NULL: the context
 /// current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
 #[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
     pHandle_out: *mut cudaGraphConditionalHandle,
@@ -144,7 +153,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
     defaultLaunchValue: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphConditionalHandleCreate_v2", || {
+    run(|| {
         conditional_handle_create(pHandle_out, graph, ctx as CUcontext, defaultLaunchValue, flags)
     })
 }
@@ -196,7 +205,7 @@ unsafe extern "C" fn recapture_callback(
 /// Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
 /// program back for each node whose parameters differ.
 #[cfg(not(feature = "abi12"))]
-// also: cudaStreamBeginRecaptureToGraph_ptsz
+#[export(family = Graph, per_thread = ptsz)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
     stream: cudaStream_t,
@@ -204,7 +213,7 @@ pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
     graph: cudaGraph_t,
     callbackData: *mut cudaGraphRecaptureCallbackData,
 ) -> cudaError_t {
-    run("cudaStreamBeginRecaptureToGraph", || {
+    run(|| {
         let f = rt::ctx()?;
         let (cb, data): (CUgraphRecaptureCallback, *mut c_void) = match callbackData.as_ref() {
             Some(d) if d.callbackFunc.is_some() => {
@@ -227,23 +236,26 @@ pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
 /// arguments on the 13.0 driver); no driver declares a call behind them.
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSubgridCreate() -> cudaError_t {
-    run("cudaSubgridCreate", || Err(cudaError::cudaErrorCallRequiresNewerDriver))
+    run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
 }
 
 /// See [`cudaSubgridCreate`].
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSubgridWorkerGridCreate() -> cudaError_t {
-    run("cudaSubgridWorkerGridCreate", || Err(cudaError::cudaErrorCallRequiresNewerDriver))
+    run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
 }
 
 /// See [`cudaSubgridCreate`].
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSubgridWorksetCreate() -> cudaError_t {
-    run("cudaSubgridWorksetCreate", || Err(cudaError::cudaErrorCallRequiresNewerDriver))
+    run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
 }

@@ -5,6 +5,7 @@
 //! passed on as a pointer.
 #![allow(non_snake_case)]
 
+use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::runtime::boundary::{cu, run};
@@ -27,9 +28,10 @@ pub type VdpOutputSurface = u32;
 pub type VdpGetProcAddress = c_void;
 
 /// Gets the CUDA device associated with a VdpDevice.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
-    run("cudaVDPAUGetDevice", || {
+    run(|| {
         // The caller's pointer goes to the driver as it is, as NVIDIA's runtime passes it (a
         // null one is the driver's to judge; runtime ordinals are the driver's).
         cu(rt::fns()?.cuVDPAUGetDevice(device as *mut CUdevice, vdpDevice, vdpGetProcAddress))
@@ -41,9 +43,10 @@ pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDe
 /// created on `device` with the flags set for the primary context (`cudaSetDeviceFlags`) and
 /// made current on the calling thread, whose runtime calls then use it (a primary context
 /// cannot be told the VDPAU device).
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(device: c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
-    run("cudaVDPAUSetVDPAUDevice", || {
+    run(|| {
         let (dev, flags) = crate::api::interop::inactive_device(device)?;
         let mut ctx: CUcontext = std::ptr::null_mut();
         cu(rt::fns()?.cuVDPAUCtxCreate(&mut ctx, flags, dev, vdpDevice, vdpGetProcAddress))
@@ -51,25 +54,27 @@ pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(device: c_int, vdpDevice: VdpDe
 }
 
 /// Register a VdpVideoSurface object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsVDPAURegisterVideoSurface(
     resource: *mut cudaGraphicsResource_t,
     vdpSurface: VdpVideoSurface,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphicsVDPAURegisterVideoSurface", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsVDPAURegisterVideoSurface(resource as *mut CUgraphicsResource, vdpSurface, flags))
     })
 }
 
 /// Register a VdpOutputSurface object.
+#[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphicsVDPAURegisterOutputSurface(
     resource: *mut cudaGraphicsResource_t,
     vdpSurface: VdpOutputSurface,
     flags: c_uint,
 ) -> cudaError_t {
-    run("cudaGraphicsVDPAURegisterOutputSurface", || {
+    run(|| {
         cu(rt::ctx()?.cuGraphicsVDPAURegisterOutputSurface(resource as *mut CUgraphicsResource, vdpSurface, flags))
     })
 }

@@ -44,9 +44,9 @@ pub mod enums;
 pub mod files;
 mod gpu;
 mod probe;
-mod registry;
+pub(crate) mod registry;
 mod report;
-mod sem;
+pub(crate) mod sem;
 mod show;
 pub mod summary;
 mod timeline;
@@ -136,6 +136,8 @@ pub struct Export {
     pub params: &'static [(&'static str, &'static str)],
     /// The Rust return type.
     pub ret: &'static str,
+    /// What the call means to the observer (its declaration's `sem`).
+    pub(crate) op: sem::Op,
 }
 
 /// Where a report goes.
@@ -737,5 +739,13 @@ mod tests {
         assert_eq!(g.family, Family::Graph);
         let p = crate::EXPORT_INFO.iter().find(|e| e.name == "cudaMemcpyAsync_ptsz").unwrap();
         assert!(p.per_thread && p.base == "cudaMemcpyAsync");
+        // What the declarations say the calls mean.
+        assert_eq!(p.op, sem::Op::Copy(sem::CopyOp::Linear));
+        let a = crate::EXPORT_INFO.iter().find(|e| e.name == "cudaMalloc").unwrap();
+        assert_eq!(a.op, sem::Op::Malloc(registry::Kind::Device, "devPtr"));
+        let f = crate::EXPORT_INFO.iter().find(|e| e.name == "cudaFreeHost").unwrap();
+        assert_eq!(f.op, sem::Op::Free(&[registry::Kind::Pinned], "ptr"));
+        let q = crate::EXPORT_INFO.iter().find(|e| e.name == "cudaStreamQuery").unwrap();
+        assert_eq!((q.op, q.family), (sem::Op::None, Family::Stream));
     }
 }

@@ -12,9 +12,10 @@ use super::{checked, gpu, Call, Status};
 use crate::types::cudaError;
 use crate::types::*;
 
-/// What an export does, as far as the observer cares.
+/// What an export does, as far as the observer cares (each export's declaration says it:
+/// `#[export(sem = ...)]`).
 #[derive(Copy, Clone, Debug, PartialEq)]
-enum Op {
+pub(crate) enum Op {
     None,
     /// Allocates memory: (kind, out pointer parameter).
     Malloc(Kind, &'static str),
@@ -45,7 +46,7 @@ enum Op {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq)]
-enum CopyOp {
+pub(crate) enum CopyOp {
     Linear,
     Peer,
     TwoD,
@@ -63,82 +64,17 @@ enum CopyOp {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq)]
-enum MemsetOp {
+pub(crate) enum MemsetOp {
     Linear,
     TwoD,
     ThreeD,
 }
 
-const DEVICE_KINDS: &[Kind] = &[Kind::Device, Kind::Pitched, Kind::Device3D, Kind::Async, Kind::Managed];
-
-fn op_of(base: &str) -> Op {
-    use CopyOp as C;
-    match base {
-        "cudaMalloc" => Op::Malloc(Kind::Device, "devPtr"),
-        "cudaMallocManaged" => Op::Malloc(Kind::Managed, "devPtr"),
-        "cudaMallocHost" => Op::Malloc(Kind::Pinned, "ptr"),
-        "cudaHostAlloc" => Op::Malloc(Kind::Pinned, "pHost"),
-        "cudaMallocAsync" => Op::Malloc(Kind::Async, "devPtr"),
-        "cudaMallocFromPoolAsync" => Op::Malloc(Kind::Async, "ptr"),
-        "cudaMallocPitch" => Op::MallocPitch,
-        "cudaMalloc3D" => Op::Malloc3D,
-        "cudaHostRegister" => Op::HostRegister,
-        "cudaMallocArray" => Op::MallocArray,
-        "cudaMalloc3DArray" => Op::Malloc3DArray,
-        "cudaMallocMipmappedArray" => Op::MallocMipmapped,
-        "cudaStreamCreate" | "cudaStreamCreateWithFlags" | "cudaStreamCreateWithPriority" => Op::Create(Kind::Stream, "pStream"),
-        "cudaEventCreate" | "cudaEventCreateWithFlags" | "cudaIpcOpenEventHandle" => Op::Create(Kind::Event, "event"),
-        "cudaMemPoolCreate" | "cudaMemPoolImportFromShareableHandle" => Op::Create(Kind::Pool, "memPool"),
-        "cudaGraphCreate" | "cudaStreamEndCapture" => Op::Create(Kind::Graph, "pGraph"),
-        "cudaGraphClone" => Op::Create(Kind::Graph, "pGraphClone"),
-        "cudaGraphInstantiate" | "cudaGraphInstantiateWithFlags" | "cudaGraphInstantiateWithParams" => {
-            Op::Create(Kind::GraphExec, "pGraphExec")
-        }
-        "cudaLibraryLoadData" | "cudaLibraryLoadFromFile" => Op::Create(Kind::Library, "library"),
-        "cudaFree" | "cudaFreeAsync" => Op::Free(DEVICE_KINDS, "devPtr"),
-        "cudaFreeHost" => Op::Free(&[Kind::Pinned], "ptr"),
-        "cudaHostUnregister" => Op::Free(&[Kind::Registered], "ptr"),
-        "cudaFreeArray" => Op::Destroy(Kind::Array, "array"),
-        "cudaFreeMipmappedArray" => Op::Destroy(Kind::Mipmapped, "mipmappedArray"),
-        "cudaStreamDestroy" => Op::Destroy(Kind::Stream, "stream"),
-        "cudaEventDestroy" => Op::Destroy(Kind::Event, "event"),
-        "cudaMemPoolDestroy" => Op::Destroy(Kind::Pool, "memPool"),
-        "cudaGraphDestroy" => Op::Destroy(Kind::Graph, "graph"),
-        "cudaGraphExecDestroy" => Op::Destroy(Kind::GraphExec, "graphExec"),
-        "cudaLibraryUnload" => Op::Destroy(Kind::Library, "library"),
-        "cudaMemcpy" | "cudaMemcpyAsync" => Op::Copy(C::Linear),
-        "cudaMemcpyPeer" | "cudaMemcpyPeerAsync" => Op::Copy(C::Peer),
-        "cudaMemcpy2D" | "cudaMemcpy2DAsync" => Op::Copy(C::TwoD),
-        "cudaMemcpy3D" | "cudaMemcpy3DAsync" => Op::Copy(C::ThreeD),
-        "cudaMemcpy3DPeer" | "cudaMemcpy3DPeerAsync" => Op::Copy(C::ThreeDPeer),
-        "cudaMemcpy2DToArray" | "cudaMemcpy2DToArrayAsync" => Op::Copy(C::ToArray2D),
-        "cudaMemcpy2DFromArray" | "cudaMemcpy2DFromArrayAsync" => Op::Copy(C::FromArray2D),
-        "cudaMemcpy2DArrayToArray" => Op::Copy(C::ArrayToArray2D),
-        "cudaMemcpyToArray" | "cudaMemcpyToArrayAsync" => Op::Copy(C::ToArray),
-        "cudaMemcpyFromArray" | "cudaMemcpyFromArrayAsync" => Op::Copy(C::FromArray),
-        "cudaMemcpyArrayToArray" => Op::Copy(C::ArrayToArray),
-        "cudaMemcpyToSymbol" | "cudaMemcpyToSymbolAsync" => Op::Copy(C::ToSymbol),
-        "cudaMemcpyFromSymbol" | "cudaMemcpyFromSymbolAsync" => Op::Copy(C::FromSymbol),
-        "cudaMemcpyBatchAsync" => Op::Copy(C::Batch),
-        "cudaMemset" | "cudaMemsetAsync" => Op::Memset(MemsetOp::Linear),
-        "cudaMemset2D" | "cudaMemset2DAsync" => Op::Memset(MemsetOp::TwoD),
-        "cudaMemset3D" | "cudaMemset3DAsync" => Op::Memset(MemsetOp::ThreeD),
-        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "cudaLaunchKernelExC" | "__cudaLaunchKernel" => Op::Launch,
-        "cudaGraphLaunch" => Op::GraphLaunch,
-        "cudaDeviceReset" | "cudaThreadExit" => Op::Reset,
-        "__cudaRegisterFunction" => Op::RegisterFunction,
-        "__cudaGetKernel" => Op::GetKernel("kernel", "func"),
-        "cudaGetKernel" => Op::GetKernel("kernelPtr", "entryFuncAddr"),
-        "cudaLibraryGetKernel" => Op::LibraryGetKernel,
-        "cudaDeviceSynchronize" | "cudaThreadSynchronize" | "cudaStreamSynchronize" | "cudaEventSynchronize" => Op::Sync,
-        _ => Op::None,
-    }
-}
 
 static OPS: OnceLock<Vec<Op>> = OnceLock::new();
 
 pub fn init() {
-    OPS.get_or_init(|| crate::EXPORT_INFO.iter().map(|e| op_of(e.base)).collect());
+    OPS.get_or_init(|| crate::EXPORT_INFO.iter().map(|e| e.op).collect());
 }
 
 fn op(c: &Call) -> Op {
@@ -643,4 +579,3 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
     let dir = if peer { Dir::Peer } else { Dir::of(kind, src, dst) };
     vec![(dir, src, dst, bytes)]
 }
-

@@ -1,0 +1,128 @@
+//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]).
+//!
+//! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it checks the declaration
+//! against the function (the family and the meaning's names are known ones, the parameters
+//! the meaning names are the function's), and gives the export's name to the boundary the
+//! body runs in: `run(|| ...)` and `run_uninitialised(|| ...)` become `run("NAME", || ...)`,
+//! so that the name is written once, as the function's. build.rs reads the same attribute
+//! (with the same parser) to generate everything else the export needs.
+
+use proc_macro::TokenStream;
+use quote::quote;
+use syn::visit_mut::VisitMut;
+use syn::{parse_macro_input, Expr, ExprCall, ItemFn, LitStr};
+
+#[allow(dead_code)] // what build.rs uses of it
+mod decl;
+
+/// Gives the calls of the boundary the function's name.
+struct Name<'a> {
+    name: &'a str,
+    errors: Vec<syn::Error>,
+}
+
+impl VisitMut for Name<'_> {
+    fn visit_expr_call_mut(&mut self, call: &mut ExprCall) {
+        syn::visit_mut::visit_expr_call_mut(self, call);
+        let Expr::Path(p) = &*call.func else { return };
+        let Some(last) = p.path.segments.last() else { return };
+        if last.ident != "run" && last.ident != "run_uninitialised" {
+            return;
+        }
+        match call.args.first() {
+            Some(Expr::Lit(l)) if matches!(l.lit, syn::Lit::Str(_)) => self.errors.push(syn::Error::new_spanned(
+                &l.lit,
+                "the boundary's name is the export's own: write `run(|| ...)`",
+            )),
+            Some(_) if call.args.len() == 1 => {
+                let lit = LitStr::new(self.name, last.ident.span());
+                call.args.insert(0, Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Str(lit) }));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[proc_macro_attribute]
+pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let d = parse_macro_input!(attr as decl::Decl);
+    let mut f = parse_macro_input!(item as ItemFn);
+    let name = f.sig.ident.to_string();
+    let mut errors = Vec::new();
+    if !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")) {
+        errors.push(syn::Error::new_spanned(&f.sig.ident, "an export is `#[no_mangle]` (after `#[export]`, so that cbindgen sees it)"));
+    }
+    if !matches!(&f.sig.abi, Some(abi) if abi.name.as_ref().is_some_and(|n| n.value() == "C")) {
+        errors.push(syn::Error::new_spanned(&f.sig, "an export is `extern \"C\"`"));
+    }
+    if let Some(sem) = &d.sem {
+        let params: Vec<String> = f
+            .sig
+            .inputs
+            .iter()
+            .filter_map(|a| match a {
+                syn::FnArg::Typed(t) => match &*t.pat {
+                    syn::Pat::Ident(i) => Some(i.ident.to_string()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        for p in sem.params() {
+            if !params.contains(&p.to_string()) {
+                errors.push(syn::Error::new(p.span(), format!("`{p}` is no parameter of {name}")));
+            }
+        }
+    }
+    let mut v = Name { name: &name, errors: Vec::new() };
+    v.visit_block_mut(&mut f.block);
+    errors.extend(v.errors);
+    if let Some(first) = errors.into_iter().reduce(|mut a, b| {
+        a.combine(b);
+        a
+    }) {
+        return first.to_compile_error().into();
+    }
+    quote!(#f).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decl::{Cupti, Decl};
+
+    fn parse(s: &str) -> syn::Result<Decl> {
+        syn::parse_str::<Decl>(s)
+    }
+
+    #[test]
+    fn declarations() {
+        let d = parse("family = Copy, per_thread = ptsz, sem = Copy(Linear), cupti = none").unwrap();
+        assert_eq!((d.family.to_string(), d.per_thread.unwrap().to_string(), d.cupti), ("Copy".into(), "ptsz".into(), Cupti::None));
+        assert_eq!(d.sem.unwrap().rust(), "crate::observe::sem::Op::Copy(crate::observe::sem::CopyOp::Linear)");
+        let d = parse("family = Memory, sem = Free([Pinned, Registered], ptr)").unwrap();
+        let s = d.sem.unwrap();
+        assert_eq!(s.params().iter().map(|p| p.to_string()).collect::<Vec<_>>(), ["ptr"]);
+        assert_eq!(
+            s.rust(),
+            "crate::observe::sem::Op::Free(&[crate::observe::registry::Kind::Pinned, crate::observe::registry::Kind::Registered], \"ptr\")"
+        );
+        let d = parse("family = Launch, cupti = as(cudaLaunchKernel)").unwrap();
+        assert!(matches!(d.cupti, Cupti::As(n) if n == "cudaLaunchKernel"));
+    }
+
+    #[test]
+    fn mistakes_are_refused() {
+        for bad in [
+            "",                                    // no family
+            "family = Copies",                     // not a family
+            "family = Copy, per_thread = ptdz",    // not a form
+            "family = Copy, sem = Copy(Sideways)", // not a copy
+            "family = Copy, sem = Malloc(Device)", // an argument short
+            "family = Copy, sem = Teleport",       // not a meaning
+            "family = Copy, colour = red",         // not a key
+            "family = Copy, cupti = maybe",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}
