@@ -639,46 +639,28 @@ fn enum_names(root: &Path, out: &Path) {
     let dir = root.join("src/types");
     let mut files: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
+    let cfgs = |attrs: &[syn::Attribute]| -> String {
+        attrs.iter().filter(|a| a.path().is_ident("cfg")).map(|a| format!("{}\n", quote::ToTokens::to_token_stream(a))).collect()
+    };
     // `cudaError` has its names in its own table (`crate::types::error`).
     for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs") && !f.ends_with("error.rs")) {
-        let text = fs::read_to_string(f).unwrap();
-        let mut lines = text.lines();
-        // A `#[cfg]` on the enum itself goes on its function.
-        let mut enum_cfg: Option<String> = None;
-        while let Some(line) = lines.next() {
-            let t = line.trim();
-            let Some(rest) = t.strip_prefix("pub enum ") else {
-                if t.starts_with("#[cfg(") {
-                    enum_cfg = Some(t.to_string());
-                } else if !(t.starts_with("#[") || t.starts_with("///")) {
-                    enum_cfg = None;
-                }
+        let file = syn::parse_file(&fs::read_to_string(f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for item in &file.items {
+            let syn::Item::Enum(e) = item else { continue };
+            if !matches!(e.vis, syn::Visibility::Public(_)) {
                 continue;
-            };
-            let name = rest.trim_end_matches('{').trim();
-            if let Some(c) = enum_cfg.take() {
-                rs.push_str(&c);
-                rs.push('\n');
             }
+            let name = &e.ident;
+            // A `#[cfg]` on the enum itself goes on its function.
+            rs.push_str(&cfgs(&e.attrs));
             writeln!(rs, "/// The name of a `{name}` value.\n#[allow(unreachable_patterns, unused_variables)]\npub fn {name}(v: i64) -> Option<&'static str> {{\n    use crate::types::{name} as E;\n    match v {{").unwrap();
-            let mut cfg = None;
-            for l in lines.by_ref() {
-                let t = l.trim();
-                if t == "}" {
-                    break;
+            for v in &e.variants {
+                let c = cfgs(&v.attrs);
+                if !c.is_empty() {
+                    write!(rs, "        {c}").unwrap();
                 }
-                if t.starts_with("#[cfg(") {
-                    cfg = Some(t.to_string());
-                    continue;
-                }
-                if t.starts_with("//") || t.starts_with("#[") || t.is_empty() {
-                    continue;
-                }
-                let v = t.split(['=', ',', ' ']).next().unwrap();
-                if let Some(c) = cfg.take() {
-                    writeln!(rs, "        {c}").unwrap();
-                }
-                writeln!(rs, "        x if x == E::{v} as i64 => Some({v:?}),").unwrap();
+                let v = &v.ident;
+                writeln!(rs, "        x if x == E::{v} as i64 => Some({:?}),", v.to_string()).unwrap();
             }
             rs.push_str("        _ => None,\n    }\n}\n\n");
         }
