@@ -771,7 +771,7 @@ fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &H
         .zip(&ps)
         .map(|((_, t), (n, own))| match (t.as_str(), own.as_str()) {
             (t, own) if t == own => format!("unsafe {{ std::ptr::read(&{n}) }}"),
-            ("*const c_void", "cudaKernel_t") => format!("crate::api::module::kernel_stub({n})"),
+            ("*const c_void", "cudaKernel_t") => format!("crate::api::registration::kernel_stub({n})"),
             _ => panic!("{name} reported as {shown}: parameter {n} is {own}, not {t}"),
         })
         .collect();
@@ -788,7 +788,7 @@ fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &H
     }
     s.push_str("});\n");
     let symbol = if shown.starts_with("cudaLaunch") && fields.iter().any(|(n, _)| n == "func") {
-        "crate::api::module::kernel_symbol(params.func as *const c_void)"
+        "crate::api::registration::kernel_symbol(params.func as *const c_void)"
     } else {
         "std::ptr::null()"
     };

@@ -7,12 +7,12 @@
 //! the equivalent direct calls use, so that a node and the call it stands for never disagree:
 //!
 //! - kernels are named by their host stub (or a `cudaKernel_t`), resolved through the
-//!   registration as `cudaLaunchKernel` does ([`module::resolve`]); the driver gets the
+//!   registration as `cudaLaunchKernel` does ([`registration::resolve`]); the driver gets the
 //!   `CUkernel` (`kern`, with `func` NULL and the current context), and reading a node's
-//!   parameters gives back the host stub ([`module::host_stub`]);
+//!   parameters gives back the host stub ([`registration::host_stub`]);
 //! - copies are `cudaMemcpy3DParms` converted by [`copy::memcpy3d_params`] with
 //!   `cudaMemcpy3D`'s checks; the 1D and symbol forms are the same 3D copy of one row
-//!   (symbols: [`module::symbol_range`] and the kinds `cudaMemcpyToSymbol`/`FromSymbol`
+//!   (symbols: [`symbols::symbol_range`] and the kinds `cudaMemcpyToSymbol`/`FromSymbol`
 //!   take);
 //! - allocation nodes take the pool properties as the memory pools convert them
 //!   ([`pool::cu_pool_props`]); host functions, child graphs, events, access descriptors,
@@ -27,7 +27,7 @@ use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
 use crate::api::copy::memcpy3d_params;
-use crate::api::module;
+use crate::api::{registration, symbols};
 use crate::api::pool::{self, cu_pool_props};
 use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
@@ -93,7 +93,7 @@ fn kernel(
     // also a `cudaFunction_t`, and what is none of them is `cudaErrorInvalidValue` there
     // (13.0: `cudaErrorInvalidResourceHandle`), as NVIDIA's 13.5 runtime answers on the H100
     // (ctest/cu_graph_nodes.cu, scripts/v135/tests/cu_decl135.cu).
-    let (function, k) = match module::resolve(func, f) {
+    let (function, k) = match registration::resolve(func, f) {
         Ok(k) => (null_mut(), k),
         #[cfg(not(feature = "abi12"))]
         Err(cudaError::cudaErrorInvalidResourceHandle) => {
@@ -130,7 +130,7 @@ fn kernel_params(f: &Fns, p: *const cudaKernelNodeParams) -> Res<CUDA_KERNEL_NOD
 /// The runtime's view of a kernel node's parameters: the kernel as the host stub it was
 /// registered with (else the driver's handle).
 fn kernel_params_back(f: &Fns, k: &CUDA_KERNEL_NODE_PARAMS) -> cudaKernelNodeParams {
-    let func = module::host_stub(k.kern, k.func, f).unwrap_or(if k.kern.is_null() {
+    let func = registration::host_stub(k.kern, k.func, f).unwrap_or(if k.kern.is_null() {
         k.func as *mut c_void
     } else {
         k.kern as *mut c_void
@@ -178,15 +178,15 @@ fn one_row(c: CUDA_MEMCPY3D) -> CUDA_MEMCPY3D {
 /// A copy to `count` bytes at `offset` in a symbol: the symbol and range as
 /// `cudaMemcpyToSymbol` checks them, then the kind.
 fn copy_to_symbol(f: &Fns, symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
-    let dst = module::symbol_range(symbol, count, offset, f)?;
-    module::to_symbol_kind(kind.0)?;
+    let dst = symbols::symbol_range(symbol, count, offset, f)?;
+    symbols::to_symbol_kind(kind.0)?;
     copy1d(f, dst as usize as *mut c_void, src, count, kind)
 }
 
 /// A copy from `count` bytes at `offset` in a symbol (see [`copy_to_symbol`]).
 fn copy_from_symbol(f: &Fns, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
-    let src = module::symbol_range(symbol, count, offset, f)?;
-    module::from_symbol_kind(kind.0)?;
+    let src = symbols::symbol_range(symbol, count, offset, f)?;
+    symbols::from_symbol_kind(kind.0)?;
     copy1d(f, dst, src as usize as *const c_void, count, kind)
 }
 

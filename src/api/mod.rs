@@ -43,7 +43,13 @@ pub mod interop;
 pub mod ipc;
 pub mod library;
 pub mod memory;
-pub mod module;
+// What nvcc-built programs call, in this order (which the header keeps): registration,
+// launches, function queries, occupancy, device symbols.
+pub mod registration;
+pub mod launch;
+pub mod function;
+pub mod occupancy;
+pub mod symbols;
 pub mod pool;
 pub mod stream;
 pub mod texture;
