@@ -36,6 +36,9 @@ pub mod external;
 /// cbindgen:ignore
 pub mod gl;
 pub mod graph;
+pub mod graph_params;
+pub mod graph_kernel;
+pub mod graph_copy;
 pub mod graph_node;
 #[cfg(not(feature = "abi12"))]
 pub mod green;

@@ -12,7 +12,7 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use parking_lot::Mutex;
 
 use crate::api::graph::conditional_handle_create;
-use crate::api::graph_node::node_params_back;
+use crate::api::graph_params::node_params_back;
 use crate::runtime::boundary::{cu, out, run};
 use crate::driver::types::{
     CUcontext, CUgraphNode, CUgraphNodeParams, CUgraphRecaptureCallback, CUmemLocation, CUmemcpyAttributes, CUresult,

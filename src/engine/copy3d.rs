@@ -1,6 +1,6 @@
 //! The conversions of the runtime's copy descriptions into the driver's, and the 3D copy
 //! itself, shared by the copies (`api::copy`), the array copies (`api::array`) and the copy
-//! nodes of graphs (`api::graph_node`):
+//! nodes of graphs (`api::graph_params`):
 //!
 //! - [`direction`]: a `cudaMemcpyKind` to the driver memory types of the pointer ends;
 //! - [`ArrayState`] / [`array_state`]: what a copy needs to know of a CUDA array (its
