@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lays out the CUDA 13.5 oracle bundle for the GPU machine (run there: bash DEST/run.sh, see
-# scripts/v135/run.sh): NVIDIA's 13.5 libcudart.so.13 and headers (scripts/fetch-nvidia.sh),
+# scripts/v135/run.sh): NVIDIA's 13.5 libcudart.so.13 and headers (scripts/dev/fetch-nvidia.sh),
 # the 13.5 tests of ctest/ with ctest.h, the driver entry-point probe, drvtrace's sources, and
 # with --ours our dist/lib/libcudart.so.13 (scripts/build.sh first).
 #   scripts/v135/bundle.sh [--ours] [DEST]      DEST defaults to .h2
@@ -16,7 +16,7 @@ for a in "$@"; do
 done
 dest=${dest:-$root/.h2}
 cache=${CUDART_RS_NVIDIA_CACHE:-$root/.cache/nvidia}
-bash "$root/scripts/fetch-nvidia.sh"
+bash "$root/scripts/dev/fetch-nvidia.sh"
 nv=$cache/cu135/nvidia/cu13
 rm -rf "$dest"
 mkdir -p "$dest/nvidia" "$dest/src" "$dest/drvtrace"
@@ -31,7 +31,7 @@ done
 cp "$root"/scripts/v135/tests/*.c "$root"/scripts/v135/tests/*.cu "$dest/src/"
 cp -r "$root/scripts/v135/expected" "$dest/expected"
 cp "$root/scripts/v135/driver_probe.c" "$root/scripts/v135/green_destroy_probe.c" "$dest/src/"
-cp "$root/scripts/drvtrace/build.sh" "$root/scripts/drvtrace/drvtrace.c" "$dest/drvtrace/"
+cp "$root/scripts/gpu/drvtrace/build.sh" "$root/scripts/gpu/drvtrace/drvtrace.c" "$dest/drvtrace/"
 cp "$root/scripts/v135/run.sh" "$dest/run.sh"
 # Every driver entry point whose newest version in 13.5's cudaTypedefs.h is 12.4 or later.
 {
