@@ -175,9 +175,8 @@ RENAMES_12 = renames_12()
 def compared(abi):
     """Names the tests with a recorded NVIDIA output for ABI name, and those tests."""
     names, tests = set(), []
-    # The C suite, and for the 13 ABI the CUDA 13.5 tests with NVIDIA 13.5's recorded outputs.
-    places = [("ctest", "ctest/expected/" + abi)] + ([("scripts/v135/tests", "scripts/v135/expected")] if abi == "13" else [])
-    for d, exp, f in [(d, exp, f) for d, exp in places for f in sorted(os.listdir(os.path.join(ROOT, d)))]:
+    d, exp = "ctest", "ctest/expected/" + abi
+    for f in sorted(os.listdir(os.path.join(ROOT, d))):
         stem, ext = os.path.splitext(f)
         # A test of several devices has its outputs per GPU count (multi<N>/).
         outs = [os.path.join(ROOT, exp, stem + ".out")] + glob.glob(os.path.join(ROOT, exp, "multi*", stem + ".out"))
@@ -219,8 +218,7 @@ def render():
         cu_tests[abi] = len([t for t in tests if t.endswith(".cu")])
     out = [BEGIN, "",
            "Generated from the symbol report (`dist/coverage-N.txt`, written by `scripts/test/abi-check.sh`), the",
-           "export lists and the tests with NVIDIA's recorded outputs (`ctest/expected/`; for CUDA 13.5's",
-           "functions `scripts/v135/expected/`, NVIDIA 13.5.37's) by",
+           "export lists and the tests with NVIDIA's recorded outputs (`ctest/expected/`) by",
            "`scripts/dev/coverage.py`; CI fails when this part is out of date.",
            "",
            "| | CUDA 13 ABI | CUDA 12 ABI |",

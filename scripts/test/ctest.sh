@@ -20,6 +20,12 @@
 #       NVIDIA's runtime on a machine with one (counted as skipped); on a machine with N, its
 #       NVIDIA output goes to expected/<abi>/multi<N>/<name>.out.
 #
+# Markers (ctest/README.md): `abi13`, a test of CUDA 13.5's functions or declarations, is not
+# built for the 12 ABI (skipped there, with that reason) and on the GPU needs NVIDIA's 13.5
+# headers (NVIDIA13_INCLUDE: it is skipped without them), is built against them (the CUDA
+# sources too) and is not run under the second 13 runtime; `timeout=N`, a test that may take
+# N seconds a run (when more than --timeout).
+#
 # Options:
 #   --only a,b     only these tests (file names without .c/.cu)
 #   --multi        only the tests of several devices (marker gpu2)
@@ -87,6 +93,7 @@ while (($#)); do
 done
 [[ -n $mode ]] || usage
 [[ $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] || usage
+timeout_default=$timeout_s
 
 dist=$(cd "${CUDART_RS_DIST:-dist}" 2>/dev/null && pwd) || {
     echo "ctest: no ${CUDART_RS_DIST:-dist}/ (run scripts/build.sh)" >&2
@@ -120,6 +127,21 @@ has_marker() {
 # marker_value FILE KEY: the value of KEY=... on the marker line (up to the next key=).
 marker_value() {
     marker_line "$1" | sed -nE "s/.*(^|[[:space:]])$2=//p" | sed -E 's/[[:space:]]+[a-z0-9-]+=.*//'
+}
+
+# test_timeout FILE: the seconds a run of the test may take: its marker timeout=N when more
+# than --timeout's.
+test_timeout() {
+    local n
+    n=$(marker_value "$1" timeout)
+    if [[ $n =~ ^[1-9][0-9]*$ ]] && ((n > timeout_default)); then echo "$n"; else echo "$timeout_default"; fi
+}
+
+# abi13_skip FILE ABI: true (with the reason in why) for a test marked abi13 (CUDA 13.5's
+# functions or declarations) and the 12 ABI.
+abi13_skip() {
+    [[ $2 == 12 ]] && has_marker "$1" abi13 || return 1
+    why="not built for the 12 ABI: a test of functions CUDA 12 does not have (marker abi13)"
 }
 
 # A FAIL line, as CHECK, OK and DONE print them.
@@ -237,7 +259,7 @@ standin() {
                    "LSAN_OPTIONS=suppressions=$root/scripts/test/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
                    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}")
     fi
-    local abi src name label build bin expected ok i rc detail
+    local abi src name label build bin expected ok i rc detail why
     for abi in "${abis[@]}"; do
         build=target/ctest/$kind/$abi
         mkdir -p "$build"
@@ -249,6 +271,10 @@ standin() {
             name=$(basename "$src"); name=${name%.*}
             label="$name [$abi]"
             ((sanitize)) && label="$name [$abi, sanitize]"
+            if abi13_skip "$src" "$abi"; then
+                skipped=$((skipped + 1)); echo "SKIP $label: skipped: $why"; continue
+            fi
+            timeout_s=$(test_timeout "$src")
             if [[ $src == *.cu ]]; then
                 skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU (CUDA source)"; continue
             fi
@@ -334,7 +360,8 @@ gpu() {
     # libcudart.so), so that calls newer than nvcc's toolkit build and link.
     # The CUDA sources (nvcc) keep nvcc's own headers: CUDA 13.5's would meet nvcc 13.0's CCCL,
     # which refuses a CUDART_VERSION other than its own; they use no 13.5 declaration and are
-    # linked to, and run under, the same runtimes.
+    # linked to, and run under, the same runtimes. Those marked abi13 (13.5's functions and
+    # declarations, no CCCL) take 13.5's headers first, as the C tests.
     local nv13flags=() nv13cuflags=()
     [[ -n $nv13inc ]] && nv13flags+=(-I"$nv13inc")
     [[ -e $nv13/libcudart.so ]] && { nv13flags+=(-L"$nv13"); nv13cuflags+=(-L"$nv13"); }
@@ -403,7 +430,9 @@ gpu() {
             13/nvcc)
                 IFS=, read -r -a extra_src <<<"$(marker_value "$src" nvcc-extra-sources)"
                 read -r -a nvflags <<<"$(marker_value "$src" nvcc-flags)"
-                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed "${nv13cuflags[@]}" -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
+                local cuflags=("${nv13cuflags[@]}")
+                has_marker "$src" abi13 && cuflags=("${nv13flags[@]}")
+                cmd=("$nvcc" -cudart shared $arch "${nvflags[@]}" -Xlinker --no-as-needed "${cuflags[@]}" -I"$tdir" "$src" "${extra_src[@]}" -o "$bin") ;;
             # Built elsewhere (scripts/gpu/cu12-build.sh): copied, and made executable whatever
             # way it travelled.
             12/clang) cmd=(install -m 755 "$cu12bin/$(basename "${src%.*}")" "$bin") ;;
@@ -431,6 +460,12 @@ gpu() {
             diff "$2.out" "$also.out" | grep '^[<>]' | head -n 20 | sed 's/^/      /'
         fi
     }
+    # abi13_missing SRC ABI: true (with the reason in why) for a test marked abi13 where there
+    # are no 13.5 headers to build it against (the 13 reference is then not 13.5).
+    abi13_missing() {
+        [[ $2 == 13 && -z $nv13inc ]] && has_marker "$1" abi13 || return 1
+        why="a test of CUDA 13.5 (marker abi13): needs NVIDIA's 13.5 headers and runtime as the 13 reference (.gpu/nvidia135 and .gpu/cu135/include, or NVIDIA13_LIB and NVIDIA13_INCLUDE)"
+    }
     # cu12_missing SRC ABI: true (with the reason in why) when the test is a CUDA source for
     # the 12 ABI whose clang build is not in $cu12bin.
     cu12_missing() {
@@ -449,6 +484,8 @@ gpu() {
     for abi in "${abis[@]}"; do
         for src in "${tests[@]}"; do
             name=$(basename "$src"); name=${name%.*}
+            abi13_skip "$src" "$abi" && continue
+            abi13_missing "$src" "$abi" && continue
             cu12_missing "$src" "$abi" && continue
             has_marker "$src" cupti && [[ $abi != 13 || -z $cupti_lib ]] && continue
             bdir=$work/$abi/$name
@@ -472,13 +509,14 @@ gpu() {
         mkdir -p "$out/expected/$abi"
         for src in "${tests[@]}"; do
             name=$(basename "$src"); name=${name%.*}
-            if cu12_missing "$src" "$abi"; then
+            if abi13_skip "$src" "$abi" || abi13_missing "$src" "$abi" || cu12_missing "$src" "$abi"; then
                 skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: $why"; continue
             elif has_marker "$src" cupti && [[ -z $cupti_lib ]]; then
                 skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: no CUPTI found (set CUPTI_DIR)"; continue
             fi
             bdir=$work/$abi/$name
             mkdir -p "$bdir"
+            timeout_s=$(test_timeout "$src")
             ok=1
             detail=
             # Where NVIDIA's output goes: per GPU count for a test of several devices.
@@ -514,7 +552,8 @@ gpu() {
                     have_ref=1
                     mkdir -p "$(dirname "$exp_out")"
                     cp "$ref.out" "$exp_out"
-                    if [[ $abi == 13 && -n $nv13also ]]; then
+                    # (Not a test of 13.5's functions: the second runtime, 13.0.96, lacks them.)
+                    if [[ $abi == 13 && -n $nv13also ]] && ! has_marker "$src" abi13; then
                         also_diff "$bdir/$ref_build" "$ref" "$name" "$ref_rc"
                     fi
                 else

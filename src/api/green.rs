@@ -42,7 +42,7 @@ static GONE_BEFORE_PRIMARY: [AtomicBool; rt::MAX_DEVICES] = [const { AtomicBool:
 /// way of retaining it then makes the driver answer CUDA_ERROR_INVALID_HANDLE; calls made
 /// with the driver alone always get CONTEXT_IS_DESTROYED). Measured on the H100: query,
 /// synchronize, flags, priority, id, device, capture, memsets, copies and destruction on such
-/// a stream (scripts/v135/tests/green_destroy_order.c and green_ctx.c). The primary context
+/// a stream (ctest/green_destroy_order.c and green_ctx.c). The primary context
 /// must be the one current, as every such call makes it; `None` leaves the driver's answer.
 #[cold]
 pub(crate) fn destroyed_green_answer() -> Option<cudaError> {

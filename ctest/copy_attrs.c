@@ -1,4 +1,4 @@
-/* ctest: gpu
+/* ctest: gpu abi13
  * CUDA 13.5's single copies with attributes (cudaMemcpyWithAttributesAsync,
  * cudaMemcpy3DWithAttributesAsync and their _ptsz forms), cudaMemGetLocationInfo on managed,
  * device, pinned and pageable memory, and cudaLaunchHostFunc_v2 with each sync mode: data

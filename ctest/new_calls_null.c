@@ -1,4 +1,4 @@
-/* ctest: gpu
+/* ctest: gpu abi13 timeout=90
  * Each function CUDA 13.5 added to libcudart.so.13, called with NULL pointers, NULL handles
  * and zeros, each in a process of its own, before and after the runtime has initialised: the
  * result, the last error after it, or the signal that ended the process. The three

@@ -1,4 +1,4 @@
-/* ctest: gpu
+/* ctest: gpu abi13
  * CUDA 13.5's device resources, green contexts and execution contexts: the device's SM
  * resource, splits by count and structured splits (and their queries), resource descriptors,
  * green context creation, the execution context calls on a green context and on the device's

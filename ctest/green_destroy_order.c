@@ -1,4 +1,4 @@
-/* ctest: gpu
+/* ctest: gpu abi13
  * Which context a call makes current, and what calls on a destroyed green context's stream
  * report, by the order of events: each scenario in a fresh process (the driver is asked which
  * context is current after every call: none, the green one, another). Green contexts made,
