@@ -10,7 +10,7 @@
 #                                        (NAME.debug; each library is stripped and names its
 #                                        file in .gnu_debuglink, where gdb looks for it)
 #   dist/include/                        copy of include/, the host header set (cuda_runtime.h,
-#                                        cuda_runtime_api.h, driver_types.h, ...: README.md, "Headers")
+#                                        cuda_runtime_api.h, driver_types.h, ...: docs/headers.md)
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
 # Usage: scripts/build.sh [--debug]   (release by default)
 # A release build is stripped as distributions strip (dh_strip): the DWARF goes, compressed,

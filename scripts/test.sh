@@ -8,7 +8,7 @@
 #   5. scripts/test/abi-check.sh                     (ABI and symbol checks against NVIDIA's)
 #      scripts/test/abi/selftest.sh                  (each of those checks fails when broken)
 #      scripts/test/nodriver-check.sh                (no driver: ours == NVIDIA's runtime here)
-#      scripts/dev/coverage.py --check               (README's coverage part == the symbol report)
+#      scripts/dev/coverage.py --check               (docs/coverage.md's numbers == the symbol report)
 #      scripts/package/install-check.sh              (install into a temporary DESTDIR; a program
 #                                                     built with pkg-config alone runs on it)
 #      scripts/package/deb.sh --no-build             (Debian packages and lintian; when debhelper
@@ -90,7 +90,7 @@ if run_step "build" bash scripts/build.sh; then
         run_step "ABI checks fail when broken" bash scripts/test/abi/selftest.sh
     fi
     run_step "no driver: NVIDIA's runtime and ours" bash scripts/test/nodriver-check.sh
-    run_step "README coverage up to date" python3 scripts/dev/coverage.py --check
+    run_step "coverage numbers up to date" python3 scripts/dev/coverage.py --check
     run_step "install, pkg-config program" bash scripts/package/install-check.sh
     if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null; then
         if run_step "Debian packages and lintian" bash scripts/package/deb.sh --no-build &&

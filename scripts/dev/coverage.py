@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes README.md's part on what is implemented and what is not yet, from the symbol report,
-so that it stays true:
+"""Writes the numbers of docs/coverage.md (what is implemented, what is compared with NVIDIA's
+runtime, what is not yet), from the symbol report, so that they stay true:
 
   - dist/coverage-13.txt, dist/coverage-12.txt (scripts/test/abi/check.py, run by
     scripts/test/abi-check.sh): how many of the functions NVIDIA's runtime exports ours exports, and
@@ -14,9 +14,9 @@ so that it stays true:
     applies; any other conditional counts whole);
   - src/api/<area>.rs: where each export is defined (to list them by area).
 
-The part lies between the lines BEGIN and END below in README.md.
+The part lies between the lines BEGIN and END below in docs/coverage.md.
 
-  python3 scripts/dev/coverage.py           rewrites that part of README.md
+  python3 scripts/dev/coverage.py           rewrites that part of docs/coverage.md
   python3 scripts/dev/coverage.py --check   exit status 1 (and a diff) when it is out of date
 """
 import difflib
@@ -260,27 +260,29 @@ def render():
     return "\n".join(out) + "\n"
 
 
+DOC = "docs/coverage.md"
+
+
 def main():
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] not in ([], ["--check"]):
         sys.exit("usage: scripts/dev/coverage.py [--check]")
-    readme = read("README.md")
-    if BEGIN not in readme or END not in readme:
-        sys.exit("readme-coverage: README.md has no BEGIN/END coverage lines")
-    start = readme.index(BEGIN)
-    stop = readme.index(END) + len(END) + 1
-    new = readme[:start] + render() + readme[stop:]
+    doc = read(DOC)
+    if BEGIN not in doc or END not in doc:
+        sys.exit("coverage: %s has no BEGIN/END coverage lines" % DOC)
+    start = doc.index(BEGIN)
+    stop = doc.index(END) + len(END) + 1
+    new = doc[:start] + render() + doc[stop:]
     if check:
-        if new != readme:
-            sys.stdout.writelines(difflib.unified_diff(readme.splitlines(True), new.splitlines(True),
-                                                       "README.md", "README.md (generated)"))
-            print("readme-coverage: README.md's coverage part is out of date: run python3 scripts/dev/coverage.py")
+        if new != doc:
+            sys.stdout.writelines(difflib.unified_diff(doc.splitlines(True), new.splitlines(True), DOC, DOC + " (generated)"))
+            print("coverage: %s is out of date: run python3 scripts/dev/coverage.py" % DOC)
             return 1
-        print("readme-coverage: README.md's coverage part is up to date")
+        print("coverage: %s is up to date" % DOC)
         return 0
-    with open(os.path.join(ROOT, "README.md"), "w") as f:
+    with open(os.path.join(ROOT, DOC), "w") as f:
         f.write(new)
-    print("readme-coverage: README.md's coverage part written")
+    print("coverage: %s written" % DOC)
     return 0
 
 

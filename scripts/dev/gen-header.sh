@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The host header set in include/ (README.md, "Headers"): the headers build.rs generates
+# The host header set in include/ (docs/headers.md): the headers build.rs generates
 # (build/headers.rs: from what cbindgen writes of the crate, and from its tables) into the
 # build script's OUT_DIR, and those written by hand in include/ (which build.rs copies there
 # too); $OUT_DIR/headers.txt lists them, `generated NAME` or `written NAME`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A picture of a timeline file (CUDART_RS_TIMELINE) as a trace viewer shows it, for the README:
+# A picture of a timeline file (CUDART_RS_TIMELINE) as a trace viewer shows it, for docs/observation.md:
 #   bash scripts/dev/timeline-picture.sh TRACE.json OUT.png [FROM_US TO_US]
 # Opens the file in the Chrome trace viewer (catapult's trace_viewer_full.html, from the
 # torch-tb-profiler wheel on PyPI, with the webcomponents.js 0.7 polyfill from npm) in headless

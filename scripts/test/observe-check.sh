@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the observation modes (CUDART_RS_TRACE, _SUMMARY, _LEAKS, _TIMELINE, _CHECKED; see
-# README.md) with ctest/observe/observe.c: builds it with gcc against our header, runs it with
+# docs/observation.md) with ctest/observe/observe.c: builds it with gcc against our header, runs it with
 # each variable and checks the trace, summary, leak report, timeline and checked mode against
 # what the program did (scripts/test/observe/check.py); then, with ctest/observe/procs.c, the
 # reports of process trees (wrappers, shells, forks, processes sharing a path), report files
