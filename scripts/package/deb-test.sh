@@ -335,8 +335,8 @@ run_chroot() {
     # What the test needs inside: this script, the program and its expected outputs, the
     # packages, the stand-in driver. Nothing else of the tree.
     local t=$run/cudart-rs
-    mkdir -p "$t/scripts" "$t/ctest/expected/13" "$t/ctest/expected/12" "$t/debs" "$t/standin"
-    cp scripts/package/deb-test.sh "$t/scripts/"
+    mkdir -p "$t/scripts/package" "$t/ctest/expected/13" "$t/ctest/expected/12" "$t/debs" "$t/standin"
+    cp scripts/package/deb-test.sh "$t/scripts/package/"
     cp ctest/copy_basic.c ctest/ctest.h "$t/ctest/"
     cp -r ctest/cmake "$t/ctest/"
     cp ctest/expected/13/copy_basic.out "$t/ctest/expected/13/"
