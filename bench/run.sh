@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The side-by-side benchmark, on the GPU machine (prepared here by scripts/gpu-bundle.sh;
+# The side-by-side benchmark, on the GPU machine (prepared here by scripts/gpu/gpu-bundle.sh;
 # .gpu carried), in one call:
 #   bash bench/run.sh [--rounds N] [--quick]
 # Builds bench/bench.c and bench/kern.cu with nvcc -cudart shared, then runs the benchmark N
@@ -47,7 +47,7 @@ main() {
     echo "NVIDIA's runtime: $nvlib/libcudart.so.13 ($(readlink -f "$nvlib/libcudart.so.13" 2>/dev/null))"
     echo "ours: $ours/libcudart.so.13 ($(tr '\n' ' ' <"$ours/../BUILD-INFO" 2>/dev/null))"
     [[ -f $nvlib/libcudart.so.13 ]] || { echo "bench: no NVIDIA libcudart.so.13"; return 1; }
-    [[ -f $ours/libcudart.so.13 ]] || { echo "bench: no $ours/libcudart.so.13 (run scripts/gpu-bundle.sh and carry .gpu)"; return 1; }
+    [[ -f $ours/libcudart.so.13 ]] || { echo "bench: no $ours/libcudart.so.13 (run scripts/gpu/gpu-bundle.sh and carry .gpu)"; return 1; }
 
     echo "== build"
     mkdir -p "$build"

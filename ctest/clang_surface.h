@@ -1,6 +1,6 @@
 /*
  * clang_surface.h: the surface functions the CUDA tests use, for clang builds (CT_CLANG_CUDA,
- * scripts/cu12-build.sh): clang's CUDA headers have none. Each is the PTX instruction nvcc
+ * scripts/gpu/cu12-build.sh): clang's CUDA headers have none. Each is the PTX instruction nvcc
  * makes of NVIDIA's own (surface_indirect_functions.h, CUDA 12.9): sust.b/suld.b with the
  * byte offset x, the boundary mode chosen at run time (nothing is done for a mode other than
  * zero, clamp and trap, as in nvcc's code), the 3D, layered and cubemap forms with the

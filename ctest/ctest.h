@@ -10,7 +10,7 @@
  * back, sizes and pitches, attribute values, booleans. Never raw pointers, timings or free
  * memory figures.
  *
- * Markers, in a comment at the top of the file, read by scripts/ctest.sh:
+ * Markers, in a comment at the top of the file, read by scripts/test/ctest.sh:
  *   ctest: gpu      needs a real GPU (kernels, peers, ...): "skipped: no GPU" on the stand-in
  *   ctest: cu       a CUDA source (the .cu files in ctest/): nvcc for 13, clang for 12
  *   ctest: gpu2     needs two devices or more (ct_devices_or_skip); NVIDIA's output is
@@ -21,7 +21,7 @@
  * tell the ABIs apart.
  *
  * The CUDA sources (the .cu tests) are built with nvcc for the 13 ABI and with clang against
- * NVIDIA's CUDA 12.9 headers for the 12 ABI (scripts/cu12-build.sh). CT_CLANG_CUDA is defined
+ * NVIDIA's CUDA 12.9 headers for the 12 ABI (scripts/gpu/cu12-build.sh). CT_CLANG_CUDA is defined
  * in a clang build: clang has no __managed__ variables, so a test keeps those parts under
  * `#ifndef CT_CLANG_CUDA` (and prints that they are not in this build).
  */

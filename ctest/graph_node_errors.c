@@ -437,7 +437,7 @@ int main(void) {
     SHOW("AddNode memcpy flags 1", ADD_NODE(&n, g, NULL, 0, &np));
     np.memcpy.flags = 0;
 #if CUDART_VERSION >= 13050
-    /* CUDA 13.5: one reserved word, then the context (cu_decl135.cu in scripts/v135/tests). */
+    /* CUDA 13.5: one reserved word, then the context (cu_decl135.cu). */
     np.memcpy.reserved = 1;
     SHOW("AddNode memcpy reserved[0] set", ADD_NODE(&n, g, NULL, 0, &np));
     np.memcpy.reserved = 0;

@@ -1,6 +1,6 @@
 // Two streams, each copying a buffer in, running a kernel on it and copying it back, with
 // pinned host memory so that one stream's copies overlap the other's kernel: a program to
-// look at with CUDART_RS_TIMELINE=trace.json,gpu (scripts/gpu-check.sh makes the README's
+// look at with CUDART_RS_TIMELINE=trace.json,gpu (scripts/gpu/gpu-check.sh makes the README's
 // picture of it).
 #include <cuda_runtime.h>
 #include <stdio.h>

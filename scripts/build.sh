@@ -10,12 +10,12 @@
 #                                        (NAME.debug; each library is stripped and names its
 #                                        file in .gnu_debuglink, where gdb looks for it)
 #   dist/include/                        copy of include/, the host header set (cuda_runtime.h,
-#                                        cuda_runtime_api.h, driver_types.h, ...: README.md, "Headers")
+#                                        cuda_runtime_api.h, driver_types.h, ...: docs/headers.md)
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
 # Usage: scripts/build.sh [--debug]   (release by default)
 # A release build is stripped as distributions strip (dh_strip): the DWARF goes, compressed,
 # into a separate file of its own, and .symtab with it; the library keeps its build id
-# (.note.gnu.build-id) and a .gnu_debuglink naming that file. scripts/install.sh installs the
+# (.note.gnu.build-id) and a .gnu_debuglink naming that file. scripts/package/install.sh installs the
 # debug files where gdb finds them (next to the library in .debug/, or under a build-id tree).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

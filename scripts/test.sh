@@ -1,34 +1,35 @@
 #!/usr/bin/env bash
 # Every check that runs without a GPU, in order:
-#   1. cargo test --workspace                     (13 ABI and the stand-in)
-#   2. cargo test -p cudart-rs --features abi12   (12 ABI, in target/abi12)
-#      cargo clippy, both ABIs, warnings as errors  (when clippy is installed)
+#   1. cargo test --workspace                        (13 ABI and the stand-in)
+#   2. cargo test -p cudart-rs --features abi12      (12 ABI, in target/abi12)
+#      cargo clippy, both ABIs, warnings as errors   (when clippy is installed)
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
-#      scripts/layers.py: src/'s layers import only downward, no import circle
-#   4. scripts/build.sh                           (dist/)
-#   5. scripts/abi-check.sh                       (ABI and symbol checks against NVIDIA's)
-#      scripts/abi/selftest.sh                    (each of those checks fails when broken)
-#      scripts/nodriver-check.sh                  (no driver: ours == NVIDIA's runtime here)
-#      scripts/readme-coverage.py --check         (README's coverage part == the symbol report)
-#      scripts/install-check.sh                   (install into a temporary DESTDIR; a program
-#                                                  built with pkg-config alone runs on it)
-#      scripts/deb.sh --no-build                  (Debian packages and lintian; when debhelper
-#                                                  and lintian are installed, as CI does)
-#      scripts/deb-test.sh --system               (in CI, as root, or with CUDART_RS_DEB_TEST=1:
-#                                                  the packages installed, built against with
-#                                                  pkg-config and CMake, removed and purged)
-#      scripts/host-check.sh --standin            (the host programs, ctest/host/: g++ and clang++
-#                                                  against our headers and NVIDIA's, same output)
-#   6. scripts/ctest.sh --standin --abi both      (C tests on the stand-in driver)
-#   7. the same with --sanitize                   (AddressSanitizer, UBSan)
-#   8. ctest/stress.c, run repeatedly             (when there is one)
-#   9. scripts/difftest.sh --standin              (the differential tester builds against our
-#                                                  header and runs seeds to the end, both ABIs)
-#  10. scripts/observe-check.sh --standin         (the observation modes: trace, summary, leak
-#                                                  report, timeline, checked mode; process
-#                                                  trees, report files, the cudart-rs command,
-#                                                  a setuid program; both ABIs; each check
-#                                                  counted)
+#      scripts/dev/layers.py: src/'s layers import only downward, no import circle
+#   4. scripts/build.sh                              (dist/)
+#   5. scripts/test/abi-check.sh                     (ABI and symbol checks against NVIDIA's)
+#      scripts/test/abi/selftest.sh                  (each of those checks fails when broken)
+#      scripts/test/nodriver-check.sh                (no driver: ours == NVIDIA's runtime here)
+#      scripts/dev/coverage.py --check               (docs/coverage.md's numbers == the symbol report)
+#      scripts/package/install-check.sh              (install into a temporary DESTDIR; a program
+#                                                     built with pkg-config alone runs on it)
+#      scripts/package/deb.sh --no-build             (Debian packages and lintian; when debhelper
+#                                                     and lintian are installed, as CI does)
+#      scripts/package/deb-test.sh --system          (in CI, as root, or with CUDART_RS_DEB_TEST=1:
+#                                                     the packages installed, built against with
+#                                                     pkg-config and CMake, removed and purged)
+#      scripts/test/host-check.sh --standin          (the host programs, ctest/host/: g++ and
+#                                                     clang++ against our headers and NVIDIA's,
+#                                                     same output)
+#   6. scripts/test/ctest.sh --standin --abi both    (C tests on the stand-in driver)
+#   7. the same with --sanitize                      (AddressSanitizer, UBSan)
+#   8. ctest/stress.c, run repeatedly                (when there is one)
+#   9. scripts/test/difftest.sh --standin            (the differential tester builds against our
+#                                                     header and runs seeds to the end, both ABIs)
+#  10. scripts/test/observe-check.sh --standin       (the observation modes: trace, summary, leak
+#                                                     report, timeline, checked mode; process
+#                                                     trees, report files, the cudart-rs command,
+#                                                     a setuid program; both ABIs; each check
+#                                                     counted)
 # Every step runs even when an earlier one failed (unless it needs what failed). The last
 # line sums the C test counts; each other step that failed counts as one failure there:
 #   N passed, N failed, N skipped
@@ -61,8 +62,8 @@ run_step() {
 ctest_step() {
     local name=$1 rc before=$failed
     shift
-    step "$name: scripts/ctest.sh $*"
-    bash scripts/ctest.sh "$@" 2>&1 | tee "$log/ctest.out"
+    step "$name: scripts/test/ctest.sh $*"
+    bash scripts/test/ctest.sh "$@" 2>&1 | tee "$log/ctest.out"
     rc=${PIPESTATUS[0]}
     if add_summary "$(tail -n 1 "$log/ctest.out")"; then
         if ((rc != 0 && failed == before)); then
@@ -74,7 +75,7 @@ ctest_step() {
     fi
 }
 
-run_step "fetch NVIDIA wheels" bash scripts/fetch-nvidia.sh
+run_step "fetch NVIDIA wheels" bash scripts/dev/fetch-nvidia.sh
 run_step "cargo test (13 ABI)" cargo test --workspace
 run_step "cargo test (12 ABI)" cargo test -p cudart-rs --features abi12 --target-dir target/abi12
 if cargo clippy --version >/dev/null 2>&1; then
@@ -83,38 +84,38 @@ if cargo clippy --version >/dev/null 2>&1; then
 else
     step "clippy: skipped (no cargo clippy: rustup component add clippy)"
 fi
-run_step "header drift" bash scripts/gen-header.sh --check
-run_step "layers of src/ (no import of a layer above, no circle)" python3 scripts/layers.py
+run_step "header drift" bash scripts/dev/gen-header.sh --check
+run_step "layers of src/ (no import of a layer above, no circle)" python3 scripts/dev/layers.py
 if run_step "build" bash scripts/build.sh; then
-    if [[ -f scripts/abi-check.sh ]]; then
-        run_step "ABI and symbol checks" bash scripts/abi-check.sh
-        run_step "ABI checks fail when broken" bash scripts/abi/selftest.sh
+    if [[ -f scripts/test/abi-check.sh ]]; then
+        run_step "ABI and symbol checks" bash scripts/test/abi-check.sh
+        run_step "ABI checks fail when broken" bash scripts/test/abi/selftest.sh
     fi
-    run_step "no driver: NVIDIA's runtime and ours" bash scripts/nodriver-check.sh
-    run_step "README coverage up to date" python3 scripts/readme-coverage.py --check
-    run_step "install, pkg-config program" bash scripts/install-check.sh
+    run_step "no driver: NVIDIA's runtime and ours" bash scripts/test/nodriver-check.sh
+    run_step "coverage numbers up to date" python3 scripts/dev/coverage.py --check
+    run_step "install, pkg-config program" bash scripts/package/install-check.sh
     if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null; then
-        if run_step "Debian packages and lintian" bash scripts/deb.sh --no-build &&
+        if run_step "Debian packages and lintian" bash scripts/package/deb.sh --no-build &&
             [[ ${CI:-} == true || ${CUDART_RS_DEB_TEST:-} == 1 ]] && [[ $(id -u) == 0 ]]; then
             # Installs the packages on this machine, uses them, removes and purges them: in CI
             # (a machine of its own) or when asked (CUDART_RS_DEB_TEST=1).
-            run_step "Debian packages installed, used, removed" bash scripts/deb-test.sh --system --debs dist/deb
+            run_step "Debian packages installed, used, removed" bash scripts/package/deb-test.sh --system --debs dist/deb
         fi
     else
         step "Debian packages: skipped (no dpkg-buildpackage, debhelper or lintian: apt-get install dpkg-dev debhelper lintian)"
     fi
-    step "host programs: scripts/host-check.sh --standin"
-    bash scripts/host-check.sh --standin 2>&1 | tee "$log/host.out"
+    step "host programs: scripts/test/host-check.sh --standin"
+    bash scripts/test/host-check.sh --standin 2>&1 | tee "$log/host.out"
     add_summary "$(tail -n 1 "$log/host.out")" || { echo "==== step failed: host programs (no summary line)"; failed_steps+=("host programs"); }
     ctest_step "C tests" --standin --abi both
     ctest_step "C tests, sanitized" --standin --abi both --sanitize
     if [[ -f ctest/stress.c ]]; then
         ctest_step "stress" --standin --abi both --only stress --repeat 3 --timeout 120
     fi
-    run_step "difftest on the stand-in" bash scripts/difftest.sh --standin --abi both --seeds 1-20 --calls 200
+    run_step "difftest on the stand-in" bash scripts/test/difftest.sh --standin --abi both --seeds 1-20 --calls 200
     # Each observation check counts (those that cannot run here say why, as skipped).
-    step "observation modes on the stand-in: scripts/observe-check.sh --standin --abi both"
-    bash scripts/observe-check.sh --standin --abi both 2>&1 | tee "$log/observe.out"
+    step "observation modes on the stand-in: scripts/test/observe-check.sh --standin --abi both"
+    bash scripts/test/observe-check.sh --standin --abi both 2>&1 | tee "$log/observe.out"
     rc=${PIPESTATUS[0]}
     before=$failed
     if add_summary "$(tail -n 1 "$log/observe.out" | sed 's/^observe: //')"; then

@@ -6,7 +6,7 @@
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, improper_ctypes_definitions)]
 #![allow(clippy::missing_safety_doc, clippy::not_unsafe_ptr_arg_deref)]
 
-// The layers, each importing only from those listed before it (scripts/layers.py checks):
+// The layers, each importing only from those listed before it (scripts/dev/layers.py checks):
 // the types shared with C, the driver (loading libcuda.so.1, its entry points, what the
 // environment may ask), the runtime core (contexts and devices, per-thread state, errors, the
 // panic boundary), the engines (copies, the pageable pipeline), the exports by NVIDIA's manual

@@ -83,7 +83,7 @@ pub struct Libs {
 
 impl Libs {
     /// The libraries in `dir` (`--lib`), else in `CUDART_RS_LIBDIR`, else where this command
-    /// was installed with them: `../lib/cudart-rs` (scripts/install.sh),
+    /// was installed with them: `../lib/cudart-rs` (scripts/package/install.sh),
     /// `../lib/<triplet>/cudart-rs` (the Debian packages), `../lib` (the build's dist/), or the
     /// folder the build was told (`CUDART_RS_LIBDIR` at build time).
     pub fn find(dir: Option<&Path>) -> Result<Libs, String> {

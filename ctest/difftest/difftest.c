@@ -54,7 +54,7 @@
  *
  * Built against NVIDIA's header or ours (CUDART_VERSION >= 13000 for the 13 ABI: cudaMemAdvise
  * and cudaMemPrefetchAsync take a cudaMemLocation; the 12 ABI has the device-ordinal forms and
- * the _v2 ones). scripts/difftest.sh builds it and compares runtimes.
+ * the _v2 ones). scripts/test/difftest.sh builds it and compares runtimes.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -70,7 +70,7 @@
 
 #include "../fault.h"
 
-/* scripts/difftest.sh says which ABI it means to build: the header must be that one. */
+/* scripts/test/difftest.sh says which ABI it means to build: the header must be that one. */
 #if defined(DIFFTEST_ABI) && DIFFTEST_ABI != CUDART_VERSION / 1000
 #error "the CUDA header found is not of the ABI asked for (DIFFTEST_ABI)"
 #endif

@@ -1,6 +1,6 @@
 /* No CUDA driver: the device, IPC, stream-callback and event calls (with good and NULL
  * arguments), what they return, what they leave in their out parameters and what the last
- * error says. Run by scripts/nodriver-check.sh under NVIDIA's runtime and ours. */
+ * error says. Run by scripts/test/nodriver-check.sh under NVIDIA's runtime and ours. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include "../ctest.h"
 

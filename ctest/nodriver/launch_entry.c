@@ -1,5 +1,5 @@
 /* No CUDA driver: the launch, function, occupancy, stream attribute, entry point, export
- * table, profiler and log calls. Run by scripts/nodriver-check.sh under NVIDIA's runtime and
+ * table, profiler and log calls. Run by scripts/test/nodriver-check.sh under NVIDIA's runtime and
  * ours; the outputs must be identical. */
 #include "../ctest.h"
 

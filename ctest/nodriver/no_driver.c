@@ -1,5 +1,5 @@
 /* No CUDA driver: what each call returns and what the last error says. Run by
- * scripts/nodriver-check.sh on a machine without a driver, under NVIDIA's runtime and ours,
+ * scripts/test/nodriver-check.sh on a machine without a driver, under NVIDIA's runtime and ours,
  * whose outputs must be identical. */
 #include "../ctest.h"
 

@@ -1,6 +1,6 @@
 /* No CUDA driver: the texture, surface and library calls (with good and NULL arguments), what
  * they return, what they leave in their out parameters and what the last error says. Run by
- * scripts/nodriver-check.sh under NVIDIA's runtime and ours; the outputs must be identical. */
+ * scripts/test/nodriver-check.sh under NVIDIA's runtime and ours; the outputs must be identical. */
 #include "../ctest.h"
 
 static const char ptx[] = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n";

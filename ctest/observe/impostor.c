@@ -1,6 +1,6 @@
 /*
  * impostor.c: a library that is not a CUDA driver, for the secure-execution check
- * (scripts/observe/procs.py): loaded, its constructor creates the file MARK (given at
+ * (scripts/test/observe/procs.py): loaded, its constructor creates the file MARK (given at
  * build time with -DMARK="path"), which shows that a program ran its code. The runtime must
  * load it when CUDART_RS_DRIVER names it in an ordinary process, and never in a setuid one.
  */

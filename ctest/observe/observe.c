@@ -1,6 +1,6 @@
 /*
  * observe.c: a program for the observation modes of cudart-rs (CUDART_RS_TRACE, _SUMMARY,
- * _LEAKS, _TIMELINE, _CHECKED), run by scripts/observe-check.sh, which reads what it prints
+ * _LEAKS, _TIMELINE, _CHECKED), run by scripts/test/observe-check.sh, which reads what it prints
  * and what the runtime wrote and checks that they agree.
  *
  * It allocates memory and handles of every kind, copies in every direction between

@@ -1,5 +1,5 @@
 /*
- * procs.c: processes for the observation modes' process-tree checks (scripts/observe/procs.py):
+ * procs.c: processes for the observation modes' process-tree checks (scripts/test/observe/procs.py):
  * which process reports, and that every report survives when several processes share a
  * report path.
  *

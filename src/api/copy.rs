@@ -556,7 +556,7 @@ pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent
 // node, so that programs that bind the library without a C compiler (ctypes, cffi, dlsym)
 // can call every function of the memory management section. They are not declared in the
 // header (`cbindgen:ignore`): a C program that includes it sees the static inline
-// definitions only, and the two never clash. `scripts/abi/check.py` allows exactly these
+// definitions only, and the two never clash. `scripts/test/abi/check.py` allows exactly these
 // three exports that NVIDIA's library lacks, and calls them through ctypes.
 
 /// Returns a cudaPitchedPtr based on the specified input parameters.

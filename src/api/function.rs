@@ -150,7 +150,7 @@ static ATTRIBUTES_135: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8
 /// CUDA 13.5's two: the driver's attributes 16 and 17 (device node update status, shared
 /// memory mode). The 13.0 driver has neither (CUDA_ERROR_INVALID_VALUE); NVIDIA's 13.5
 /// runtime then reports 0 and, for the mode, the maximum dynamic shared memory size (the
-/// H100, scripts/v135/tests/cu_decl135.cu).
+/// H100, ctest/cu_decl135.cu).
 #[cfg(not(feature = "abi12"))]
 fn attributes_135(get: &dyn Fn(CUfunction_attribute) -> Res<c_int>, max_dynamic_shared: c_int) -> (c_int, c_int) {
     let known = ATTRIBUTES_135.load(Ordering::Relaxed);

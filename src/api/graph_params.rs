@@ -90,7 +90,7 @@ pub(crate) fn kernel(
     // A kernel node's function: a registered host stub or a `cudaKernel_t`; in CUDA 13.5
     // also a `cudaFunction_t`, and what is none of them is `cudaErrorInvalidValue` there
     // (13.0: `cudaErrorInvalidResourceHandle`), as NVIDIA's 13.5 runtime answers on the H100
-    // (ctest/cu_graph_nodes.cu, scripts/v135/tests/cu_decl135.cu).
+    // (ctest/cu_graph_nodes.cu, ctest/cu_decl135.cu).
     let (function, k) = match registration::resolve(func, f) {
         Ok(k) => (null_mut(), k),
         #[cfg(not(feature = "abi12"))]

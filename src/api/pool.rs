@@ -44,7 +44,7 @@ fn dptr(p: *const c_void) -> CUdeviceptr {
 /// The driver's pool properties for the runtime's (same layout and values; every field is
 /// copied as the caller wrote it, the reserved bytes too, but for CUDA 13.5's `reserved1`,
 /// which NVIDIA's 13.5 runtime does not pass on: any value is accepted, the H100,
-/// scripts/v135/tests/cu_decl135.cu).
+/// ctest/cu_decl135.cu).
 pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
     #[cfg(feature = "abi12")]
     let reserved = p.reserved;

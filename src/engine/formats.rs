@@ -64,7 +64,7 @@ const FIXED: &[(c_int, [c_int; 4], CUarray_format)] = &[
 /// 8, the other 8-bit ones x y z of 8, the 16-bit ones x y z of 16) and their driver formats,
 /// `CU_AD_FORMAT_UINT8_PACKED_422` (0x51) to `CU_AD_FORMAT_UINT16_PLANAR_444` (0x5e). The
 /// 13.0 driver has none of them (`cudaErrorInvalidValue` from it, as from NVIDIA's 13.5
-/// runtime there, scripts/v135/tests/cu_decl135.cu); the descriptor is checked first.
+/// runtime there, ctest/cu_decl135.cu); the descriptor is checked first.
 #[cfg(not(feature = "abi12"))]
 const FIXED_135: &[(c_int, [c_int; 4], CUarray_format)] = &[
     (32, [8, 8, 8, 8], 0x51),

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The one command for the GPU machine (prepared here by scripts/gpu/gpu-bundle.sh; .gpu carried):
+#   bash scripts/gpu/gpu-check.sh
+# Prints the GPU and driver, runs scripts/test/ctest.sh --gpu against the runtimes in .gpu/, and
+# leaves under $OUT:
+#   gpu-check.log   everything printed
+#   expected.tgz    expected/<abi>/<name>.out, NVIDIA's outputs (commit as ctest/expected/),
+#                   and ctest-gpu.log
+#   gpu-runs.tgz    every build log and every run's output, ours and NVIDIA's
+#   host-expected/  NVIDIA's outputs of the host programs (scripts/test/host-check.sh --gpu)
+#   tools/         scripts/gpu/tools-check.sh's outputs (PyTorch's profiler, compute-sanitizer)
+#   timeline.json  examples/timeline.cu's timeline under ours (CUDART_RS_TIMELINE=...,gpu)
+# Options go to scripts/test/ctest.sh (e.g. --abi 13); with --only a,b, the C tests only.
+# Ends with the line `N passed, N failed, N skipped` (everything together).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$root"
+
+out=${OUT:-$root/target/gpu-check}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+main() {
+    echo "== GPU"
+    nvidia-smi -L 2>&1 || echo "nvidia-smi -L failed"
+    echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)"
+    echo "host: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), gcc $(gcc -dumpfullversion 2>/dev/null)"
+    if [[ ! -f .gpu/dist/lib/libcudart.so.13 ]]; then
+        echo "no .gpu/dist: run scripts/gpu/gpu-bundle.sh first and carry .gpu"
+        echo "0 passed, 1 failed, 0 skipped"
+        return 1
+    fi
+    echo "bundle: $(tr '\n' ' ' <.gpu/BUNDLE-INFO 2>/dev/null)"
+    echo "build: $(tr '\n' ' ' <.gpu/dist/BUILD-INFO 2>/dev/null)"
+    echo "== C tests"
+    CUDART_RS_DIST=.gpu/dist \
+    NVIDIA12_LIB=$root/.gpu/nvidia12 \
+    CU12_INCLUDE=$root/.gpu/cu12/include \
+    OUT=$out \
+        bash scripts/test/ctest.sh --gpu "$@" | tee "$out/.ctest.log"
+    local rc=${PIPESTATUS[0]}
+    # With --only (a part of the C tests), that is all.
+    [[ " $* " == *" --only "* ]] && return "$rc"
+    echo "== host programs (ctest/host/): builds against our headers and NVIDIA's, under both runtimes"
+    OUT=$out bash scripts/test/host-check.sh --gpu | tee "$out/.host.log"
+    ((PIPESTATUS[0] == 0)) || rc=1
+    echo "== NVIDIA's tools on our runtime"
+    OUT=$out/tools bash scripts/gpu/tools-check.sh | tee "$out/.tools.log"
+    ((PIPESTATUS[0] == 0)) || rc=1
+    echo "== timeline of examples/timeline.cu (CUDART_RS_TIMELINE=timeline.json,gpu)"
+    if "${NVCC:-/usr/local/cuda/bin/nvcc}" -cudart shared -arch=sm_90 examples/timeline.cu -o "$out/.timeline" >"$out/.timeline.log" 2>&1; then
+        LD_LIBRARY_PATH=$root/.gpu/dist/lib CUDART_RS_TIMELINE=$out/timeline.json,gpu "$out/.timeline"
+        echo "timeline.json: $(grep -o '"ph": *"X"' "$out/timeline.json" | wc -l) complete events (draw it: scripts/dev/timeline-picture.sh)"
+    else
+        echo "examples/timeline.cu does not build:"; tail -n 5 "$out/.timeline.log"
+    fi
+    rm -f "$out/.timeline" "$out/.timeline.log"
+    # One summary line for everything (a part without its summary line counts as a failure).
+    local passed=0 failed=0 skipped=0 l
+    for l in .ctest.log .host.log .tools.log; do
+        add_summary "$(tail -n 1 "$out/$l")" || failed=$((failed + 1))
+    done
+    rm -f "$out/.ctest.log" "$out/.host.log" "$out/.tools.log"
+    echo "gpu-check: C tests, host programs, then NVIDIA's tools"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    return "$rc"
+}
+
+main "$@" 2>&1 | tee "$out/gpu-check.log"
+rc=${PIPESTATUS[0]}
+# Only what is meant to come back stays in $OUT.
+rm -rf "$out/expected"
+exit "$rc"
