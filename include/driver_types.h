@@ -3393,6 +3393,22 @@ typedef enum cudaStreamUpdateCaptureDependenciesFlags {
     cudaStreamSetCaptureDependencies = 1,
 } cudaStreamUpdateCaptureDependenciesFlags;
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * How a host node's task waits for the work before it.
+ */
+typedef enum cudaHostTaskSyncMode {
+    /**
+     * The host thread blocks
+     */
+    cudaHostTaskBlocking = 0,
+    /**
+     * The host thread spins
+     */
+    cudaHostTaskSpinWait = 1,
+} cudaHostTaskSyncMode;
+#endif
+
 /**
  * Flags to specify for copies within a batch. For more details see ::cudaMemcpyBatchAsync.
  */
