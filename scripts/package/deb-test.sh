@@ -214,7 +214,7 @@ use_packages() {
         local bt
         bt=$("${envs[@]}" timeout 120 gdb -nx -batch -ex 'set breakpoint pending on' -ex 'break cuMemcpy' \
             -ex run -ex bt -ex kill "$tmp/copy_basic_cudart-rs-13" 2>&1 | grep '^#')
-        if grep -q 'cudart::boundary::run.* at src/boundary\.rs:[0-9]' <<<"$bt"; then
+        if grep -q 'cudart::runtime::boundary::run.* at src/runtime/boundary\.rs:[0-9]' <<<"$bt"; then
             ok "gdb with libcudart-rs13-dbgsym: $(grep -o 'cudart::api::copy::cudaMemcpy[^ ]* () at src/[^ ]*' <<<"$bt" | head -n 1)"
         else
             printf '%s\n' "$bt" | head -n 12

@@ -198,7 +198,7 @@ backtrace() { # backtrace BIN [gdb commands...]: the frames, one a line
     env -u LD_LIBRARY_PATH CUDART_RS_DRIVER="$driver" timeout 120 gdb -nx -batch "$@" \
         -ex 'set breakpoint pending on' -ex 'break cuMemcpy' -ex run -ex bt -ex kill "$bin" 2>&1 | grep '^#'
 }
-frames_ok() { grep -q 'cudart::boundary::run.* at src/boundary\.rs:[0-9]' <<<"$1"; }
+frames_ok() { grep -q 'cudart::runtime::boundary::run.* at src/runtime/boundary\.rs:[0-9]' <<<"$1"; }
 if command -v gdb >/dev/null; then
     bt=$(backtrace "$tmp/copy_basic_13")
     if frames_ok "$bt"; then
