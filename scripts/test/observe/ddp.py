@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import sys
 
+from verdicts import Verdicts
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--cli", required=True)
 ap.add_argument("--lib", required=True)
@@ -29,29 +31,13 @@ ap.add_argument("--steps", type=int, default=20)
 ap.add_argument("--label", default="")
 opt = ap.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-LABEL = opt.label + " " if opt.label else ""
-passed = failed = skipped = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS %s%s" % (LABEL, name))
-    else:
-        failed += 1
-        print("FAIL %s%s%s" % (LABEL, name, (": " + str(detail)[:2000]) if detail else ""))
-
-
-def done():
-    print("ddp %s: %d passed, %d failed, %d skipped" % (opt.label, passed, failed, skipped))
-    sys.exit(1 if failed else 0)
+v = Verdicts("ddp", opt.label)
+check, done = v.check, v.done
 
 
 gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
 if gpus < 2:
-    skipped += 1
-    print("SKIP %scudart-rs run -- torchrun --nproc-per-node 2: skipped: needs two GPUs, this machine has %d" % (LABEL, gpus))
+    v.skip("cudart-rs run -- torchrun --nproc-per-node 2", "needs two GPUs, this machine has %d" % gpus)
     done()
 
 os.makedirs(opt.work, exist_ok=True)

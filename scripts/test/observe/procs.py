@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from verdicts import Verdicts
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--lib", required=True, help="our libcudart.so.N")
 ap.add_argument("--cli", required=True, help="the cudart-rs command")
@@ -35,26 +37,8 @@ opt = ap.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 os.makedirs(opt.work, exist_ok=True)
 work = os.path.abspath(opt.work)
-LABEL = opt.label + " " if opt.label else ""
-passed = failed = skipped = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS %s%s" % (LABEL, name))
-    else:
-        failed += 1
-        print("FAIL %s%s%s" % (LABEL, name, (": " + str(detail)[:1500]) if detail else ""))
-    return ok
-
-
-def skip(name, why):
-    global skipped
-    skipped += 1
-    print("SKIP %s%s: skipped: %s" % (LABEL, name, why))
-
+v = Verdicts("procs", opt.label)
+check, skip = v.check, v.skip
 
 VARS = ("CUDART_RS_TRACE", "CUDART_RS_TRACE_FILE", "CUDART_RS_SUMMARY", "CUDART_RS_SUMMARY_DATA", "CUDART_RS_LEAKS",
         "CUDART_RS_TIMELINE", "CUDART_RS_CHECKED", "CUDART_RS_LOG", "LD_PRELOAD", "RANK", "LOCAL_RANK")
@@ -357,5 +341,4 @@ def secure_check():
 
 
 secure_check()
-print("procs %s: %d passed, %d failed, %d skipped" % (opt.label or "", passed, failed, skipped))
-sys.exit(1 if failed else 0)
+v.done()
