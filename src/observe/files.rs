@@ -32,21 +32,18 @@ pub struct Refused(pub String);
 /// Opens `path` for appending a report: created if missing (mode 0644 less the umask),
 /// refused if it is a symbolic link, not a regular file, another user's, or has other names.
 pub fn open_append(path: &Path) -> Result<File, Refused> {
-    if crate::driver::env::secure() {
-        return Err(Refused("the program runs in secure-execution mode (setuid, setgid or file capabilities): no report file is written".into()));
-    }
     open_flags(path, libc::O_CREAT)
 }
 
 /// Creates `path`, which must not exist yet (`O_EXCL`).
 pub fn create_new(path: &Path) -> Result<File, Refused> {
-    if crate::driver::env::secure() {
-        return Err(Refused("secure-execution mode".into()));
-    }
     open_flags(path, libc::O_CREAT | libc::O_EXCL)
 }
 
 fn open_flags(path: &Path, extra: libc::c_int) -> Result<File, Refused> {
+    if crate::driver::env::secure() {
+        return Err(Refused("the program runs in secure-execution mode (setuid, setgid or file capabilities): no report file is written".into()));
+    }
     let c = CString::new(path.as_os_str().as_bytes()).map_err(|_| Refused("the path has a NUL byte".into()))?;
     let flags = libc::O_RDWR | libc::O_APPEND | libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK | extra;
     // SAFETY: a NUL-terminated path; the descriptor is owned by the File made of it.
@@ -116,18 +113,13 @@ pub fn refused_once(what: &str, path: &Path, why: &Refused, instead: &str) {
 /// Appends `text` to the report file `path` as one block under the file's lock; when the
 /// file cannot be used safely, says why (once) and writes the text to stderr.
 pub fn append_report(what: &str, path: &Path, text: &str) {
-    match open_append(path) {
-        Ok(f) => {
-            let _l = Locked::new(&f);
-            if let Err(e) = (&f).write_all(text.as_bytes()) {
-                refused_once(what, path, &Refused(e.to_string()), "it goes to stderr");
-                let _ = std::io::stderr().lock().write_all(text.as_bytes());
-            }
-        }
-        Err(why) => {
-            refused_once(what, path, &why, "it goes to stderr");
-            let _ = std::io::stderr().lock().write_all(text.as_bytes());
-        }
+    let written = open_append(path).and_then(|f| {
+        let _l = Locked::new(&f);
+        (&f).write_all(text.as_bytes()).map_err(|e| Refused(e.to_string()))
+    });
+    if let Err(why) = written {
+        refused_once(what, path, &why, "it goes to stderr");
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
     }
 }
 
@@ -173,43 +165,6 @@ fn write_events(mut file: &File, lead: &[u8], events: &[u8]) -> std::io::Result<
     b.extend_from_slice(b"\n]\n");
     file.write_all(&b)?;
     Ok(true)
-}
-
-/// The process a report describes, as its header names it.
-pub struct Process {
-    pub pid: u32,
-    /// The program's file name.
-    pub exe: String,
-    /// The command line, shortened.
-    pub cmd: String,
-    /// `RANK` (or `LOCAL_RANK`) where a launcher such as torchrun set it.
-    pub rank: Option<String>,
-}
-
-impl Process {
-    /// This process (read when the library is loaded, and again in a forked child).
-    pub fn this() -> Process {
-        let exe = std::env::current_exe()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_default();
-        let cmd = std::fs::read("/proc/self/cmdline")
-            .map(|b| b.split(|&c| c == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>().join(" "))
-            .unwrap_or_default();
-        let cmd = if cmd.chars().count() > 120 { format!("{}...", cmd.chars().take(117).collect::<String>()) } else { cmd };
-        let rank = ["RANK", "LOCAL_RANK"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty() && v.len() < 16));
-        Process { pid: std::process::id(), exe, cmd, rank }
-    }
-
-    /// `pid 1234, prog, rank 0`.
-    pub fn label(&self) -> String {
-        let mut s = format!("pid {}, {}", self.pid, if self.exe.is_empty() { "?" } else { &self.exe });
-        if let Some(r) = &self.rank {
-            s.push_str(", rank ");
-            s.push_str(r);
-        }
-        s
-    }
 }
 
 #[cfg(test)]

@@ -166,7 +166,12 @@ pub struct Config {
 impl Config {
     /// Anything on.
     pub fn any(&self) -> bool {
-        self.trace.is_some() || self.summary.is_some() || self.summary_data.is_some() || self.leaks.is_some() || self.timeline.is_some() || self.checked
+        self.trace.is_some() || self.reports_at_exit() || self.checked
+    }
+
+    /// A report written at exit (or when a signal ends the program) is asked for.
+    pub fn reports_at_exit(&self) -> bool {
+        self.summary.is_some() || self.summary_data.is_some() || self.leaks.is_some() || self.timeline.is_some()
     }
 
     /// What is left in secure-execution mode: no file; the trace and the reports that can go
@@ -347,14 +352,25 @@ fn registration(ix: usize) -> bool {
         .unwrap_or(false)
 }
 
-/// The process the reports describe.
-pub fn process() -> Arc<files::Process> {
-    static P: parking_lot::Mutex<Option<Arc<files::Process>>> = parking_lot::Mutex::new(None);
+/// The process the reports describe (read when first asked, and again in a forked child):
+/// its program's file name, its command line shortened, and `RANK` (or `LOCAL_RANK`) where a
+/// launcher such as torchrun set it. (`seconds` is filled in by the summary.)
+pub fn process() -> Arc<summary::Proc> {
+    static P: parking_lot::Mutex<Option<Arc<summary::Proc>>> = parking_lot::Mutex::new(None);
     let mut g = P.lock();
     match &*g {
         Some(p) if p.pid == pid() => p.clone(),
         _ => {
-            let p = Arc::new(files::Process::this());
+            let exe = std::env::current_exe()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default();
+            let cmd = std::fs::read("/proc/self/cmdline")
+                .map(|b| b.split(|&c| c == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>().join(" "))
+                .unwrap_or_default();
+            let cmd = if cmd.chars().count() > 120 { format!("{}...", cmd.chars().take(117).collect::<String>()) } else { cmd };
+            let rank = ["RANK", "LOCAL_RANK"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty() && v.len() < 16));
+            let p = Arc::new(summary::Proc { pid: pid(), exe, cmd, rank, seconds: 0.0 });
             *g = Some(p.clone());
             p
         }

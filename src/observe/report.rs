@@ -213,13 +213,7 @@ pub fn demangle(name: &str) -> String {
 pub fn gather() -> Summary {
     let p = super::process();
     let mut out = Summary {
-        procs: vec![super::summary::Proc {
-            pid: p.pid,
-            exe: p.exe.clone(),
-            rank: p.rank.clone(),
-            cmd: p.cmd.clone(),
-            seconds: super::since_start().as_secs_f64(),
-        }],
+        procs: vec![super::summary::Proc { seconds: super::since_start().as_secs_f64(), ..(*p).clone() }],
         ..Summary::default()
     };
     for (i, s) in STATS.iter().enumerate() {
@@ -526,12 +520,12 @@ fn new_pipe() {
 /// default action. (The thread is started by [`watch`].)
 pub fn install() {
     let c = config();
-    if c.summary.is_none() && c.summary_data.is_none() && c.leaks.is_none() && c.timeline.is_none() && !c.checked {
+    if !c.reports_at_exit() && !c.checked {
         return;
     }
     // SAFETY: registering a plain C function.
     unsafe { libc::atexit(at_exit_c) };
-    if c.summary.is_none() && c.summary_data.is_none() && c.leaks.is_none() && c.timeline.is_none() {
+    if !c.reports_at_exit() {
         return;
     }
     new_pipe();

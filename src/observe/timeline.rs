@@ -58,10 +58,6 @@ pub fn esc(s: &str, o: &mut String) {
     }
 }
 
-fn us(t: Instant) -> f64 {
-    super::abs_us(t)
-}
-
 /// Remembers where the timeline goes. Nothing is written until the process's first event:
 /// a process that makes no call leaves no trace in the file.
 pub fn open(path: &Path) {
@@ -169,7 +165,7 @@ pub fn call(c: &Call, shown: &[Shown], result: &str, t0: Instant, t1: Instant, r
         b,
         "\",\"cat\":\"{}\",\"ph\":\"X\",\"ts\":{:.3},\"dur\":{:.3},\"args\":{{\"call\":{}",
         c.ex.family.target(),
-        us(t0),
+        super::abs_us(t0),
         (t1 - t0).as_nanos() as f64 / 1e3,
         c.seq
     );
