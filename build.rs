@@ -32,8 +32,8 @@ struct Export {
     name: String,
     /// Its per-thread-default-stream form (`NAME_ptds`/`NAME_ptsz`), if it has one.
     also: Vec<String>,
-    /// `a: T, b: U`.
-    params: String,
+    /// (name, type) of each parameter, the type as Rust source writes it.
+    params: Vec<(String, String)>,
     ret: String,
     /// The file of `src/api` it is in.
     module: String,
@@ -88,14 +88,14 @@ fn main() {
         for a in &e.also {
             // The per-thread-default-stream export calls the function's own code (not its
             // exported symbol, which is the shim) with the per-thread stream as the null stream.
-            let args = arg_names(&e.params);
+            let args = e.args();
             let call = format!("crate::runtime::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}))", e.module, e.name);
             writeln!(
                 rs,
                 "    #[no_mangle]\n    pub unsafe extern \"C\" fn {a}({}) -> {} {{\n        \
                  if !crate::observe::tools::slow({}) {{\n            \
                  return {call};\n        }}\n{}    }}\n",
-                e.params,
+                e.sig(),
                 e.ret,
                 cbid(&cbids, a),
                 slow_path(a, e, &exports, index(a), &cbids, &call),
@@ -208,11 +208,10 @@ fn scan(path: &Path, abi12: bool, exports: &mut Vec<Export>) {
             .inputs
             .iter()
             .map(|a| match a {
-                syn::FnArg::Typed(t) => format!("{}: {}", quote::ToTokens::to_token_stream(&*t.pat), ty(&t.ty)),
+                syn::FnArg::Typed(t) => (quote::ToTokens::to_token_stream(&*t.pat).to_string(), ty(&t.ty)),
                 syn::FnArg::Receiver(_) => panic!("{name}: a method"),
             })
-            .collect::<Vec<_>>()
-            .join(", ");
+            .collect();
         let ret = match &f.sig.output {
             syn::ReturnType::Default => "()".to_string(),
             syn::ReturnType::Type(_, t) => ty(t),
@@ -283,28 +282,15 @@ fn ty(t: &syn::Type) -> String {
     }
 }
 
-/// `a: T, b: U` -> `a, b` (no parameter type contains a comma at the top level).
-fn arg_names(params: &str) -> String {
-    let mut depth = 0;
-    let mut names = Vec::new();
-    let mut cur = String::new();
-    for c in params.chars() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            _ => {}
-        }
-        if c == ',' && depth == 0 {
-            names.push(cur.clone());
-            cur.clear();
-        } else {
-            cur.push(c);
-        }
+impl Export {
+    /// The parameters as a signature writes them: `a: T, b: U`.
+    fn sig(&self) -> String {
+        self.params.iter().map(|(n, t)| format!("{n}: {t}")).collect::<Vec<_>>().join(", ")
     }
-    if !cur.trim().is_empty() {
-        names.push(cur);
+    /// The arguments of a call passing them on: `a, b`.
+    fn args(&self) -> String {
+        self.params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
     }
-    names.iter().map(|p| p.split(':').next().unwrap().trim().to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// What follows the declarations in cuda_runtime_api.h: the 12 ABI's names of the newer forms
@@ -455,34 +441,6 @@ const IMPL: &str = "cudart_rs_impl_";
 /// The prefix of the (global, not exported) name of an export's shim.
 const SHIM: &str = "cudart_rs_shim_";
 
-/// `a: T, b: U` -> [("a", "T"), ("b", "U")], whitespace normalised.
-fn params(params: &str) -> Vec<(String, String)> {
-    let mut depth = 0;
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut push = |cur: &mut String| {
-        if !cur.trim().is_empty() {
-            let (n, t) = cur.split_once(':').unwrap_or_else(|| panic!("parameter without a type: {cur}"));
-            out.push((n.trim().to_string(), t.split_whitespace().collect::<Vec<_>>().join(" ")));
-        }
-        cur.clear();
-    };
-    for c in params.chars() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            _ => {}
-        }
-        if c == ',' && depth == 0 {
-            push(&mut cur);
-        } else {
-            cur.push(c);
-        }
-    }
-    push(&mut cur);
-    out
-}
-
 /// Handle types, by the kind the observer knows them as.
 fn handle_kind(ty: &str) -> Option<&'static str> {
     Some(match ty {
@@ -556,7 +514,8 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
     rs.push_str("pub static EXPORT_INFO: [crate::observe::Export; EXPORT_COUNT] = [\n");
     for n in names {
         let (e, ptds) = by_name[n.as_str()];
-        let ps = params(&e.params)
+        let ps = e
+            .params
             .iter()
             .map(|(p, t)| format!("({:?}, {:?})", p.trim_start_matches("r#"), t))
             .collect::<Vec<_>>()
@@ -583,8 +542,8 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
         writeln!(rs, "    pub(crate) mod {m} {{\n        use std::ffi::*;\n        use crate::types::*;\n        use crate::api::{m}::*;\n").unwrap();
         for e in exports.iter().filter(|e| e.module == *m) {
             let n = &e.name;
-            let args = arg_names(&e.params);
-            let (p, r) = (&e.params, &e.ret);
+            let args = e.args();
+            let (p, r) = (&e.sig(), &e.ret);
             // The export's own code, and the observed call (which the shim jumps to with the
             // caller's arguments untouched, so it has the export's signature).
             let id = cbid(cbids, n);
@@ -749,10 +708,10 @@ fn cbid(cbids: &HashMap<String, u32>, name: &str) -> u32 {
 /// handle, with the host stub of the kernel.
 fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &HashMap<String, u32>, call: &str) -> String {
     let id = cbid(cbids, name);
-    let ps = params(&e.params);
+    let ps = &e.params;
     let mut s = format!(
         "            let body = || if crate::observe::on() {{ crate::observe::call({index}, &[{}], || unsafe {{ {call} }}) }} else {{ unsafe {{ {call} }} }};\n",
-        arg_exprs(&ps)
+        arg_exprs(ps)
     );
     if id == 0 {
         s.push_str("            body()\n");
@@ -763,12 +722,12 @@ fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &H
         ps.clone()
     } else {
         let r = exports.iter().find(|x| x.name == shown || x.also.iter().any(|a| a == shown));
-        params(&r.unwrap_or_else(|| panic!("{name} reported as {shown}, which is no export")).params)
+        r.unwrap_or_else(|| panic!("{name} reported as {shown}, which is no export")).params.clone()
     };
     assert_eq!(fields.len(), ps.len(), "{name} reported as {shown}: the parameters differ");
     let values: Vec<String> = fields
         .iter()
-        .zip(&ps)
+        .zip(ps)
         .map(|((_, t), (n, own))| match (t.as_str(), own.as_str()) {
             (t, own) if t == own => format!("unsafe {{ std::ptr::read(&{n}) }}"),
             ("*const c_void", "cudaKernel_t") => format!("crate::api::registration::kernel_stub({n})"),
