@@ -26,7 +26,7 @@
 # spawn repeats, torchrun, local, which runtime was mapped); with fewer than two GPUs,
 # `torch2-check: skipped: needs two GPUs` and one skip (never a pass).
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root" || exit 1
 runs=3 steps=50
 while (($#)); do
@@ -46,11 +46,7 @@ export PYTHONUNBUFFERED=1 CUBLAS_WORKSPACE_CONFIG=:4096:8
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 d=$root/scripts/gpu/torch/ddp.py
 
-if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
-    gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
-else
-    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
-fi
+gpus=$(gpu_count)
 if ((gpus < 2)); then
     { echo "torch2-check: skipped: needs two GPUs (this machine has ${gpus:-0})"
       echo "0 passed, 0 failed, 1 skipped"; } | tee "$out/torch2-check.log"

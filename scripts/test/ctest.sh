@@ -52,7 +52,7 @@
 # anything failed.
 set -uo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 args=("$@")
@@ -384,11 +384,7 @@ gpu() {
     echo "CUDA sources for 12 (clang builds): $cu12bin ($(tr '\n' ' ' 2>/dev/null <"$cu12bin/BUILD-INFO" || echo MISSING))"
     echo "ours: $dist/lib ($(cat "$dist/BUILD-INFO" 2>/dev/null | tr '\n' ' '))"
     # The number of GPUs, for the outputs of the tests of several devices (multi<N>/).
-    local gpus=${CTEST_GPUS:-}
-    if [[ -z $gpus && -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
-        gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
-    fi
-    [[ -n $gpus ]] || gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+    local gpus=${CTEST_GPUS:-$(gpu_count)}
     echo "GPUs: $gpus$(nvidia-smi -L 2>/dev/null | head -n 1 | sed -E 's/^GPU 0: ([^(]*[^ (]).*/ (\1)/')"
 
     # CUPTI, for tests marked `cupti` (built against it, linked with its folder as their only

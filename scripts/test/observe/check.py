@@ -19,6 +19,8 @@ import signal
 import subprocess
 import sys
 
+from verdicts import Verdicts
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--exe", required=True)
 ap.add_argument("--stress", help="ctest/stress.c, built: run with every mode on")
@@ -29,19 +31,8 @@ ap.add_argument("--label", default="")
 opt = ap.parse_args()
 os.makedirs(opt.work, exist_ok=True)
 
-passed = failed = 0
-LABEL = opt.label + " " if opt.label else ""
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS %s%s" % (LABEL, name))
-    else:
-        failed += 1
-        print("FAIL %s%s%s" % (LABEL, name, (": " + detail) if detail else ""))
-    return ok
+verdicts = Verdicts("observe", opt.label, limit=None)
+check = verdicts.check
 
 
 OBS_VARS = ("CUDART_RS_TRACE", "CUDART_RS_TRACE_FILE", "CUDART_RS_SUMMARY", "CUDART_RS_LEAKS",
@@ -370,5 +361,4 @@ if opt.stress:
           "exit %d, %d traced on %d threads, %s timeline events, %d in the summary; its output ends %r" % (
               st.returncode, len(st_calls), len(st_threads), None if st_tl is None else len(st_tl), st_sum, st.stdout[-200:]))
 
-print("observe %s: %d passed, %d failed" % (opt.label or "", passed, failed))
-sys.exit(1 if failed else 0)
+verdicts.done()

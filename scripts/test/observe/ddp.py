@@ -31,13 +31,13 @@ ap.add_argument("--steps", type=int, default=20)
 ap.add_argument("--label", default="")
 opt = ap.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-v = Verdicts("ddp", opt.label)
-check, done = v.check, v.done
+verdicts = Verdicts("ddp", opt.label)
+check, done = verdicts.check, verdicts.done
 
 
 gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
 if gpus < 2:
-    v.skip("cudart-rs run -- torchrun --nproc-per-node 2", "needs two GPUs, this machine has %d" % gpus)
+    verdicts.skip("cudart-rs run -- torchrun --nproc-per-node 2", "needs two GPUs, this machine has %d" % gpus)
     done()
 
 os.makedirs(opt.work, exist_ok=True)

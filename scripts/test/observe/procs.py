@@ -37,8 +37,8 @@ opt = ap.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 os.makedirs(opt.work, exist_ok=True)
 work = os.path.abspath(opt.work)
-v = Verdicts("procs", opt.label)
-check, skip = v.check, v.skip
+verdicts = Verdicts("procs", opt.label)
+check, skip = verdicts.check, verdicts.skip
 
 VARS = ("CUDART_RS_TRACE", "CUDART_RS_TRACE_FILE", "CUDART_RS_SUMMARY", "CUDART_RS_SUMMARY_DATA", "CUDART_RS_LEAKS",
         "CUDART_RS_TIMELINE", "CUDART_RS_CHECKED", "CUDART_RS_LOG", "LD_PRELOAD", "RANK", "LOCAL_RANK")
@@ -341,4 +341,4 @@ def secure_check():
 
 
 secure_check()
-v.done()
+verdicts.done()

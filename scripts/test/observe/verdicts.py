@@ -1,11 +1,12 @@
-"""PASS/FAIL/SKIP lines of the observation checks, and their last line: what procs.py and
-ddp.py share (scripts/test/observe-check.sh counts the lines)."""
+"""PASS/FAIL/SKIP lines of the observation checks, and their last line: what check.py,
+procs.py and ddp.py share (scripts/test/observe-check.sh counts the lines)."""
 import sys
 
 
 class Verdicts:
-    def __init__(self, name, label=""):
-        self.name, self.label = name, label
+    def __init__(self, name, label="", limit=2000):
+        """limit: the most characters of a failure's detail shown (None: all of it)."""
+        self.name, self.label, self.limit = name, label, limit
         self.prefix = label + " " if label else ""
         self.passed = self.failed = self.skipped = 0
 
@@ -15,7 +16,7 @@ class Verdicts:
             print("PASS %s%s" % (self.prefix, what))
         else:
             self.failed += 1
-            print("FAIL %s%s%s" % (self.prefix, what, (": " + str(detail)[:2000]) if detail else ""))
+            print("FAIL %s%s%s" % (self.prefix, what, (": " + str(detail)[: self.limit]) if detail else ""))
         return ok
 
     def skip(self, what, why):
