@@ -85,6 +85,16 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
 
+/* "  label: result" and, where it failed, ", last <the last error>" (which that clears), on
+ * one line; the result. */
+#define SHOW_CALL(label, call) ct_show_call((label), (call))
+static cudaError_t ct_show_call(const char *label, cudaError_t r) {
+    printf("  %s: %s", label, cudaGetErrorName(r));
+    if (r != cudaSuccess) printf(", last %s", cudaGetErrorName(cudaGetLastError()));
+    printf("\n");
+    return r;
+}
+
 /* A call's result and the last error after it (cleared), on one line. */
 #define SHOW_CLEARED(label, call)                                                        \
     do {                                                                                 \

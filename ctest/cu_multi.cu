@@ -49,14 +49,6 @@ static unsigned char *buf[MAXD];
 static cudaStream_t st[MAXD];
 static unsigned char h[SZ];
 
-#define CALL(label, call)                                                                   \
-    ({                                                                                      \
-        cudaError_t r_ = (call);                                                            \
-        printf("  %s: %s", (label), cudaGetErrorName(r_));                                 \
-        if (r_ != cudaSuccess) printf(", last %s", cudaGetErrorName(cudaGetLastError()));  \
-        printf("\n");                                                                       \
-        r_;                                                                                 \
-    })
 
 /* Whether n bytes at p (read with device dev current) are all v. */
 static const char *all(int dev, const void *p, size_t n, int v) {
@@ -84,7 +76,7 @@ static cudaError_t set_access(cudaMemPool_t pool, int dev, cudaMemAccessFlags f,
     struct cudaMemAccessDesc d;
     d.location = loc(cudaMemLocationTypeDevice, dev);
     d.flags = f;
-    return CALL(label, cudaMemPoolSetAccess(pool, &d, 1));
+    return SHOW_CALL(label, cudaMemPoolSetAccess(pool, &d, 1));
 }
 
 /* ---------------------------------------------------------------- peer access */
@@ -99,15 +91,15 @@ static void peer_kernels(int a, int b) {
     OK(cudaMemsetAsync(buf[b], 0x20 + b, SZ, st[b]));
     OK(cudaStreamSynchronize(st[b]));
     OK(cudaSetDevice(a));
-    CALL("cudaDeviceEnablePeerAccess", cudaDeviceEnablePeerAccess(b, 0));
+    SHOW_CALL("cudaDeviceEnablePeerAccess", cudaDeviceEnablePeerAccess(b, 0));
     OK(cudaMemsetAsync(buf[a], 0, SZ, st[a]));
     copy_k<<<64, 256, 0, st[a]>>>(buf[a], buf[b], SZ);
-    CALL("kernel on a reads b's memory", ran(st[a]));
+    SHOW_CALL("kernel on a reads b's memory", ran(st[a]));
     printf("    %s\n", all(a, buf[a], SZ, 0x20 + b));
     fill<<<64, 256, 0, st[a]>>>(buf[b], HALF, (unsigned char)(0x90 + a));
-    CALL("kernel on a writes b's memory", ran(st[a]));
+    SHOW_CALL("kernel on a writes b's memory", ran(st[a]));
     printf("    %s\n", all(b, buf[b], HALF, 0x90 + a));
-    CALL("cudaDeviceDisablePeerAccess", cudaDeviceDisablePeerAccess(b));
+    SHOW_CALL("cudaDeviceDisablePeerAccess", cudaDeviceDisablePeerAccess(b));
 }
 
 /* ---------------------------------------------------------------- pools */
@@ -133,16 +125,16 @@ static void pool_kernels(int a, int b) {
     if (set_access(pool, b, cudaMemAccessFlagsProtReadWrite, "b read-write") == cudaSuccess) {
         OK(cudaMemsetAsync(buf[b], 0, SZ, st[b]));
         copy_k<<<64, 256, 0, st[b]>>>(buf[b], p, SZ);
-        CALL("kernel on b reads the pool", ran(st[b]));
+        SHOW_CALL("kernel on b reads the pool", ran(st[b]));
         printf("    %s\n", all(b, buf[b], SZ, 0x30 + a));
         fill<<<64, 256, 0, st[b]>>>(p, HALF, (unsigned char)(0x50 + b));
-        CALL("kernel on b writes the pool", ran(st[b]));
+        SHOW_CALL("kernel on b writes the pool", ran(st[b]));
         printf("    %s\n", all(a, p, HALF, 0x50 + b));
         /* Read-only, or read-write still where the driver refuses read-only. */
         set_access(pool, b, cudaMemAccessFlagsProtRead, "b read-only");
         OK(cudaMemsetAsync(buf[b], 0, SZ, st[b]));
         copy_k<<<64, 256, 0, st[b]>>>(buf[b], p + HALF, HALF);
-        CALL("kernel on b reads the pool", ran(st[b]));
+        SHOW_CALL("kernel on b reads the pool", ran(st[b]));
         printf("    %s\n", all(b, buf[b], HALF, 0x30 + a));
     }
 
@@ -184,15 +176,15 @@ static int fault_scenario(const char *arg) {
         if (pool) set_access(pool, b, cudaMemAccessFlagsProtNone, "b none");
         copy_k<<<64, 256, 0, sb>>>(q, p, SZ);
     }
-    CALL("the launch", cudaPeekAtLastError());
-    CALL("cudaStreamSynchronize of b's stream", cudaStreamSynchronize(sb));
-    CALL("cudaDeviceSynchronize on b", cudaDeviceSynchronize());
+    SHOW_CALL("the launch", cudaPeekAtLastError());
+    SHOW_CALL("cudaStreamSynchronize of b's stream", cudaStreamSynchronize(sb));
+    SHOW_CALL("cudaDeviceSynchronize on b", cudaDeviceSynchronize());
     void *r = NULL;
-    CALL("cudaMalloc on b", cudaMalloc(&r, 64));
+    SHOW_CALL("cudaMalloc on b", cudaMalloc(&r, 64));
     OK(cudaSetDevice(a));
-    CALL("cudaMemsetAsync on a", cudaMemsetAsync(p, 0x32, SZ, sa));
-    CALL("cudaStreamSynchronize of a's stream", cudaStreamSynchronize(sa));
-    CALL("cudaDeviceSynchronize on a", cudaDeviceSynchronize());
+    SHOW_CALL("cudaMemsetAsync on a", cudaMemsetAsync(p, 0x32, SZ, sa));
+    SHOW_CALL("cudaStreamSynchronize of a's stream", cudaStreamSynchronize(sa));
+    SHOW_CALL("cudaDeviceSynchronize on a", cudaDeviceSynchronize());
     fflush(stdout);
     return ct_failed ? 1 : 0;
 }
@@ -216,11 +208,11 @@ static void event_order(int a, int b) {
     OK(cudaMalloc((void **)&out, sizeof(int)));
     OK(cudaSetDevice(a));
     spin_then_write<<<1, 1, 0, st[a]>>>(flag, 1234 + a, 20000000LL);
-    CALL("record on a's stream", cudaEventRecord(ea, st[a]));
+    SHOW_CALL("record on a's stream", cudaEventRecord(ea, st[a]));
     OK(cudaSetDevice(b));
-    CALL("b's stream waits", cudaStreamWaitEvent(st[b], ea, 0));
+    SHOW_CALL("b's stream waits", cudaStreamWaitEvent(st[b], ea, 0));
     read_flag<<<1, 1, 0, st[b]>>>(flag, out);
-    CALL("kernel on b", cudaGetLastError());
+    SHOW_CALL("kernel on b", cudaGetLastError());
     OK(cudaMemcpyAsync(&got, out, sizeof got, cudaMemcpyDeviceToHost, st[b]));
     OK(cudaStreamSynchronize(st[b]));
     printf("    b read %d\n", got);
@@ -295,20 +287,20 @@ static void graphs(int a, int b) {
     OK(cudaSetDevice(b));
     cudaGraphNode_t kb = kernel_node(g, NULL, 0, buf[b], SZ, (unsigned char)(0x22 + b));
     cudaGraphNode_t both[2] = {ka, kb}, cp = NULL;
-    CALL("copy node from a's memory to b's (b current)",
+    SHOW_CALL("copy node from a's memory to b's (b current)",
          cudaGraphAddMemcpyNode1D(&cp, g, both, 2, buf[b], buf[a], HALF, cudaMemcpyDefault));
     OK(cudaSetDevice(a));
     kernel_node(g, &cp, 1, buf[a], HALF, 0x33);
     show_nodes(g);
     cudaGraphExec_t x = NULL;
-    if (CALL("cudaGraphInstantiate (a current)", cudaGraphInstantiate(&x, g, 0)) == cudaSuccess) {
+    if (SHOW_CALL("cudaGraphInstantiate (a current)", cudaGraphInstantiate(&x, g, 0)) == cudaSuccess) {
         for (int k = 0; k < 2; k++) {
             int on = k ? a : b;
             OK(cudaSetDevice(on));
             OK(cudaMemsetAsync(buf[on], 0, SZ, st[on]));
             OK(cudaStreamSynchronize(st[on]));
-            CALL(k ? "cudaGraphLaunch on a's stream" : "cudaGraphLaunch on b's stream", cudaGraphLaunch(x, st[on]));
-            CALL("cudaStreamSynchronize", cudaStreamSynchronize(st[on]));
+            SHOW_CALL(k ? "cudaGraphLaunch on a's stream" : "cudaGraphLaunch on b's stream", cudaGraphLaunch(x, st[on]));
+            SHOW_CALL("cudaStreamSynchronize", cudaStreamSynchronize(st[on]));
             printf("    b's first half %s\n", all(b, buf[b], HALF, 0x11 + a));
             printf("    b's second half %s\n", all(b, buf[b] + HALF, HALF, 0x22 + b));
             printf("    a's first half %s\n", all(a, buf[a], HALF, 0x33));
@@ -326,30 +318,30 @@ static void graphs(int a, int b) {
     OK(cudaEventCreateWithFlags(&eb, cudaEventDisableTiming));
     OK(cudaSetDevice(a));
     g = NULL;
-    CALL("cudaStreamBeginCapture on a's stream", cudaStreamBeginCapture(st[a], cudaStreamCaptureModeGlobal));
+    SHOW_CALL("cudaStreamBeginCapture on a's stream", cudaStreamBeginCapture(st[a], cudaStreamCaptureModeGlobal));
     fill<<<64, 256, 0, st[a]>>>(buf[a], SZ, (unsigned char)(0x44 + a));
-    CALL("record on a's stream", cudaEventRecord(ea, st[a]));
+    SHOW_CALL("record on a's stream", cudaEventRecord(ea, st[a]));
     OK(cudaSetDevice(b));
-    CALL("b's stream waits (joins the capture)", cudaStreamWaitEvent(st[b], ea, 0));
+    SHOW_CALL("b's stream waits (joins the capture)", cudaStreamWaitEvent(st[b], ea, 0));
     cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
     OK(cudaStreamIsCapturing(st[b], &cs));
     printf("    b's stream capturing: %d\n", (int)cs);
     fill<<<64, 256, 0, st[b]>>>(buf[b] + HALF, HALF, (unsigned char)(0x55 + b));
-    CALL("copy from a's memory on b's stream", cudaMemcpyAsync(buf[b], buf[a], HALF, cudaMemcpyDefault, st[b]));
-    CALL("record on b's stream", cudaEventRecord(eb, st[b]));
+    SHOW_CALL("copy from a's memory on b's stream", cudaMemcpyAsync(buf[b], buf[a], HALF, cudaMemcpyDefault, st[b]));
+    SHOW_CALL("record on b's stream", cudaEventRecord(eb, st[b]));
     OK(cudaSetDevice(a));
-    CALL("a's stream waits (join)", cudaStreamWaitEvent(st[a], eb, 0));
-    if (CALL("cudaStreamEndCapture", cudaStreamEndCapture(st[a], &g)) == cudaSuccess && g) {
+    SHOW_CALL("a's stream waits (join)", cudaStreamWaitEvent(st[a], eb, 0));
+    if (SHOW_CALL("cudaStreamEndCapture", cudaStreamEndCapture(st[a], &g)) == cudaSuccess && g) {
         show_nodes(g);
         x = NULL;
-        if (CALL("cudaGraphInstantiate", cudaGraphInstantiate(&x, g, 0)) == cudaSuccess) {
+        if (SHOW_CALL("cudaGraphInstantiate", cudaGraphInstantiate(&x, g, 0)) == cudaSuccess) {
             OK(cudaMemsetAsync(buf[a], 0, SZ, st[a]));
             OK(cudaSetDevice(b));
             OK(cudaMemsetAsync(buf[b], 0, SZ, st[b]));
             OK(cudaStreamSynchronize(st[b]));
             OK(cudaSetDevice(a));
-            CALL("cudaGraphLaunch on a's stream", cudaGraphLaunch(x, st[a]));
-            CALL("cudaStreamSynchronize", cudaStreamSynchronize(st[a]));
+            SHOW_CALL("cudaGraphLaunch on a's stream", cudaGraphLaunch(x, st[a]));
+            SHOW_CALL("cudaStreamSynchronize", cudaStreamSynchronize(st[a]));
             printf("    a %s\n", all(a, buf[a], SZ, 0x44 + a));
             printf("    b's first half %s\n", all(b, buf[b], HALF, 0x44 + a));
             printf("    b's second half %s\n", all(b, buf[b] + HALF, HALF, 0x55 + b));
@@ -393,11 +385,11 @@ static void managed(void) {
         printf("managed memory, prefetched to %d: %s\n", d, cudaGetErrorName(e));
         *sum = 0;
         sum_k<<<64, 256, 0, st[d]>>>(m, SZ, sum);
-        CALL("sum on the device", ran(st[d]));
+        SHOW_CALL("sum on the device", ran(st[d]));
         printf("    sum %s\n", *sum == want ? "right" : "WRONG");
         CHECK(*sum == want);
         fill<<<4, 256, 0, st[d]>>>(m + (size_t)d * slice, slice, (unsigned char)(0xa0 + d));
-        CALL("kernel writes its slice", ran(st[d]));
+        SHOW_CALL("kernel writes its slice", ran(st[d]));
         want = 0;
         for (size_t i = 0; i < SZ; i++) want += m[i];
     }

@@ -23,14 +23,6 @@ struct exported {
     struct cudaMemPoolPtrExportData ptr;
 };
 
-#define CALL(label, call)                                                                   \
-    ({                                                                                      \
-        cudaError_t r_ = (call);                                                            \
-        printf("  %s: %s", (label), cudaGetErrorName(r_));                                 \
-        if (r_ != cudaSuccess) printf(", last %s", cudaGetErrorName(cudaGetLastError()));  \
-        printf("\n");                                                                       \
-        r_;                                                                                 \
-    })
 
 static unsigned char h[SZ];
 
@@ -44,20 +36,11 @@ static const char *all(const void *p, size_t n, int v) {
     return bad ? "bytes WRONG" : "bytes ok";
 }
 
-static const char *flag_name(int f) {
-    switch (f) {
-    case cudaMemAccessFlagsProtNone: return "None";
-    case cudaMemAccessFlagsProtRead: return "Read";
-    case cudaMemAccessFlagsProtReadWrite: return "ReadWrite";
-    default: return "other";
-    }
-}
-
 static void get(const char *label, cudaMemPool_t pool, int dev) {
     enum cudaMemAccessFlags f = (enum cudaMemAccessFlags)0x55;
     struct cudaMemLocation l = loc(cudaMemLocationTypeDevice, dev);
     cudaError_t e = cudaMemPoolGetAccess(&f, pool, &l);
-    printf("  %s: %s%s%s\n", label, cudaGetErrorName(e), e == cudaSuccess ? ", " : "", e == cudaSuccess ? flag_name((int)f) : "");
+    printf("  %s: %s%s%s\n", label, cudaGetErrorName(e), e == cudaSuccess ? ", " : "", e == cudaSuccess ? access_flag_name((int)f) : "");
     if (e != cudaSuccess) SHOW_LAST("  after it");
 }
 
@@ -82,33 +65,33 @@ static int child(const char *arg) {
         printf("process on device %d, device %d's exports:\n", j, d);
         void *p = NULL;
         /* Not touched: without peer access a copy from it could fault this process. */
-        if (CALL("cudaIpcOpenMemHandle, flags 0", cudaIpcOpenMemHandle(&p, ex[d].mem, 0)) == cudaSuccess)
-            CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(p));
+        if (SHOW_CALL("cudaIpcOpenMemHandle, flags 0", cudaIpcOpenMemHandle(&p, ex[d].mem, 0)) == cudaSuccess)
+            SHOW_CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(p));
         p = NULL;
-        if (CALL("cudaIpcOpenMemHandle, lazy peer access", cudaIpcOpenMemHandle(&p, ex[d].mem, cudaIpcMemLazyEnablePeerAccess)) ==
+        if (SHOW_CALL("cudaIpcOpenMemHandle, lazy peer access", cudaIpcOpenMemHandle(&p, ex[d].mem, cudaIpcMemLazyEnablePeerAccess)) ==
             cudaSuccess) {
             struct cudaPointerAttributes a;
             memset(&a, 0, sizeof a);
-            CALL("cudaPointerGetAttributes", cudaPointerGetAttributes(&a, p));
+            SHOW_CALL("cudaPointerGetAttributes", cudaPointerGetAttributes(&a, p));
             printf("    type %d, device %d\n", (int)a.type, a.device);
             printf("    read: %s\n", all(p, SZ, 0x10 + d));
-            CALL("cudaMemsetAsync of its slice on a stream of this device",
+            SHOW_CALL("cudaMemsetAsync of its slice on a stream of this device",
                  cudaMemsetAsync((char *)p + (size_t)j * SLICE, 0x80 + j, SLICE, sj));
             OK(cudaStreamSynchronize(sj));
-            CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(p));
+            SHOW_CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(p));
         }
         cudaEvent_t e = NULL;
-        if (CALL("cudaIpcOpenEventHandle", cudaIpcOpenEventHandle(&e, ex[d].event)) == cudaSuccess) {
-            CALL("cudaStreamWaitEvent on a stream of this device", cudaStreamWaitEvent(sj, e, 0));
+        if (SHOW_CALL("cudaIpcOpenEventHandle", cudaIpcOpenEventHandle(&e, ex[d].event)) == cudaSuccess) {
+            SHOW_CALL("cudaStreamWaitEvent on a stream of this device", cudaStreamWaitEvent(sj, e, 0));
             OK(cudaStreamSynchronize(sj));
-            CALL("cudaEventQuery", cudaEventQuery(e));
-            CALL("cudaEventSynchronize", cudaEventSynchronize(e));
-            CALL("cudaEventRecord on a stream of this device", cudaEventRecord(e, sj));
+            SHOW_CALL("cudaEventQuery", cudaEventQuery(e));
+            SHOW_CALL("cudaEventSynchronize", cudaEventSynchronize(e));
+            SHOW_CALL("cudaEventRecord on a stream of this device", cudaEventRecord(e, sj));
             OK(cudaStreamSynchronize(sj));
-            CALL("cudaEventDestroy", cudaEventDestroy(e));
+            SHOW_CALL("cudaEventDestroy", cudaEventDestroy(e));
         }
         cudaMemPool_t pool = NULL;
-        if (CALL("cudaMemPoolImportFromShareableHandle",
+        if (SHOW_CALL("cudaMemPoolImportFromShareableHandle",
                  cudaMemPoolImportFromShareableHandle(&pool, (void *)(intptr_t)fds[d], cudaMemHandleTypePosixFileDescriptor, 0)) ==
             cudaSuccess) {
             get("pool's device's access", pool, d);
@@ -116,24 +99,24 @@ static int child(const char *arg) {
             struct cudaMemAccessDesc acc;
             acc.location = loc(cudaMemLocationTypeDevice, j);
             acc.flags = cudaMemAccessFlagsProtReadWrite;
-            cudaError_t rw = CALL("cudaMemPoolSetAccess, this device read-write", cudaMemPoolSetAccess(pool, &acc, 1));
+            cudaError_t rw = SHOW_CALL("cudaMemPoolSetAccess, this device read-write", cudaMemPoolSetAccess(pool, &acc, 1));
             get("then this device's access", pool, j);
             void *q = NULL;
-            if (CALL("cudaMemPoolImportPointer", cudaMemPoolImportPointer(&q, pool, &ex[d].ptr)) == cudaSuccess) {
+            if (SHOW_CALL("cudaMemPoolImportPointer", cudaMemPoolImportPointer(&q, pool, &ex[d].ptr)) == cudaSuccess) {
                 struct cudaPointerAttributes a;
                 memset(&a, 0, sizeof a);
-                CALL("cudaPointerGetAttributes", cudaPointerGetAttributes(&a, q));
+                SHOW_CALL("cudaPointerGetAttributes", cudaPointerGetAttributes(&a, q));
                 printf("    type %d, device %d\n", (int)a.type, a.device);
                 /* Touched only with access (without, it could fault this process). */
                 if (rw == cudaSuccess) {
                     printf("    read: %s\n", all(q, SZ, 0x20 + d));
-                    CALL("cudaMemsetAsync of its slice", cudaMemsetAsync((char *)q + (size_t)j * SLICE, 0xc0 + j, SLICE, sj));
+                    SHOW_CALL("cudaMemsetAsync of its slice", cudaMemsetAsync((char *)q + (size_t)j * SLICE, 0xc0 + j, SLICE, sj));
                     OK(cudaStreamSynchronize(sj));
                 }
-                CALL("cudaFreeAsync of the imported pointer", cudaFreeAsync(q, sj));
+                SHOW_CALL("cudaFreeAsync of the imported pointer", cudaFreeAsync(q, sj));
                 OK(cudaStreamSynchronize(sj));
             }
-            CALL("cudaMemPoolDestroy of the imported pool", cudaMemPoolDestroy(pool));
+            SHOW_CALL("cudaMemPoolDestroy of the imported pool", cudaMemPoolDestroy(pool));
         }
     }
     OK(cudaStreamDestroy(sj));
@@ -181,17 +164,17 @@ int main(int argc, char **argv) {
         OK(cudaSetDevice(other));
         printf("this process, device %d current, device %d's exports:\n", other, d);
         void *p = NULL;
-        if (CALL("cudaIpcOpenMemHandle", cudaIpcOpenMemHandle(&p, ex[d].mem, cudaIpcMemLazyEnablePeerAccess)) == cudaSuccess)
-            CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(p));
+        if (SHOW_CALL("cudaIpcOpenMemHandle", cudaIpcOpenMemHandle(&p, ex[d].mem, cudaIpcMemLazyEnablePeerAccess)) == cudaSuccess)
+            SHOW_CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(p));
         cudaEvent_t e = NULL;
-        if (CALL("cudaIpcOpenEventHandle", cudaIpcOpenEventHandle(&e, ex[d].event)) == cudaSuccess) {
-            CALL("cudaEventQuery", cudaEventQuery(e));
-            CALL("cudaEventDestroy", cudaEventDestroy(e));
+        if (SHOW_CALL("cudaIpcOpenEventHandle", cudaIpcOpenEventHandle(&e, ex[d].event)) == cudaSuccess) {
+            SHOW_CALL("cudaEventQuery", cudaEventQuery(e));
+            SHOW_CALL("cudaEventDestroy", cudaEventDestroy(e));
         }
-        CALL("cudaEventRecord of the event on a stream of the current device", cudaEventRecord(ev[d], st[other]));
+        SHOW_CALL("cudaEventRecord of the event on a stream of the current device", cudaEventRecord(ev[d], st[other]));
         OK(cudaStreamSynchronize(st[other]));
         void *q = NULL;
-        if (CALL("cudaMemPoolImportPointer into its own pool", cudaMemPoolImportPointer(&q, pool[d], &ex[d].ptr)) == cudaSuccess)
+        if (SHOW_CALL("cudaMemPoolImportPointer into its own pool", cudaMemPoolImportPointer(&q, pool[d], &ex[d].ptr)) == cudaSuccess)
             printf("    the exported pointer: %d\n", (int)(q == pp[d]));
     }
 

@@ -11,22 +11,13 @@
 
 #define SZ (256 * 1024)
 
-static const char *flag_name(int f) {
-    switch (f) {
-    case cudaMemAccessFlagsProtNone: return "None";
-    case cudaMemAccessFlagsProtRead: return "Read";
-    case cudaMemAccessFlagsProtReadWrite: return "ReadWrite";
-    default: return "other";
-    }
-}
-
 static void get(const char *label, cudaMemPool_t pool, int dev) {
     enum cudaMemAccessFlags f = (enum cudaMemAccessFlags)0x55;
     struct cudaMemLocation l = loc(cudaMemLocationTypeDevice, dev);
     cudaError_t e = cudaMemPoolGetAccess(&f, pool, &l);
     printf("  %s: %s", label, cudaGetErrorName(e));
     if (e == cudaSuccess)
-        printf(", %s\n", flag_name((int)f));
+        printf(", %s\n", access_flag_name((int)f));
     else
         printf(", last %s\n", cudaGetErrorName(cudaGetLastError()));
 }
@@ -42,14 +33,6 @@ static cudaError_t set(const char *label, cudaMemPool_t pool, int dev, int flags
     return e;
 }
 
-#define CALL(label, call)                                                                   \
-    ({                                                                                      \
-        cudaError_t r_ = (call);                                                            \
-        printf("  %s: %s", (label), cudaGetErrorName(r_));                                 \
-        if (r_ != cudaSuccess) printf(", last %s", cudaGetErrorName(cudaGetLastError()));  \
-        printf("\n");                                                                       \
-        r_;                                                                                 \
-    })
 
 static unsigned char h[SZ];
 
@@ -86,7 +69,7 @@ static void pair(int a, int b) {
     /* Made while b is current. */
     cudaMemPool_t pool = NULL;
     struct cudaMemPoolProps props = pool_props(cudaMemLocationTypeDevice, a);
-    if (CALL("cudaMemPoolCreate (b current)", cudaMemPoolCreate(&pool, &props)) != cudaSuccess) return;
+    if (SHOW_CALL("cudaMemPoolCreate (b current)", cudaMemPoolCreate(&pool, &props)) != cudaSuccess) return;
     get("a's access", pool, a);
     get("b's access", pool, b);
     void *p = NULL;
@@ -102,14 +85,14 @@ static void pair(int a, int b) {
     get("and a's", pool, a);
     if (rw == cudaSuccess) {
         OK(cudaMemsetAsync(db, 0, SZ, sb));
-        e = CALL("copy of the pool's memory into b's, b's stream", cudaMemcpyAsync(db, p, SZ, cudaMemcpyDeviceToDevice, sb));
+        e = SHOW_CALL("copy of the pool's memory into b's, b's stream", cudaMemcpyAsync(db, p, SZ, cudaMemcpyDeviceToDevice, sb));
         OK(cudaStreamSynchronize(sb));
         printf("    %s\n", all(b, db, SZ, e == cudaSuccess ? 0x30 + a : 0));
         OK(cudaMemsetAsync(db, 0x50 + b, SZ / 2, sb));
-        e = CALL("copy of b's memory into the pool's, b's stream", cudaMemcpyAsync(p, db, SZ / 2, cudaMemcpyDeviceToDevice, sb));
+        e = SHOW_CALL("copy of b's memory into the pool's, b's stream", cudaMemcpyAsync(p, db, SZ / 2, cudaMemcpyDeviceToDevice, sb));
         OK(cudaStreamSynchronize(sb));
         printf("    %s\n", all(a, p, SZ / 2, e == cudaSuccess ? 0x50 + b : 0x30 + a));
-        e = CALL("cudaMemsetAsync of the pool's memory on b's stream", cudaMemsetAsync(p, 0x30 + a, SZ / 2, sb));
+        e = SHOW_CALL("cudaMemsetAsync of the pool's memory on b's stream", cudaMemsetAsync(p, 0x30 + a, SZ / 2, sb));
         OK(cudaStreamSynchronize(sb));
         printf("    %s\n", all(a, p, SZ, 0x30 + a));
     }
@@ -119,7 +102,7 @@ static void pair(int a, int b) {
     get("then b's access", pool, b);
     if (ro == cudaSuccess || rw == cudaSuccess) {
         OK(cudaMemsetAsync(db, 0, SZ, sb));
-        e = CALL("copy of the pool's memory into b's, b's stream", cudaMemcpyAsync(db, p, SZ, cudaMemcpyDeviceToDevice, sb));
+        e = SHOW_CALL("copy of the pool's memory into b's, b's stream", cudaMemcpyAsync(db, p, SZ, cudaMemcpyDeviceToDevice, sb));
         OK(cudaStreamSynchronize(sb));
         printf("    %s\n", all(b, db, SZ, e == cudaSuccess ? 0x30 + a : 0));
     }
@@ -132,27 +115,27 @@ static void pair(int a, int b) {
     get("then a's access", pool, a);
 
     /* Frees and allocations on the other device's streams. */
-    CALL("cudaFreeAsync of the pool's memory on b's stream", cudaFreeAsync(p, sb));
+    SHOW_CALL("cudaFreeAsync of the pool's memory on b's stream", cudaFreeAsync(p, sb));
     OK(cudaStreamSynchronize(sb));
     void *q = NULL;
-    e = CALL("cudaMallocFromPoolAsync from a's pool on b's stream", cudaMallocFromPoolAsync(&q, SZ, pool, sb));
+    e = SHOW_CALL("cudaMallocFromPoolAsync from a's pool on b's stream", cudaMallocFromPoolAsync(&q, SZ, pool, sb));
     if (e == cudaSuccess) {
         printf("    device %d\n", device_of(q));
-        CALL("cudaFreeAsync of it on a's stream", cudaFreeAsync(q, sa));
+        SHOW_CALL("cudaFreeAsync of it on a's stream", cudaFreeAsync(q, sa));
         OK(cudaStreamSynchronize(sa));
     }
     OK(cudaStreamSynchronize(sb));
     OK(cudaSetDevice(a));
     q = NULL;
-    e = CALL("cudaMallocAsync on b's stream (a current)", cudaMallocAsync(&q, SZ, sb));
+    e = SHOW_CALL("cudaMallocAsync on b's stream (a current)", cudaMallocAsync(&q, SZ, sb));
     if (e == cudaSuccess) {
         printf("    device %d\n", device_of(q));
-        CALL("cudaFreeAsync of it on a's stream", cudaFreeAsync(q, sa));
+        SHOW_CALL("cudaFreeAsync of it on a's stream", cudaFreeAsync(q, sa));
         OK(cudaStreamSynchronize(sa));
     }
     OK(cudaStreamSynchronize(sb));
     cudaMemPool_t cur = NULL, dflt = NULL;
-    CALL("cudaDeviceSetMemPool(b, a's pool)", cudaDeviceSetMemPool(b, pool));
+    SHOW_CALL("cudaDeviceSetMemPool(b, a's pool)", cudaDeviceSetMemPool(b, pool));
     OK(cudaDeviceGetMemPool(&cur, b));
     OK(cudaDeviceGetDefaultMemPool(&dflt, b));
     printf("  b's current pool is its default: %d\n", (int)(cur == dflt));
@@ -164,14 +147,14 @@ static void pair(int a, int b) {
     get("then b's access", dflt, b);
     void *r = NULL;
     OK(cudaSetDevice(b));
-    e = CALL("cudaMallocAsync on a's stream (b current)", cudaMallocAsync(&r, SZ, sa));
+    e = SHOW_CALL("cudaMallocAsync on a's stream (b current)", cudaMallocAsync(&r, SZ, sa));
     if (e == cudaSuccess) {
         printf("    device %d\n", device_of(r));
         OK(cudaMemsetAsync(r, 0x70 + a, SZ, sa));
         OK(cudaStreamSynchronize(sa));
         if (rw == cudaSuccess) {
             OK(cudaMemsetAsync(db, 0, SZ, sb));
-            e = CALL("copy of it into b's memory, b's stream", cudaMemcpyAsync(db, r, SZ, cudaMemcpyDeviceToDevice, sb));
+            e = SHOW_CALL("copy of it into b's memory, b's stream", cudaMemcpyAsync(db, r, SZ, cudaMemcpyDeviceToDevice, sb));
             OK(cudaStreamSynchronize(sb));
             printf("    %s\n", all(b, db, SZ, e == cudaSuccess ? 0x70 + a : 0));
         }
@@ -182,7 +165,7 @@ static void pair(int a, int b) {
     get("then b's access", dflt, b);
 
     set("b read-write before the pool is destroyed", pool, b, cudaMemAccessFlagsProtReadWrite);
-    CALL("cudaMemPoolDestroy (b current)", cudaMemPoolDestroy(pool));
+    SHOW_CALL("cudaMemPoolDestroy (b current)", cudaMemPoolDestroy(pool));
     OK(cudaFree(db));
     OK(cudaStreamDestroy(sb));
     OK(cudaSetDevice(a));

@@ -20,13 +20,6 @@
 
 static int ndev;
 
-#define CALL(label, call)                                                                   \
-    do {                                                                                    \
-        cudaError_t r_ = (call);                                                            \
-        printf("  %s: %s", (label), cudaGetErrorName(r_));                                 \
-        if (r_ != cudaSuccess) printf(", last %s", cudaGetErrorName(cudaGetLastError()));  \
-        printf("\n");                                                                       \
-    } while (0)
 
 static void pair(int a, int b) {
     cudaStream_t sa, sb;
@@ -46,53 +39,53 @@ static void pair(int a, int b) {
     OK(cudaEventCreateWithFlags(&eb, cudaEventDisableTiming));
 
     /* Current device b from here. */
-    CALL("record a's event on a's stream", cudaEventRecord(ea, sa));
-    CALL("record a's timed event on a's stream", cudaEventRecord(ea_timed, sa));
-    CALL("record a's event on b's stream", cudaEventRecord(ea, sb));
-    CALL("record a's event on the null stream (b current)", cudaEventRecord(ea, 0));
-    CALL("record a's event with flags on b's stream", cudaEventRecordWithFlags(ea, sb, 0));
-    CALL("b's stream waits for a's event", cudaStreamWaitEvent(sb, ea, 0));
-    CALL("the null stream (b current) waits for a's event", cudaStreamWaitEvent(0, ea, 0));
-    CALL("record b's timed event on b's stream", cudaEventRecord(eb_timed, sb));
-    CALL("record b's event on a's stream", cudaEventRecord(eb, sa));
-    CALL("a's stream waits for b's event", cudaStreamWaitEvent(sa, eb, 0));
-    CALL("cudaEventSynchronize(a's event)", cudaEventSynchronize(ea));
-    CALL("cudaEventQuery(a's event)", cudaEventQuery(ea));
-    CALL("cudaEventSynchronize(b's timed event)", cudaEventSynchronize(eb_timed));
+    SHOW_CALL("record a's event on a's stream", cudaEventRecord(ea, sa));
+    SHOW_CALL("record a's timed event on a's stream", cudaEventRecord(ea_timed, sa));
+    SHOW_CALL("record a's event on b's stream", cudaEventRecord(ea, sb));
+    SHOW_CALL("record a's event on the null stream (b current)", cudaEventRecord(ea, 0));
+    SHOW_CALL("record a's event with flags on b's stream", cudaEventRecordWithFlags(ea, sb, 0));
+    SHOW_CALL("b's stream waits for a's event", cudaStreamWaitEvent(sb, ea, 0));
+    SHOW_CALL("the null stream (b current) waits for a's event", cudaStreamWaitEvent(0, ea, 0));
+    SHOW_CALL("record b's timed event on b's stream", cudaEventRecord(eb_timed, sb));
+    SHOW_CALL("record b's event on a's stream", cudaEventRecord(eb, sa));
+    SHOW_CALL("a's stream waits for b's event", cudaStreamWaitEvent(sa, eb, 0));
+    SHOW_CALL("cudaEventSynchronize(a's event)", cudaEventSynchronize(ea));
+    SHOW_CALL("cudaEventQuery(a's event)", cudaEventQuery(ea));
+    SHOW_CALL("cudaEventSynchronize(b's timed event)", cudaEventSynchronize(eb_timed));
     /* a's timed event waits only for a's memset: complete once synchronized (asked before, it
        may or may not be, on either runtime). */
-    CALL("cudaEventSynchronize(a's timed event)", cudaEventSynchronize(ea_timed));
+    SHOW_CALL("cudaEventSynchronize(a's timed event)", cudaEventSynchronize(ea_timed));
     float ms = -1;
-    CALL("cudaEventElapsedTime(a's timed, b's timed)", cudaEventElapsedTime(&ms, ea_timed, eb_timed));
-    CALL("cudaEventElapsedTime(b's timed, a's timed)", cudaEventElapsedTime(&ms, eb_timed, ea_timed));
-    CALL("cudaEventElapsedTime(a's timed, a's timed)", cudaEventElapsedTime(&ms, ea_timed, ea_timed));
+    SHOW_CALL("cudaEventElapsedTime(a's timed, b's timed)", cudaEventElapsedTime(&ms, ea_timed, eb_timed));
+    SHOW_CALL("cudaEventElapsedTime(b's timed, a's timed)", cudaEventElapsedTime(&ms, eb_timed, ea_timed));
+    SHOW_CALL("cudaEventElapsedTime(a's timed, a's timed)", cudaEventElapsedTime(&ms, ea_timed, ea_timed));
     int dev = -1;
-    CALL("cudaStreamGetDevice(a's stream)", cudaStreamGetDevice(sa, &dev));
+    SHOW_CALL("cudaStreamGetDevice(a's stream)", cudaStreamGetDevice(sa, &dev));
     printf("    = %d\n", dev);
     dev = -1;
-    CALL("cudaStreamGetDevice(null stream)", cudaStreamGetDevice(0, &dev));
+    SHOW_CALL("cudaStreamGetDevice(null stream)", cudaStreamGetDevice(0, &dev));
     printf("    = %d\n", dev);
-    CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
-    CALL("cudaStreamQuery(a's stream, synchronized)", cudaStreamQuery(sa));
+    SHOW_CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
+    SHOW_CALL("cudaStreamQuery(a's stream, synchronized)", cudaStreamQuery(sa));
     memset(h, 0, SZ);
-    CALL("cudaMemcpyAsync of a's memory to the host on a's stream", cudaMemcpyAsync(h, da, SZ, cudaMemcpyDeviceToHost, sa));
-    CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
+    SHOW_CALL("cudaMemcpyAsync of a's memory to the host on a's stream", cudaMemcpyAsync(h, da, SZ, cudaMemcpyDeviceToHost, sa));
+    SHOW_CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
     int ok = 1;
     for (int i = 0; i < SZ; i++) ok &= h[i] == 0x40 + a;
     CHECK(ok);
     printf("  bytes %s\n", ok ? "ok" : "WRONG");
-    CALL("cudaMemsetAsync of a's memory on a's stream", cudaMemsetAsync(da, 0x60, SZ, sa));
+    SHOW_CALL("cudaMemsetAsync of a's memory on a's stream", cudaMemsetAsync(da, 0x60, SZ, sa));
     /* a's stream does not block (cudaStreamNonBlocking): the copy on b's null stream must not
        start before the memset ends. */
-    CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
-    CALL("cudaMemcpy of a's memory to the host (b current)", cudaMemcpy(h, da, SZ, cudaMemcpyDefault));
+    SHOW_CALL("cudaStreamSynchronize(a's stream)", cudaStreamSynchronize(sa));
+    SHOW_CALL("cudaMemcpy of a's memory to the host (b current)", cudaMemcpy(h, da, SZ, cudaMemcpyDefault));
     ok = 1;
     for (int i = 0; i < SZ; i++) ok &= h[i] == 0x60;
     CHECK(ok);
     printf("  bytes %s\n", ok ? "ok" : "WRONG");
     /* A stream and an event of a destroyed with b current. */
-    CALL("cudaEventDestroy(a's event)", cudaEventDestroy(ea));
-    CALL("cudaStreamDestroy(a's stream)", cudaStreamDestroy(sa));
+    SHOW_CALL("cudaEventDestroy(a's event)", cudaEventDestroy(ea));
+    SHOW_CALL("cudaStreamDestroy(a's stream)", cudaStreamDestroy(sa));
     OK(cudaEventDestroy(ea_timed));
     OK(cudaEventDestroy(eb_timed));
     OK(cudaEventDestroy(eb));

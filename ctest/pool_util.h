@@ -17,6 +17,16 @@ static struct cudaMemPoolProps pool_props(enum cudaMemLocationType type, int id)
     return p;
 }
 
+/* The short name of a pool access flag ("None", "Read", "ReadWrite"). */
+static const char *access_flag_name(int f) {
+    switch (f) {
+    case cudaMemAccessFlagsProtNone: return "None";
+    case cudaMemAccessFlagsProtRead: return "Read";
+    case cudaMemAccessFlagsProtReadWrite: return "ReadWrite";
+    default: return "other";
+    }
+}
+
 /* A location. */
 static struct cudaMemLocation loc(enum cudaMemLocationType type, int id) {
     struct cudaMemLocation l;
