@@ -88,7 +88,7 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
 /* "  label: result" and, where it failed, ", last <the last error>" (which that clears), on
  * one line; the result. */
 #define SHOW_CALL(label, call) ct_show_call((label), (call))
-static cudaError_t ct_show_call(const char *label, cudaError_t r) {
+static inline cudaError_t ct_show_call(const char *label, cudaError_t r) {
     printf("  %s: %s", label, cudaGetErrorName(r));
     if (r != cudaSuccess) printf(", last %s", cudaGetErrorName(cudaGetLastError()));
     printf("\n");
