@@ -18,7 +18,7 @@ static struct cudaMemPoolProps pool_props(enum cudaMemLocationType type, int id)
 }
 
 /* The short name of a pool access flag ("None", "Read", "ReadWrite"). */
-static const char *access_flag_name(int f) {
+static inline const char *access_flag_name(int f) {
     switch (f) {
     case cudaMemAccessFlagsProtNone: return "None";
     case cudaMemAccessFlagsProtRead: return "Read";
