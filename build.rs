@@ -1,5 +1,6 @@
-//! Build script: one list of exports (the `#[no_mangle]` functions under `src/api`) drives
-//! - the `_ptds`/`_ptsz` exports named by `// also:` comments,
+//! Build script: one list of exports (the `#[export(...)]` functions under `src/api` and the
+//! rows of its `passthrough!` tables, read with syn) drives
+//! - the `_ptds`/`_ptsz` exports their `per_thread` declares,
 //! - the ELF symbol version of every export (`.symver f, f@@libcudart.so.N`),
 //! - the export list the symbol checks read (`$OUT_DIR/exports.txt`),
 //! - the observation shims (`src/observe`): for every export a shim with the export's
@@ -7,7 +8,8 @@
 //!   export's name, family and parameters (see `observe()` below),
 //! - the names of the runtime's enums (`$OUT_DIR/enum_names.rs`), from `src/types`.
 //!
-//! The headers: cbindgen writes the crate's types and functions, which `build/headers.rs`
+//! The headers: cbindgen writes the crate's types and functions (from a copy of the sources with
+//! the tables written out, `header_sources`), which `build/headers.rs`
 //! splits into `driver_types.h`, `texture_types.h`, `surface_types.h` and
 //! `cuda_runtime_api.h` and completes with the rest of the host header set; cbindgen also
 //! writes `cuda_gl_interop.h`, `cuda_egl_interop.h`, `cuda_vdpau_interop.h` from the files of
@@ -187,8 +189,7 @@ fn scan(path: &Path, abi12: bool, exports: &mut Vec<Export>) {
     let text = fs::read_to_string(path).unwrap();
     let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let module = path.file_stem().unwrap().to_str().unwrap().to_string();
-    for item in file.items {
-        let syn::Item::Fn(f) = item else { continue };
+    for f in functions(file.items, path) {
         let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("export")) else {
             assert!(
                 !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")),
@@ -228,6 +229,22 @@ fn scan(path: &Path, abi12: bool, exports: &mut Vec<Export>) {
             cupti: d.cupti,
         });
     }
+}
+
+/// A file's functions, each row of its `passthrough!` tables as the function it stands for.
+fn functions(items: Vec<syn::Item>, path: &Path) -> Vec<syn::ItemFn> {
+    let mut fns = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Fn(f) => fns.push(f),
+            syn::Item::Macro(m) if m.mac.path.is_ident("passthrough") => {
+                let t: decl::Table = m.mac.parse_body().unwrap_or_else(|e| panic!("{}: passthrough!: {e}", path.display()));
+                fns.extend(t.rows.iter().map(decl::Row::item));
+            }
+            _ => {}
+        }
+    }
+    fns
 }
 
 /// Whether a `#[cfg(...)]` predicate holds in this build (the ABI feature; `test` does not).
@@ -316,8 +333,9 @@ fn header(root: &Path, out: &Path, api: &Path) {
     println!("cargo:rerun-if-changed=build/headers.rs");
     println!("cargo:rerun-if-env-changed=CUDART_RS_WRITE_HEADER");
     let config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    let src = header_sources(root, out);
     let generated = cbindgen::Builder::new()
-        .with_crate(root)
+        .with_src(src.join("lib.rs"))
         .with_config(config)
         .generate()
         .expect("cbindgen could not generate the header");
@@ -329,7 +347,7 @@ fn header(root: &Path, out: &Path, api: &Path) {
     let mut written: Vec<String> = headers::GENERATED.iter().map(|s| s.to_string()).collect();
     written.extend(headers::DEVICE_ONLY.iter().map(|(n, _)| n.to_string()));
     for h in INTEROP_HEADERS {
-        interop_header(root, out, h);
+        interop_header(root, &src, out, h);
         written.push(h.name.to_string());
     }
     // The list scripts/dev/gen-header.sh reads: what is generated, what is written by hand.
@@ -346,6 +364,45 @@ fn header(root: &Path, out: &Path, api: &Path) {
             fs::copy(out.join(&h), include.join(&h)).unwrap();
         }
     }
+}
+
+/// A file with its `passthrough!` tables written out as the functions they stand for, in
+/// their place (so the header declares them where they are in the file).
+fn expand_tables(text: &str, path: &Path) -> String {
+    let mut file = syn::parse_file(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let items = std::mem::take(&mut file.items);
+    for item in items {
+        match item {
+            syn::Item::Macro(m) if m.mac.path.is_ident("passthrough") => {
+                file.items.extend(functions(vec![syn::Item::Macro(m)], path).into_iter().map(syn::Item::Fn));
+            }
+            other => file.items.push(other),
+        }
+    }
+    quote::ToTokens::to_token_stream(&file).to_string()
+}
+
+/// The crate's sources as cbindgen reads them: `src/` copied to `$OUT_DIR/cbindgen/src`, the
+/// `passthrough!` tables written out (cbindgen does not expand macros).
+fn header_sources(root: &Path, out: &Path) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        fs::create_dir_all(to).unwrap();
+        for e in fs::read_dir(from).unwrap() {
+            let p = e.unwrap().path();
+            let dest = to.join(p.file_name().unwrap());
+            if p.is_dir() {
+                copy(&p, &dest);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                let text = fs::read_to_string(&p).unwrap();
+                let text = if text.contains("passthrough!") { expand_tables(&text, &p) } else { text };
+                fs::write(&dest, text).unwrap();
+            }
+        }
+    }
+    let dir = out.join("cbindgen/src");
+    let _ = fs::remove_dir_all(&dir);
+    copy(&root.join("src"), &dir);
+    dir
 }
 
 /// A header of its own for one graphics API's exports, as NVIDIA declares them: the OpenGL, EGL
@@ -402,7 +459,7 @@ const INTEROP_HEADERS: &[InteropHeader] = &[
     },
 ];
 
-fn interop_header(root: &Path, out: &Path, h: &InteropHeader) {
+fn interop_header(root: &Path, src: &Path, out: &Path, h: &InteropHeader) {
     let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     config.header = Some(format!(
         "/*\n * cudart-rs: {}.\n * Generated by cbindgen from the Rust sources; do not edit (scripts/dev/gen-header.sh).\n */",
@@ -416,7 +473,7 @@ fn interop_header(root: &Path, out: &Path, h: &InteropHeader) {
     config.export.include = h.extra_types.iter().map(|s| s.to_string()).collect();
     let mut b = cbindgen::Builder::new().with_config(config);
     for s in h.srcs {
-        b = b.with_src(root.join(s));
+        b = b.with_src(src.join(s.strip_prefix("src/").unwrap()));
     }
     let generated = b.generate().unwrap_or_else(|e| panic!("cbindgen could not generate {}: {e}", h.name));
     generated.write_to_file(out.join(h.name));

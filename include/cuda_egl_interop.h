@@ -644,6 +644,11 @@ cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *conn,
 cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *conn);
 
 /**
+ * Disconnect CUDA as a producer  to EGLStream .
+ */
+cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn);
+
+/**
  * Acquire an image frame from the EGLStream with CUDA as a consumer.
  */
 cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *conn,
@@ -665,11 +670,6 @@ cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn,
                                          EGLStreamKHR eglStream,
                                          EGLint width,
                                          EGLint height);
-
-/**
- * Disconnect CUDA as a producer  to EGLStream .
- */
-cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn);
 
 /**
  * Present a CUDA eglFrame to the EGLStream with CUDA as a producer.

@@ -105,24 +105,24 @@ cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj);
 cudaError_t cudaGLUnmapBufferObject(GLuint bufObj);
 
 /**
- * Unregisters a buffer object for access by CUDA.
- */
-cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj);
-
-/**
  * Set usage flags for mapping an OpenGL buffer.
  */
 cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int flags);
 
 /**
- * Maps a buffer object for access by CUDA.
- */
-cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream);
-
-/**
  * Unmaps a buffer object for access by CUDA.
  */
 cudaError_t cudaGLUnmapBufferObjectAsync(GLuint bufObj, cudaStream_t stream);
+
+/**
+ * Unregisters a buffer object for access by CUDA.
+ */
+cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj);
+
+/**
+ * Maps a buffer object for access by CUDA.
+ */
+cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -494,6 +494,11 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs,
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 
 /**
+ * Ends capture on a stream, returning the captured graph.
+ */
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+
+/**
  * Begins graph capture on a stream to an existing graph.
  */
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
@@ -507,11 +512,6 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
  * Swaps the stream capture interaction mode for a thread.
  */
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
-
-/**
- * Ends capture on a stream, returning the captured graph.
- */
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
 
 /**
  * Returns a stream's capture status.
@@ -755,6 +755,65 @@ cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaDeviceSynchronize(void);
 
 /**
+ * Set resource limits.
+ */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+
+/**
+ * Return resource limits.
+ */
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+
+/**
+ * Sets the preferred cache configuration for the current device.
+ */
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+
+/**
+ * Sets the shared memory configuration for the current device.
+ */
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+
+/**
+ * Blocks until remote writes are visible to the specified scope.
+ */
+cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
+                                               enum cudaFlushGPUDirectRDMAWritesScope scope);
+
+/**
+ * Resets all persisting lines in cache to normal status.
+ */
+cudaError_t cudaCtxResetPersistingL2Cache(void);
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Wait for compute device to finish.
+ */
+cudaError_t cudaThreadSynchronize(void);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Set resource limits.
+ */
+cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Returns resource limits.
+ */
+cudaError_t cudaThreadGetLimit(size_t *pValue, enum cudaLimit limit);
+#endif
+
+#if defined(CUDART_RS_ABI12)
+/**
+ * Sets the preferred cache configuration for the current device.
+ */
+cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
+#endif
+
+/**
  * Destroy all allocations and reset all state on the current device in the current process.
  */
 cudaError_t cudaDeviceReset(void);
@@ -794,34 +853,14 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 
 /**
- * Set resource limits.
- */
-cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
-
-/**
- * Return resource limits.
- */
-cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
-
-/**
  * Returns the preferred cache configuration for the current device.
  */
 cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
 
 /**
- * Sets the preferred cache configuration for the current device.
- */
-cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
-
-/**
  * Returns the shared memory configuration for the current device.
  */
 cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
-
-/**
- * Sets the shared memory configuration for the current device.
- */
-cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
 
 /**
  * Returns a handle to a compute device.
@@ -863,12 +902,6 @@ cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
 #endif
 
 /**
- * Blocks until remote writes are visible to the specified scope.
- */
-cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
-                                               enum cudaFlushGPUDirectRDMAWritesScope scope);
-
-/**
  * Registers a callback function to receive async notifications.
  */
 cudaError_t cudaDeviceRegisterAsyncNotification(int device,
@@ -881,11 +914,6 @@ cudaError_t cudaDeviceRegisterAsyncNotification(int device,
  */
 cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback);
 
-/**
- * Resets all persisting lines in cache to normal status.
- */
-cudaError_t cudaCtxResetPersistingL2Cache(void);
-
 #if defined(CUDART_RS_ABI12)
 /**
  * Exit and clean up from CUDA launches.
@@ -895,37 +923,9 @@ cudaError_t cudaThreadExit(void);
 
 #if defined(CUDART_RS_ABI12)
 /**
- * Wait for compute device to finish.
- */
-cudaError_t cudaThreadSynchronize(void);
-#endif
-
-#if defined(CUDART_RS_ABI12)
-/**
- * Set resource limits.
- */
-cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
-#endif
-
-#if defined(CUDART_RS_ABI12)
-/**
- * Returns resource limits.
- */
-cudaError_t cudaThreadGetLimit(size_t *pValue, enum cudaLimit limit);
-#endif
-
-#if defined(CUDART_RS_ABI12)
-/**
  * Returns the preferred cache configuration for the current device.
  */
 cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig);
-#endif
-
-#if defined(CUDART_RS_ABI12)
-/**
- * Sets the preferred cache configuration for the current device.
- */
-cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
 #endif
 
 #if defined(CUDART_RS_ABI12)
@@ -997,21 +997,6 @@ cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pEx
  */
 cudaError_t cudaProfilerStart(void);
 
-/**
- * Disable profiling. Without a current context there is nothing to stop: success, and no
- * context is made, as in NVIDIA's runtime.
- */
-cudaError_t cudaProfilerStop(void);
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Register a callback function to receive error log messages.
- */
-cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc,
-                                     void *userData,
-                                     cudaLogsCallbackHandle *callback_out);
-#endif
-
 #if !defined(CUDART_RS_ABI12)
 /**
  * Unregister a log message callback.
@@ -1044,6 +1029,21 @@ cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator,
                                  char *buffer,
                                  size_t *size,
                                  unsigned int flags);
+#endif
+
+/**
+ * Disable profiling. Without a current context there is nothing to stop: success, and no
+ * context is made, as in NVIDIA's runtime.
+ */
+cudaError_t cudaProfilerStop(void);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Register a callback function to receive error log messages.
+ */
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc,
+                                     void *userData,
+                                     cudaLogsCallbackHandle *callback_out);
 #endif
 
 /**
@@ -1081,17 +1081,17 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
  */
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream __dv(0), unsigned int flags __dv(0));
 
-/**
- * Computes the elapsed time between events.
- */
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
-
 #if defined(CUDART_RS_ABI12)
 /**
  * Computes the elapsed time between events.
  */
 cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t end);
 #endif
+
+/**
+ * Computes the elapsed time between events.
+ */
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 
 /**
  * Imports an external memory object.
@@ -1117,6 +1117,11 @@ cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipm
  * Destroys an external memory object.
  */
 cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
+/**
+ * Destroys an external semaphore.
+ */
+cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
 
 /**
  * Imports an external semaphore.
@@ -1163,11 +1168,6 @@ cudaError_t cudaWaitExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *ex
                                                unsigned int numExtSems,
                                                cudaStream_t stream __dv(0));
 #endif
-
-/**
- * Destroys an external semaphore.
- */
-cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
 
 /**
  * Return NvSciSync attributes that this device can support.
@@ -1240,6 +1240,112 @@ cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph,
                                  size_t *numEdges);
 #endif
 
+#if defined(CUDART_RS_ABI12)
+/**
+ * Adds dependency edges to a graph.
+ */
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     size_t numDependencies);
+#endif
+
+/**
+ * Remove a node from the graph.
+ */
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+
+/**
+ * Enables or disables the specified node in the given graphExec.
+ */
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec,
+                                    cudaGraphNode_t hNode,
+                                    unsigned int isEnabled);
+
+/**
+ * Write a DOT file describing graph structure.
+ */
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+                                 cudaGraph_t graph,
+                                 unsigned long long flags __dv(0));
+
+/**
+ * Creates an executable graph from a graph.
+ */
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+                                          cudaGraph_t graph,
+                                          unsigned long long flags __dv(0));
+
+/**
+ * Query the instantiation flags of an executable graph.
+ */
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+
+/**
+ * Uploads an executable graph in a stream.
+ */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/**
+ * Launches an executable graph in a stream.
+ */
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/**
+ * Destroys an executable graph.
+ */
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+
+/**
+ * Query asynchronous allocation attributes related to graphs.
+ */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/**
+ * Set asynchronous allocation attributes related to graphs.
+ */
+cudaError_t cudaDeviceSetGraphMemAttribute(int device,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/**
+ * Free unused memory that was cached on the specified device for use with graphs back to
+ * the OS.
+ */
+cudaError_t cudaDeviceGraphMemTrim(int device);
+
+/**
+ * Retain a reference to a user object.
+ */
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count __dv(1));
+
+/**
+ * Release a reference to a user object.
+ */
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count __dv(1));
+
+/**
+ * Retain a reference to a user object from a graph.
+ */
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph,
+                                      cudaUserObject_t object,
+                                      unsigned int count __dv(1),
+                                      unsigned int flags __dv(0));
+
+/**
+ * Release a user object reference from a graph.
+ */
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
+                                       cudaUserObject_t object,
+                                       unsigned int count __dv(1));
+
 #if !defined(CUDART_RS_ABI12)
 /**
  * Returns a node's dependencies.
@@ -1311,16 +1417,6 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
 
 #if defined(CUDART_RS_ABI12)
 /**
- * Adds dependency edges to a graph.
- */
-cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
-                                     const cudaGraphNode_t *from,
-                                     const cudaGraphNode_t *to,
-                                     size_t numDependencies);
-#endif
-
-#if defined(CUDART_RS_ABI12)
-/**
  * Adds dependency edges to a graph. (12.3+)
  */
 cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t graph,
@@ -1363,11 +1459,6 @@ cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph,
 #endif
 
 /**
- * Remove a node from the graph.
- */
-cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
-
-/**
  * Returns a node's type.
  */
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
@@ -1380,42 +1471,11 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec,
                                     unsigned int *isEnabled);
 
 /**
- * Enables or disables the specified node in the given graphExec.
- */
-cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec,
-                                    cudaGraphNode_t hNode,
-                                    unsigned int isEnabled);
-
-/**
- * Write a DOT file describing graph structure.
- */
-cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
-
-/**
- * Creates an executable graph from a graph.
- */
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
-                                 cudaGraph_t graph,
-                                 unsigned long long flags __dv(0));
-
-/**
- * Creates an executable graph from a graph.
- */
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
-                                          cudaGraph_t graph,
-                                          unsigned long long flags __dv(0));
-
-/**
  * Creates an executable graph from a graph.
  */
 cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
                                            cudaGraph_t graph,
                                            cudaGraphInstantiateParams *instantiateParams);
-
-/**
- * Query the instantiation flags of an executable graph.
- */
-cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
 
 /**
  * Check whether an executable graph can be updated with a graph and perform the update if
@@ -1430,41 +1490,6 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec,
                                 cudaGraphExecUpdateResultInfo *resultInfo);
 
 /**
- * Uploads an executable graph in a stream.
- */
-cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
-
-/**
- * Launches an executable graph in a stream.
- */
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
-
-/**
- * Destroys an executable graph.
- */
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
-
-/**
- * Query asynchronous allocation attributes related to graphs.
- */
-cudaError_t cudaDeviceGetGraphMemAttribute(int device,
-                                           enum cudaGraphMemAttributeType attr,
-                                           void *value);
-
-/**
- * Set asynchronous allocation attributes related to graphs.
- */
-cudaError_t cudaDeviceSetGraphMemAttribute(int device,
-                                           enum cudaGraphMemAttributeType attr,
-                                           void *value);
-
-/**
- * Free unused memory that was cached on the specified device for use with graphs back to
- * the OS.
- */
-cudaError_t cudaDeviceGraphMemTrim(int device);
-
-/**
  * Create a user object.
  */
 cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out,
@@ -1472,31 +1497,6 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out,
                                  cudaHostFn_t destroy,
                                  unsigned int initialRefcount,
                                  unsigned int flags);
-
-/**
- * Retain a reference to a user object.
- */
-cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count __dv(1));
-
-/**
- * Release a reference to a user object.
- */
-cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count __dv(1));
-
-/**
- * Retain a reference to a user object from a graph.
- */
-cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph,
-                                      cudaUserObject_t object,
-                                      unsigned int count __dv(1),
-                                      unsigned int flags __dv(0));
-
-/**
- * Release a user object reference from a graph.
- */
-cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
-                                       cudaUserObject_t object,
-                                       unsigned int count __dv(1));
 
 /**
  * Create a conditional handle. The handle belongs to the context current on this thread, if
@@ -2249,6 +2249,21 @@ cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaFree(void *devPtr);
 
 /**
+ * Frees page-locked memory.
+ */
+cudaError_t cudaFreeHost(void *ptr);
+
+/**
+ * Registers an existing host memory range for use by CUDA.
+ */
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+
+/**
+ * Unregisters a memory range that was registered with cudaHostRegister.
+ */
+cudaError_t cudaHostUnregister(void *ptr);
+
+/**
  * Allocates pitched memory on the device.
  */
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
@@ -2267,21 +2282,6 @@ cudaError_t cudaMallocHost(void **ptr, size_t size);
  * Allocates page-locked memory on the host.
  */
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
-
-/**
- * Frees page-locked memory.
- */
-cudaError_t cudaFreeHost(void *ptr);
-
-/**
- * Registers an existing host memory range for use by CUDA.
- */
-cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
-
-/**
- * Unregisters a memory range that was registered with cudaHostRegister.
- */
-cudaError_t cudaHostUnregister(void *ptr);
 
 /**
  * Passes back device pointer of mapped host memory allocated by cudaHostAlloc or registered
@@ -2588,14 +2588,42 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr,
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
 
 /**
- * Sets attributes of a memory pool
- */
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
-
-/**
  * Gets attributes of a memory pool
  */
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+
+/**
+ * Destroys the specified memory pool
+ */
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+
+/**
+ * Gets the current mempool for a device
+ */
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Gets the current memory pool for a given memory location and allocation type
+ */
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool,
+                              struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Sets the current memory pool for a memory location and allocation type
+ */
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type,
+                              cudaMemPool_t memPool);
+#endif
+
+/**
+ * Sets attributes of a memory pool
+ */
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
 
 /**
  * Controls visibility of pools between devices
@@ -2615,11 +2643,6 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
  * Creates a memory pool
  */
 cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
-
-/**
- * Destroys the specified memory pool
- */
-cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
 
 /**
  * Exports a memory pool to the requested handle type.
@@ -2659,11 +2682,6 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
  */
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
 
-/**
- * Gets the current mempool for a device
- */
-cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
-
 #if !defined(CUDART_RS_ABI12)
 /**
  * Returns the default memory pool for a given location and allocation type
@@ -2671,24 +2689,6 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
 cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
                                      struct cudaMemLocation *location,
                                      enum cudaMemAllocationType type);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Gets the current memory pool for a given memory location and allocation type
- */
-cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool,
-                              struct cudaMemLocation *location,
-                              enum cudaMemAllocationType type);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Sets the current memory pool for a memory location and allocation type
- */
-cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
-                              enum cudaMemAllocationType type,
-                              cudaMemPool_t memPool);
 #endif
 
 /**
@@ -2737,6 +2737,21 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags __dv(0));
 
 /**
+ * Enqueues a host function call in a stream.
+ */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+
+/**
+ * Query the Id of a stream.
+ */
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+
+/**
+ * Copies attributes from source stream to destination stream.
+ */
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+
+/**
  * Attach memory to a stream asynchronously.
  */
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream,
@@ -2758,16 +2773,6 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
                                   unsigned int flags);
 
 /**
- * Enqueues a host function call in a stream.
- */
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
-
-/**
- * Query the Id of a stream.
- */
-cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
-
-/**
  * Query the device of a stream.
  */
 cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
@@ -2785,11 +2790,6 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream,
 cudaError_t cudaStreamSetAttribute(cudaStream_t hStream,
                                    enum cudaLaunchAttributeID attr,
                                    const union cudaLaunchAttributeValue *value);
-
-/**
- * Copies attributes from source stream to destination stream.
- */
-cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 
 /**
  * Creates a texture object.
@@ -2884,6 +2884,16 @@ cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *t
 
 #if !defined(CUDART_RS_ABI12)
 /**
+ * Enqueues a host function call in a stream, with a synchronisation mode.
+ */
+cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream,
+                                  cudaHostFn_t fn,
+                                  void *userData,
+                                  unsigned int syncMode);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
  * An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
  * layout).
  */
@@ -2912,16 +2922,6 @@ cudaError_t cudaMemGetLocationInfo(void *devPtr,
                                    size_t summaryGranularity,
                                    size_t samplingGranularity,
                                    struct cudaMemLocation *location_out);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Enqueues a host function call in a stream, with a synchronisation mode.
- */
-cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream,
-                                  cudaHostFn_t fn,
-                                  void *userData,
-                                  unsigned int syncMode);
 #endif
 
 #if !defined(CUDART_RS_ABI12)

@@ -1398,6 +1398,30 @@ typedef enum cudaSharedMemConfig {
 } cudaSharedMemConfig;
 
 /**
+ * CUDA GPUDirect RDMA flush writes targets
+ */
+typedef enum cudaFlushGPUDirectRDMAWritesTarget {
+    /**
+     * Sets the target for ::cudaDeviceFlushGPUDirectRDMAWrites() to the currently active CUDA device context.
+     */
+    cudaFlushGPUDirectRDMAWritesTargetCurrentDevice = 0,
+} cudaFlushGPUDirectRDMAWritesTarget;
+
+/**
+ * CUDA GPUDirect RDMA flush writes scopes
+ */
+typedef enum cudaFlushGPUDirectRDMAWritesScope {
+    /**
+     * Blocks until remote writes are visible to the CUDA device context owning the data.
+     */
+    cudaFlushGPUDirectRDMAWritesToOwner = 100,
+    /**
+     * Blocks until remote writes are visible to all CUDA device contexts.
+     */
+    cudaFlushGPUDirectRDMAWritesToAllDevices = 200,
+} cudaFlushGPUDirectRDMAWritesScope;
+
+/**
  * CUDA device P2P attributes
  */
 typedef enum cudaDeviceP2PAttr {
@@ -1445,30 +1469,6 @@ typedef enum cudaAtomicOperation {
     cudaAtomicOperationFloatMax = 12,
 } cudaAtomicOperation;
 #endif
-
-/**
- * CUDA GPUDirect RDMA flush writes targets
- */
-typedef enum cudaFlushGPUDirectRDMAWritesTarget {
-    /**
-     * Sets the target for ::cudaDeviceFlushGPUDirectRDMAWrites() to the currently active CUDA device context.
-     */
-    cudaFlushGPUDirectRDMAWritesTargetCurrentDevice = 0,
-} cudaFlushGPUDirectRDMAWritesTarget;
-
-/**
- * CUDA GPUDirect RDMA flush writes scopes
- */
-typedef enum cudaFlushGPUDirectRDMAWritesScope {
-    /**
-     * Blocks until remote writes are visible to the CUDA device context owning the data.
-     */
-    cudaFlushGPUDirectRDMAWritesToOwner = 100,
-    /**
-     * Blocks until remote writes are visible to all CUDA device contexts.
-     */
-    cudaFlushGPUDirectRDMAWritesToAllDevices = 200,
-} cudaFlushGPUDirectRDMAWritesScope;
 
 /**
  * Types of async notification that can occur
@@ -2209,6 +2209,31 @@ typedef enum cudaExternalSemaphoreHandleType {
 } cudaExternalSemaphoreHandleType;
 
 /**
+ * Graph memory attributes
+ */
+typedef enum cudaGraphMemAttributeType {
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
+     */
+    cudaGraphMemAttrUsedMemCurrent = 0,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
+     * since the last time it was reset. High watermark can only be reset to zero.
+     */
+    cudaGraphMemAttrUsedMemHigh = 1,
+    /**
+     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
+     * the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    /**
+     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
+     * use by the CUDA graphs asynchronous allocator.
+     */
+    cudaGraphMemAttrReservedMemHigh = 3,
+} cudaGraphMemAttributeType;
+
+/**
  * CUDA Graph node types
  */
 typedef enum cudaGraphNodeType {
@@ -2365,31 +2390,6 @@ typedef enum cudaGraphExecUpdateResult {
      */
     cudaGraphExecUpdateErrorAttributesChanged = 8,
 } cudaGraphExecUpdateResult;
-
-/**
- * Graph memory attributes
- */
-typedef enum cudaGraphMemAttributeType {
-    /**
-     * (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
-     */
-    cudaGraphMemAttrUsedMemCurrent = 0,
-    /**
-     * (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs
-     * since the last time it was reset. High watermark can only be reset to zero.
-     */
-    cudaGraphMemAttrUsedMemHigh = 1,
-    /**
-     * (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by
-     * the CUDA graphs asynchronous allocator.
-     */
-    cudaGraphMemAttrReservedMemCurrent = 2,
-    /**
-     * (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for
-     * use by the CUDA graphs asynchronous allocator.
-     */
-    cudaGraphMemAttrReservedMemHigh = 3,
-} cudaGraphMemAttributeType;
 
 /**
  * Launch attributes enum; used as id field of ::cudaLaunchAttribute
@@ -5149,13 +5149,6 @@ typedef void (*cudaAsyncCallback)(cudaAsyncNotificationInfo_t *info,
 
 #if !defined(CUDART_RS_ABI12)
 /**
- * Severity level of a log message.
- */
-typedef enum CUDAlogLevel_enum cudaLogLevel;
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
  * Handle of a registered log callback.
  */
 typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
@@ -5166,6 +5159,13 @@ typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
  * Position in the error log.
  */
 typedef unsigned int cudaLogIterator;
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Severity level of a log message.
+ */
+typedef enum CUDAlogLevel_enum cudaLogLevel;
 #endif
 
 /**
@@ -5498,6 +5498,11 @@ typedef struct cudaExternalSemaphoreWaitParams {
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 
 /**
+ * CUDA user object for graphs
+ */
+typedef struct CUuserObject_st *cudaUserObject_t;
+
+/**
  * Graph instantiation parameters
  */
 typedef struct cudaGraphInstantiateParams_st {
@@ -5547,11 +5552,6 @@ typedef struct cudaGraphExecUpdateResultInfo_st {
  * Result information returned by cudaGraphExecUpdate
  */
 typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
-
-/**
- * CUDA user object for graphs
- */
-typedef struct CUuserObject_st *cudaUserObject_t;
 
 /**
  * CUDA host function

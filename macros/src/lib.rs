@@ -1,4 +1,5 @@
-//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]).
+//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]), and
+//! `passthrough!`, a table of those that only call the driver, a line each.
 //!
 //! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it checks the declaration
 //! against the function (the family and the meaning's names are known ones, the parameters
@@ -86,6 +87,16 @@ pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
     quote!(#f).into()
 }
 
+/// A table of pass-through exports (see [`decl::Table`]): each row becomes the
+/// `#[export(...)] #[no_mangle] pub unsafe extern "C" fn` it stands for, written in the
+/// module the table is in (whose `run`, `cu`, `rt`, `export` and types it uses).
+#[proc_macro]
+pub fn passthrough(input: TokenStream) -> TokenStream {
+    let table = parse_macro_input!(input as decl::Table);
+    let items = table.rows.iter().map(decl::Row::item);
+    quote!(#(#items)*).into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::decl::{Cupti, Decl};
@@ -108,6 +119,51 @@ mod tests {
         );
         let d = parse("family = Launch, cupti = as(cudaLaunchKernel)").unwrap();
         assert!(matches!(d.cupti, Cupti::As(n) if n == "cudaLaunchKernel"));
+    }
+
+    #[test]
+    fn table_rows() {
+        use super::decl::Table;
+        use quote::ToTokens;
+        let t: Table = syn::parse_str(
+            "cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event] \"Queries an event's status.\";
+             /// Two lines
+             /// of documentation.
+             #[cfg(feature = \"abi12\")]
+             cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = fns.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device];",
+        )
+        .unwrap();
+        assert_eq!(t.rows.len(), 2);
+        let written = |i: usize| t.rows[i].item().into_token_stream().to_string();
+        let want: syn::ItemFn = syn::parse_quote! {
+            #[doc = " Queries an event's status."]
+            #[export(family = Event)]
+            #[no_mangle]
+            pub unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
+                run(|| cu(rt::ctx()?.cuEventQuery(event)))
+            }
+        };
+        assert_eq!(written(0), want.into_token_stream().to_string());
+        let want: syn::ItemFn = syn::parse_quote! {
+            #[doc = " Two lines"]
+            #[doc = " of documentation."]
+            #[cfg(feature = "abi12")]
+            #[export(family = Device)]
+            #[no_mangle]
+            pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
+                run(|| cu(rt::fns()?.cuCtxGetLimit(out(pValue)?, limit.0)))
+            }
+        };
+        assert_eq!(written(1), want.into_token_stream().to_string());
+        for bad in [
+            "cudaX(a: int) = ctx.cuX(a) [family = Event]",          // no semicolon
+            "cudaX(a: int) = drv.cuX(a) [family = Event];",         // neither ctx nor fns
+            "cudaX(a: int) = ctx.cuX(a) [family = Events];",        // the declaration checked
+            "cudaX(a: int) = ctx.cuX(a) \"doc\" [family = Event];", // the doc last
+            "cudaX(a: int) [family = Event];",                      // no driver call
+        ] {
+            assert!(syn::parse_str::<Table>(bad).is_err(), "{bad:?} accepted");
+        }
     }
 
     #[test]

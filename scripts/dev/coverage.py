@@ -12,7 +12,7 @@ runtime, what is not yet), from the symbol report, so that they stay true:
     (the text the ABI's builds compile: of `#if CUDART_VERSION >= 13000` and `< 13000`, and
     of `CT_CLANG_CUDA` (the CUDA sources' 12 builds are clang's), only the branch that
     applies; any other conditional counts whole);
-  - src/api/<area>.rs: where each export is defined (to list them by area).
+  - src/api/<area>.rs: where each export is declared (to list them by area).
 
 The part lies between the lines BEGIN and END below in docs/coverage.md.
 
@@ -70,24 +70,30 @@ def exports(abi):
 
 
 def areas():
-    """Export name -> the src/api file that defines it (generated per-thread forms included)."""
+    """Export name -> the src/api file that declares it: its `#[export(...)]` functions and
+    the rows of its `passthrough!` tables, with the per-thread forms (`per_thread = ...`)."""
     where = {}
     api = os.path.join(ROOT, "src/api")
     for name in sorted(os.listdir(api)):
         if not name.endswith(".rs"):
             continue
         rel = "src/api/" + name
-        also = []
+        form = None
         for line in read(rel).splitlines():
             t = line.strip()
-            if t.startswith("// also:"):
-                also += [a for a in re.split(r"[,\s]+", t[len("// also:"):]) if a]
-            m = re.search(r"\bfn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(", t)
-            if m and "extern \"C\"" in t:
+            if t.startswith("#[export("):
+                m = re.search(r"per_thread\s*=\s*(ptds|ptsz)", t)
+                form = m and m.group(1)
+            m = re.search(r'extern "C" fn\s+([A-Za-z_]\w*)\s*\(', t)
+            row = re.match(r"([A-Za-z_]\w*)\(.*\)\s*=\s*(?:ctx|fns)\.\w+\(.*\[(.*)\]", t)
+            if row:
+                f = re.search(r"per_thread\s*=\s*(ptds|ptsz)", row.group(2))
+                m, form = row, f and f.group(1)
+            if m:
                 where.setdefault(m.group(1), rel)
-                for a in also:
-                    where.setdefault(a, rel)
-                also = []
+                if form:
+                    where.setdefault("%s_%s" % (m.group(1), form), rel)
+                form = None
     return where
 
 

@@ -9,7 +9,7 @@
 //! when the driver succeeds, and a status the runtime does not know is `cudaErrorUnknown`.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_ulonglong};
 
 use crate::runtime::boundary::{cu, out, run, Res};
@@ -47,11 +47,9 @@ pub(crate) fn relaxed<R>(f: &Fns, body: impl FnOnce() -> R) -> R {
     r
 }
 
-/// Begins graph capture on a stream.
-#[export(family = Graph, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamBeginCapture(stream, mode.0)))
+passthrough! {
+    cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) = ctx.cuStreamBeginCapture(stream, mode.0) [family = Graph, per_thread = ptsz] "Begins graph capture on a stream.";
+    cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) = ctx.cuStreamEndCapture(stream, pGraph) [family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph)] "Ends capture on a stream, returning the captured graph.";
 }
 
 /// Begins graph capture on a stream to an existing graph.
@@ -80,13 +78,6 @@ pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut raw::cud
         let m = out(mode)?;
         cu(rt::ctx()?.cuThreadExchangeStreamCaptureMode(&mut m.0))
     })
-}
-
-/// Ends capture on a stream, returning the captured graph.
-#[export(family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamEndCapture(stream, pGraph)))
 }
 
 /// Returns a stream's capture status.

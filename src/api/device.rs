@@ -1,7 +1,7 @@
 //! Version, error, device and context management exports.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::addr_of;
 use std::sync::OnceLock;
@@ -93,11 +93,22 @@ pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
     })
 }
 
-/// Wait for compute device to finish.
-#[export(family = Device, sem = Sync)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSynchronize()))
+passthrough! {
+    cudaDeviceSynchronize() = ctx.cuCtxSynchronize() [family = Device, sem = Sync] "Wait for compute device to finish.";
+    cudaDeviceSetLimit(limit: raw::cudaLimit, value: usize) = ctx.cuCtxSetLimit(limit.0, value) [family = Device] "Set resource limits.";
+    cudaDeviceGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = ctx.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device] "Return resource limits.";
+    cudaDeviceSetCacheConfig(cacheConfig: raw::cudaFuncCache) = ctx.cuCtxSetCacheConfig(cacheConfig.0) [family = Device] "Sets the preferred cache configuration for the current device.";
+    cudaDeviceSetSharedMemConfig(config: raw::cudaSharedMemConfig) = ctx.cuCtxSetSharedMemConfig(config.0) [family = Device] "Sets the shared memory configuration for the current device.";
+    cudaDeviceFlushGPUDirectRDMAWrites(target: raw::cudaFlushGPUDirectRDMAWritesTarget, scope: raw::cudaFlushGPUDirectRDMAWritesScope) = ctx.cuFlushGPUDirectRDMAWrites(target.0, scope.0) [family = Device] "Blocks until remote writes are visible to the specified scope.";
+    cudaCtxResetPersistingL2Cache() = ctx.cuCtxResetPersistingL2Cache() [family = Device] "Resets all persisting lines in cache to normal status.";
+    #[cfg(feature = "abi12")]
+    cudaThreadSynchronize() = ctx.cuCtxSynchronize() [family = Device, sem = Sync] "Wait for compute device to finish.";
+    #[cfg(feature = "abi12")]
+    cudaThreadSetLimit(limit: raw::cudaLimit, value: usize) = ctx.cuCtxSetLimit(limit.0, value) [family = Device] "Set resource limits.";
+    #[cfg(feature = "abi12")]
+    cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = ctx.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device] "Returns resource limits.";
+    #[cfg(feature = "abi12")]
+    cudaThreadSetCacheConfig(cacheConfig: raw::cudaFuncCache) = ctx.cuCtxSetCacheConfig(cacheConfig.0) [family = Device] "Sets the preferred cache configuration for the current device.";
 }
 
 /// Destroy all allocations and reset all state on the current device in the current process.
@@ -441,20 +452,6 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaD
     })
 }
 
-/// Set resource limits.
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceSetLimit(limit: raw::cudaLimit, value: usize) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSetLimit(limit.0, value)))
-}
-
-/// Return resource limits.
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxGetLimit(out(pValue)?, limit.0)))
-}
-
 /// Returns the preferred cache configuration for the current device.
 #[export(family = Device)]
 #[no_mangle]
@@ -466,13 +463,6 @@ pub unsafe extern "C" fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCac
     })
 }
 
-/// Sets the preferred cache configuration for the current device.
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceSetCacheConfig(cacheConfig: raw::cudaFuncCache) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSetCacheConfig(cacheConfig.0)))
-}
-
 /// Returns the shared memory configuration for the current device.
 #[export(family = Device)]
 #[no_mangle]
@@ -481,13 +471,6 @@ pub unsafe extern "C" fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMe
         let p = out(pConfig as *mut c_int)?;
         cu(rt::ctx()?.cuCtxGetSharedMemConfig(p))
     })
-}
-
-/// Sets the shared memory configuration for the current device.
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceSetSharedMemConfig(config: raw::cudaSharedMemConfig) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSetSharedMemConfig(config.0)))
 }
 
 /// Returns a handle to a compute device.
@@ -578,16 +561,6 @@ pub unsafe extern "C" fn cudaDeviceGetHostAtomicCapabilities(
     })
 }
 
-/// Blocks until remote writes are visible to the specified scope.
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceFlushGPUDirectRDMAWrites(
-    target: raw::cudaFlushGPUDirectRDMAWritesTarget,
-    scope: raw::cudaFlushGPUDirectRDMAWritesScope,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuFlushGPUDirectRDMAWrites(target.0, scope.0)))
-}
-
 // The runtime's callback, notification and handle are the driver's (same layout and
 // values), so the registration is the driver's own and its handle is what the caller gets.
 /// Registers a callback function to receive async notifications.
@@ -622,43 +595,12 @@ pub unsafe extern "C" fn cudaDeviceUnregisterAsyncNotification(
     })
 }
 
-/// Resets all persisting lines in cache to normal status.
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaCtxResetPersistingL2Cache() -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxResetPersistingL2Cache()))
-}
-
 /// Exit and clean up from CUDA launches.
 #[cfg(feature = "abi12")]
 #[export(family = Device, sem = Reset)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadExit() -> cudaError_t {
     run(|| rt::reset_primary(rt::current_device()?))
-}
-
-/// Wait for compute device to finish.
-#[cfg(feature = "abi12")]
-#[export(family = Device, sem = Sync)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaThreadSynchronize() -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSynchronize()))
-}
-
-/// Set resource limits.
-#[cfg(feature = "abi12")]
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaThreadSetLimit(limit: raw::cudaLimit, value: usize) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSetLimit(limit.0, value)))
-}
-
-/// Returns resource limits.
-#[cfg(feature = "abi12")]
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxGetLimit(out(pValue)?, limit.0)))
 }
 
 /// Returns the preferred cache configuration for the current device.
@@ -670,14 +612,6 @@ pub unsafe extern "C" fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCac
         let p = out(pCacheConfig as *mut c_int)?;
         cu(rt::ctx()?.cuCtxGetCacheConfig(p))
     })
-}
-
-/// Sets the preferred cache configuration for the current device.
-#[cfg(feature = "abi12")]
-#[export(family = Device)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaThreadSetCacheConfig(cacheConfig: raw::cudaFuncCache) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuCtxSetCacheConfig(cacheConfig.0)))
 }
 
 // Every device since compute capability 1.3 computes in double precision: there is

@@ -6,7 +6,7 @@
 //! and the driver's `CUeglFrame` (the first plane's geometry and one array format).
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::engine::formats::{from_cu_format, to_cu_format};
@@ -184,11 +184,9 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerConnectWithFlags(
     })
 }
 
-/// Disconnect CUDA as a consumer to EGLStream .
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEGLStreamConsumerDisconnect(conn)))
+passthrough! {
+    cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection) = ctx.cuEGLStreamConsumerDisconnect(conn) [family = Interop] "Disconnect CUDA as a consumer to EGLStream .";
+    cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection) = ctx.cuEGLStreamProducerDisconnect(conn) [family = Interop] "Disconnect CUDA as a producer  to EGLStream .";
 }
 
 /// Acquire an image frame from the EGLStream with CUDA as a consumer.
@@ -230,13 +228,6 @@ pub unsafe extern "C" fn cudaEGLStreamProducerConnect(
     run(|| {
         connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream, width, height))
     })
-}
-
-/// Disconnect CUDA as a producer  to EGLStream .
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEGLStreamProducerDisconnect(conn)))
 }
 
 /// Present a CUDA eglFrame to the EGLStream with CUDA as a producer.

@@ -2,7 +2,7 @@
 //! the driver's function of the same purpose, with NVIDIA's runtime's few checks in front.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
@@ -81,11 +81,18 @@ pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, p
     })
 }
 
-/// Enable profiling.
-#[export(family = Runtime)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaProfilerStart() -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuProfilerStart()))
+passthrough! {
+    cudaProfilerStart() = ctx.cuProfilerStart() [family = Runtime] "Enable profiling.";
+    #[cfg(not(feature = "abi12"))]
+    cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle) = ctx.cuLogsUnregisterCallback(callback) [family = Runtime] "Unregister a log message callback.";
+    /// Sets log iterator to point to the end of log buffer, where the next message would be
+    /// written.
+    #[cfg(not(feature = "abi12"))]
+    cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: c_uint) = ctx.cuLogsCurrent(iterator_out, flags) [family = Runtime];
+    #[cfg(not(feature = "abi12"))]
+    cudaLogsDumpToFile(iterator: *mut cudaLogIterator, pathToFile: *const c_char, flags: c_uint) = ctx.cuLogsDumpToFile(iterator, pathToFile, flags) [family = Runtime] "Dump accumulated driver logs into a file.";
+    #[cfg(not(feature = "abi12"))]
+    cudaLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint) = ctx.cuLogsDumpToMemory(iterator, buffer, size, flags) [family = Runtime] "Dump accumulated driver logs into a buffer.";
 }
 
 /// Disable profiling. Without a current context there is nothing to stop: success, and no
@@ -124,39 +131,6 @@ pub unsafe extern "C" fn cudaLogsRegisterCallback(
         let cb = unsafe { std::mem::transmute::<cudaLogsCallback_t, crate::driver::types::CUlogsCallback>(callbackFunc) };
         cu(rt::ctx()?.cuLogsRegisterCallback(cb, userData, callback_out))
     })
-}
-
-/// Unregister a log message callback.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Runtime)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuLogsUnregisterCallback(callback)))
-}
-
-/// Sets log iterator to point to the end of log buffer, where the next message would be
-/// written.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Runtime)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuLogsCurrent(iterator_out, flags)))
-}
-
-/// Dump accumulated driver logs into a file.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Runtime)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLogsDumpToFile(iterator: *mut cudaLogIterator, pathToFile: *const c_char, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuLogsDumpToFile(iterator, pathToFile, flags)))
-}
-
-/// Dump accumulated driver logs into a buffer.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Runtime)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuLogsDumpToMemory(iterator, buffer, size, flags)))
 }
 
 /// The entry point a driver asks a hybrid runtime for (Windows); NVIDIA's Linux runtime

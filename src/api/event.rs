@@ -1,7 +1,7 @@
 //! Event management exports. `cudaEvent_t` is the driver's `CUevent`.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::c_uint;
 use std::ptr::null_mut;
 
@@ -40,39 +40,14 @@ pub unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags
     run(|| create(event, flags))
 }
 
-/// Records an event.
-#[export(family = Event, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEventRecord(event, stream)))
-}
-
-/// Queries an event's status.
-#[export(family = Event)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEventQuery(event)))
-}
-
-/// Waits for an event to complete.
-#[export(family = Event, sem = Sync)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEventSynchronize(event)))
-}
-
-/// Destroys an event object.
-#[export(family = Event, sem = Destroy(Event, event))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEventDestroy(event)))
-}
-
-/// Records an event.
-#[export(family = Event, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEventRecordWithFlags(event, stream, flags)))
+passthrough! {
+    cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) = ctx.cuEventRecord(event, stream) [family = Event, per_thread = ptsz] "Records an event.";
+    cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event] "Queries an event's status.";
+    cudaEventSynchronize(event: cudaEvent_t) = ctx.cuEventSynchronize(event) [family = Event, sem = Sync] "Waits for an event to complete.";
+    cudaEventDestroy(event: cudaEvent_t) = ctx.cuEventDestroy(event) [family = Event, sem = Destroy(Event, event)] "Destroys an event object.";
+    cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) = ctx.cuEventRecordWithFlags(event, stream, flags) [family = Event, per_thread = ptsz] "Records an event.";
+    #[cfg(feature = "abi12")]
+    cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) = ctx.cuEventElapsedTime_v2(out(ms)?, start, end) [family = Event] "Computes the elapsed time between events.";
 }
 
 // CUDA 13's cudaEventElapsedTime is CUDA 12's cudaEventElapsedTime_v2: both are the
@@ -90,10 +65,3 @@ pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, 
     })
 }
 
-/// Computes the elapsed time between events.
-#[cfg(feature = "abi12")]
-#[export(family = Event)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuEventElapsedTime_v2(out(ms)?, start, end)))
-}

@@ -7,7 +7,7 @@
 //! CUDA 11.1 parameters lack the reserved words.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -143,11 +143,9 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
     })
 }
 
-/// Destroys an external memory object.
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDestroyExternalMemory(extMem: cudaExternalMemory_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuDestroyExternalMemory(extMem)))
+passthrough! {
+    cudaDestroyExternalMemory(extMem: cudaExternalMemory_t) = ctx.cuDestroyExternalMemory(extMem) [family = Interop] "Destroys an external memory object.";
+    cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t) = ctx.cuDestroyExternalSemaphore(extSem) [family = Interop] "Destroys an external semaphore.";
 }
 
 /// Imports an external semaphore.
@@ -314,13 +312,6 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
         })?;
         wait(extSemArray, array_ptr(&v), numExtSems, stream)
     })
-}
-
-/// Destroys an external semaphore.
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuDestroyExternalSemaphore(extSem)))
 }
 
 /// Return NvSciSync attributes that this device can support.

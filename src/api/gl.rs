@@ -6,7 +6,7 @@
 //! asynchronous forms, registration after `cuGLInit`). The GL context must be current on the calling thread, as with NVIDIA's.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::runtime::boundary::{cu, out, run, Res};
@@ -107,11 +107,10 @@ unsafe fn map_buffer_object(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cu
     cu(f.cuGLMapBufferObjectAsync(devPtr as *mut CUdeviceptr, &mut size, bufObj, stream))
 }
 
-/// Unmaps a buffer object for access by CUDA.
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGLUnmapBufferObject(bufObj: GLuint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut())))
+passthrough! {
+    cudaGLUnmapBufferObject(bufObj: GLuint) = ctx.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut()) [family = Interop] "Unmaps a buffer object for access by CUDA.";
+    cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint) = ctx.cuGLSetBufferObjectMapFlags(bufObj, flags) [family = Interop] "Set usage flags for mapping an OpenGL buffer.";
+    cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cudaStream_t) = ctx.cuGLUnmapBufferObjectAsync(bufObj, stream) [family = Interop] "Unmaps a buffer object for access by CUDA.";
 }
 
 /// Unregisters a buffer object for access by CUDA.
@@ -125,13 +124,6 @@ pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaErr
     })
 }
 
-/// Set usage flags for mapping an OpenGL buffer.
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGLSetBufferObjectMapFlags(bufObj, flags)))
-}
-
 /// Maps a buffer object for access by CUDA.
 #[export(family = Interop)]
 #[no_mangle]
@@ -139,9 +131,3 @@ pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(devPtr: *mut *mut c_void, bu
     run(|| map_buffer_object(devPtr, bufObj, stream))
 }
 
-/// Unmaps a buffer object for access by CUDA.
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGLUnmapBufferObjectAsync(bufObj, stream)))
-}

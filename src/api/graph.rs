@@ -17,7 +17,7 @@
 //! name and has the new one as `_v2`; CUDA 13 has only the new one, under the plain name.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
@@ -34,95 +34,39 @@ const DOT_RUNTIME_TYPES: c_uint = 1 << 1;
 /// `CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`: a node type the runtime's enum lacks.
 const NODE_TYPE_BATCH_MEM_OP: c_int = 12;
 
-/// Creates a graph.
-#[export(family = Graph, sem = Create(Graph, pGraph))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphCreate(pGraph, flags)))
-}
-
-/// Destroys a graph.
-#[export(family = Graph, sem = Destroy(Graph, graph))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphDestroy(graph)))
-}
-
-/// Clones a graph.
-#[export(family = Graph, sem = Create(Graph, pGraphClone))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphClone(pGraphClone, originalGraph)))
-}
-
-/// Finds a cloned version of a node.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeFindInClone(
-    pNode: *mut cudaGraphNode_t,
-    originalNode: cudaGraphNode_t,
-    clonedGraph: cudaGraph_t,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph)))
-}
-
-/// Returns a graph's nodes.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphGetNodes(graph, nodes, numNodes)))
-}
-
-/// Returns a graph's root nodes.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphGetRootNodes(
-    graph: cudaGraph_t,
-    pRootNodes: *mut cudaGraphNode_t,
-    pNumRootNodes: *mut usize,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)))
-}
-
-/// Returns a graph's dependency edges.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphGetEdges(
-    graph: cudaGraph_t,
-    from: *mut cudaGraphNode_t,
-    to: *mut cudaGraphNode_t,
-    edgeData: *mut cudaGraphEdgeData,
-    numEdges: *mut usize,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
-}
-
-/// Returns a graph's dependency edges.
-#[cfg(feature = "abi12")]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphGetEdges(
-    graph: cudaGraph_t,
-    from: *mut cudaGraphNode_t,
-    to: *mut cudaGraphNode_t,
-    numEdges: *mut usize,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphGetEdges_v1(graph, from, to, numEdges)))
-}
-
-/// Returns a graph's dependency edges (12.3+).
-#[cfg(feature = "abi12")]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphGetEdges_v2(
-    graph: cudaGraph_t,
-    from: *mut cudaGraphNode_t,
-    to: *mut cudaGraphNode_t,
-    edgeData: *mut cudaGraphEdgeData,
-    numEdges: *mut usize,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges)))
+passthrough! {
+    cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) = ctx.cuGraphCreate(pGraph, flags) [family = Graph, sem = Create(Graph, pGraph)] "Creates a graph.";
+    cudaGraphDestroy(graph: cudaGraph_t) = ctx.cuGraphDestroy(graph) [family = Graph, sem = Destroy(Graph, graph)] "Destroys a graph.";
+    cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) = ctx.cuGraphClone(pGraphClone, originalGraph) [family = Graph, sem = Create(Graph, pGraphClone)] "Clones a graph.";
+    cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t) = ctx.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph) [family = Graph] "Finds a cloned version of a node.";
+    cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) = ctx.cuGraphGetNodes(graph, nodes, numNodes) [family = Graph] "Returns a graph's nodes.";
+    cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t, pNumRootNodes: *mut usize) = ctx.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes) [family = Graph] "Returns a graph's root nodes.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) = ctx.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges) [family = Graph] "Returns a graph's dependency edges.";
+    #[cfg(feature = "abi12")]
+    cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize) = ctx.cuGraphGetEdges_v1(graph, from, to, numEdges) [family = Graph] "Returns a graph's dependency edges.";
+    #[cfg(feature = "abi12")]
+    cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) = ctx.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges) [family = Graph] "Returns a graph's dependency edges (12.3+).";
+    #[cfg(feature = "abi12")]
+    cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) = ctx.cuGraphAddDependencies_v1(graph, from, to, numDependencies) [family = Graph] "Adds dependency edges to a graph.";
+    cudaGraphDestroyNode(node: cudaGraphNode_t) = ctx.cuGraphDestroyNode(node) [family = Graph] "Remove a node from the graph.";
+    cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: c_uint) = fns.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled) [family = Graph] "Enables or disables the specified node in the given graphExec.";
+    cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const c_char, flags: c_uint) = ctx.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES) [family = Graph] "Write a DOT file describing graph structure.";
+    cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags) [family = Graph, sem = Create(GraphExec, pGraphExec)] "Creates an executable graph from a graph.";
+    cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags) [family = Graph, sem = Create(GraphExec, pGraphExec)] "Creates an executable graph from a graph.";
+    cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong) = ctx.cuGraphExecGetFlags(graphExec, flags) [family = Graph] "Query the instantiation flags of an executable graph.";
+    cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) = ctx.cuGraphUpload(graphExec, stream) [family = Graph, per_thread = ptsz] "Uploads an executable graph in a stream.";
+    cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) = ctx.cuGraphLaunch(graphExec, stream) [family = Graph, per_thread = ptsz, sem = GraphLaunch] "Launches an executable graph in a stream.";
+    cudaGraphExecDestroy(graphExec: cudaGraphExec_t) = ctx.cuGraphExecDestroy(graphExec) [family = Graph, sem = Destroy(GraphExec, graphExec)] "Destroys an executable graph.";
+    cudaDeviceGetGraphMemAttribute(device: c_int, attr: raw::cudaGraphMemAttributeType, value: *mut c_void) = fns.cuDeviceGetGraphMemAttribute(device, attr.0, value) [family = Graph] "Query asynchronous allocation attributes related to graphs.";
+    cudaDeviceSetGraphMemAttribute(device: c_int, attr: raw::cudaGraphMemAttributeType, value: *mut c_void) = fns.cuDeviceSetGraphMemAttribute(device, attr.0, value) [family = Graph] "Set asynchronous allocation attributes related to graphs.";
+    /// Free unused memory that was cached on the specified device for use with graphs back to
+    /// the OS.
+    cudaDeviceGraphMemTrim(device: c_int) = fns.cuDeviceGraphMemTrim(device) [family = Graph];
+    cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint) = fns.cuUserObjectRetain(object, count) [family = Graph] "Retain a reference to a user object.";
+    cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) = fns.cuUserObjectRelease(object, count) [family = Graph] "Release a reference to a user object.";
+    cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint, flags: c_uint) = fns.cuGraphRetainUserObject(graph, object, count, flags) [family = Graph] "Retain a reference to a user object from a graph.";
+    cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) = fns.cuGraphReleaseUserObject(graph, object, count) [family = Graph] "Release a user object reference from a graph.";
 }
 
 /// Returns a node's dependencies.
@@ -229,19 +173,6 @@ pub unsafe extern "C" fn cudaGraphAddDependencies(
     })
 }
 
-/// Adds dependency edges to a graph.
-#[cfg(feature = "abi12")]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddDependencies(
-    graph: cudaGraph_t,
-    from: *const cudaGraphNode_t,
-    to: *const cudaGraphNode_t,
-    numDependencies: usize,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphAddDependencies_v1(graph, from, to, numDependencies)))
-}
-
 /// Adds dependency edges to a graph. (12.3+)
 #[cfg(feature = "abi12")]
 #[export(family = Graph)]
@@ -305,13 +236,6 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(
     })
 }
 
-/// Remove a node from the graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphDestroyNode(node)))
-}
-
 /// The runtime's node type of a driver node type: the same value, except for the driver's
 /// batch memory operation node (and any later type), which the runtime's enum lacks:
 /// `cudaErrorUnknown`, as NVIDIA's runtime answers. NVIDIA's 12.9 runtime knows no type
@@ -357,46 +281,6 @@ pub unsafe extern "C" fn cudaGraphNodeGetEnabled(
     })
 }
 
-/// Enables or disables the specified node in the given graphExec.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeSetEnabled(
-    hGraphExec: cudaGraphExec_t,
-    hNode: cudaGraphNode_t,
-    isEnabled: c_uint,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)))
-}
-
-/// Write a DOT file describing graph structure.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES)))
-}
-
-/// Creates an executable graph from a graph.
-#[export(family = Graph, sem = Create(GraphExec, pGraphExec))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphInstantiate(
-    pGraphExec: *mut cudaGraphExec_t,
-    graph: cudaGraph_t,
-    flags: c_ulonglong,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
-}
-
-/// Creates an executable graph from a graph.
-#[export(family = Graph, sem = Create(GraphExec, pGraphExec))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphInstantiateWithFlags(
-    pGraphExec: *mut cudaGraphExec_t,
-    graph: cudaGraph_t,
-    flags: c_ulonglong,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)))
-}
-
 /// Creates an executable graph from a graph.
 #[export(family = Graph, per_thread = ptsz, sem = Create(GraphExec, pGraphExec))]
 #[no_mangle]
@@ -408,13 +292,6 @@ pub unsafe extern "C" fn cudaGraphInstantiateWithParams(
     run(|| {
         cu(rt::ctx()?.cuGraphInstantiateWithParams(pGraphExec, graph, instantiateParams))
     })
-}
-
-/// Query the instantiation flags of an executable graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphExecGetFlags(graphExec, flags)))
 }
 
 /// The runtime's update result of a driver one: results the runtime's enum lacks are
@@ -459,57 +336,6 @@ pub unsafe extern "C" fn cudaGraphExecUpdate(
     })
 }
 
-/// Uploads an executable graph in a stream.
-#[export(family = Graph, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphUpload(graphExec, stream)))
-}
-
-/// Launches an executable graph in a stream.
-#[export(family = Graph, per_thread = ptsz, sem = GraphLaunch)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphLaunch(graphExec, stream)))
-}
-
-/// Destroys an executable graph.
-#[export(family = Graph, sem = Destroy(GraphExec, graphExec))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphExecDestroy(graphExec)))
-}
-
-/// Query asynchronous allocation attributes related to graphs.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetGraphMemAttribute(
-    device: c_int,
-    attr: raw::cudaGraphMemAttributeType,
-    value: *mut c_void,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuDeviceGetGraphMemAttribute(device, attr.0, value)))
-}
-
-/// Set asynchronous allocation attributes related to graphs.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceSetGraphMemAttribute(
-    device: c_int,
-    attr: raw::cudaGraphMemAttributeType,
-    value: *mut c_void,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuDeviceSetGraphMemAttribute(device, attr.0, value)))
-}
-
-/// Free unused memory that was cached on the specified device for use with graphs back to
-/// the OS.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGraphMemTrim(device: c_int) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuDeviceGraphMemTrim(device)))
-}
-
 /// Create a user object.
 #[export(family = Graph)]
 #[no_mangle]
@@ -523,39 +349,6 @@ pub unsafe extern "C" fn cudaUserObjectCreate(
     run(|| {
         cu(rt::fns()?.cuUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags))
     })
-}
-
-/// Retain a reference to a user object.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuUserObjectRetain(object, count)))
-}
-
-/// Release a reference to a user object.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuUserObjectRelease(object, count)))
-}
-
-/// Retain a reference to a user object from a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphRetainUserObject(
-    graph: cudaGraph_t,
-    object: cudaUserObject_t,
-    count: c_uint,
-    flags: c_uint,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuGraphRetainUserObject(graph, object, count, flags)))
-}
-
-/// Release a user object reference from a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuGraphReleaseUserObject(graph, object, count)))
 }
 
 /// Create a conditional handle. The handle belongs to the context current on this thread, if

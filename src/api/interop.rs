@@ -5,7 +5,7 @@
 //! (map flags other than read-only and write-discard become none: `map_flags`).
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::runtime::boundary::{cu, run, Res};
@@ -46,11 +46,8 @@ fn map_flags(flags: c_uint) -> c_uint {
     }
 }
 
-/// Unregisters a graphics resource for access by CUDA.
-#[export(family = Interop)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphicsUnregisterResource(self::resource(resource))))
+passthrough! {
+    cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) = ctx.cuGraphicsUnregisterResource(self::resource(resource)) [family = Interop] "Unregisters a graphics resource for access by CUDA.";
 }
 
 /// Set usage flags for mapping a graphics resource.

@@ -3,7 +3,7 @@
 //! driver API) opens in a process that uses the other.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -66,9 +66,6 @@ pub unsafe extern "C" fn cudaIpcOpenMemHandle(
     })
 }
 
-/// Attempts to close memory mapped with cudaIpcOpenMemHandle.
-#[export(family = Memory)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaIpcCloseMemHandle(devPtr: *mut c_void) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuIpcCloseMemHandle(devPtr as u64)))
+passthrough! {
+    cudaIpcCloseMemHandle(devPtr: *mut c_void) = ctx.cuIpcCloseMemHandle(devPtr as u64) [family = Memory] "Attempts to close memory mapped with cudaIpcOpenMemHandle.";
 }

@@ -2,7 +2,7 @@
 //! host registration, unified memory advice, prefetch and range queries, pointer attributes.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -40,13 +40,15 @@ pub unsafe extern "C" fn cudaMalloc(devPtr: *mut *mut c_void, size: usize) -> cu
     })
 }
 
-// NULL goes to the driver too, as in NVIDIA's runtime: on a healthy context the driver
-// accepts it, on a faulted one it reports the fault.
-/// Frees memory on the device.
-#[export(family = Memory, sem = Free([Device, Pitched, Device3D, Async, Managed], devPtr))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaFree(devPtr: *mut c_void) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuMemFree(dptr(devPtr))))
+// The frees and (un)registrations hand every argument to the driver unchecked, NULL and
+// unknown flags included, as NVIDIA's runtime does: the driver judges them (it accepts a NULL
+// free on a healthy context), and on a faulted context it reports the fault first (measured
+// on the H100, `ctest/sticky_fault.c`).
+passthrough! {
+    cudaFree(devPtr: *mut c_void) = ctx.cuMemFree(dptr(devPtr)) [family = Memory, sem = Free([Device, Pitched, Device3D, Async, Managed], devPtr)] "Frees memory on the device.";
+    cudaFreeHost(ptr: *mut c_void) = ctx.cuMemFreeHost(ptr) [family = Memory, sem = Free([Pinned], ptr)] "Frees page-locked memory.";
+    cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) = ctx.cuMemHostRegister(ptr, size, flags) [family = Memory, sem = HostRegister] "Registers an existing host memory range for use by CUDA.";
+    cudaHostUnregister(ptr: *mut c_void) = ctx.cuMemHostUnregister(ptr) [family = Memory, sem = Free([Registered], ptr)] "Unregisters a memory range that was registered with cudaHostRegister.";
 }
 
 /// Allocates pitched memory on the device.
@@ -122,30 +124,6 @@ pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, fla
         }
         cu(f.cuMemHostAlloc(pHost, size, flags))
     })
-}
-
-// The frees and (un)registrations below hand every argument to the driver unchecked, NULL
-// and unknown flags included, as NVIDIA's runtime does: the driver judges them, and on a
-// faulted context it reports the fault first (measured on the H100, `ctest/sticky_fault.c`).
-/// Frees page-locked memory.
-#[export(family = Memory, sem = Free([Pinned], ptr))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuMemFreeHost(ptr)))
-}
-
-/// Registers an existing host memory range for use by CUDA.
-#[export(family = Memory, sem = HostRegister)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuMemHostRegister(ptr, size, flags)))
-}
-
-/// Unregisters a memory range that was registered with cudaHostRegister.
-#[export(family = Memory, sem = Free([Registered], ptr))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuMemHostUnregister(ptr)))
 }
 
 /// Passes back device pointer of mapped host memory allocated by cudaHostAlloc or registered

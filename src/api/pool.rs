@@ -22,7 +22,7 @@
 //! the graph memory nodes.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::api::memory::cu_location;
@@ -153,11 +153,15 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync(
     })
 }
 
-/// Tries to release memory back to the OS
-#[export(family = Memory)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuMemPoolTrimTo(memPool, minBytesToKeep)))
+passthrough! {
+    cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize) = fns.cuMemPoolTrimTo(memPool, minBytesToKeep) [family = Memory] "Tries to release memory back to the OS";
+    cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: raw::cudaMemPoolAttr, value: *mut c_void) = fns.cuMemPoolGetAttribute(memPool, attr.0, value) [family = Memory] "Gets attributes of a memory pool";
+    cudaMemPoolDestroy(memPool: cudaMemPool_t) = fns.cuMemPoolDestroy(memPool) [family = Memory, sem = Destroy(Pool, memPool)] "Destroys the specified memory pool";
+    cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: c_int) = fns.cuDeviceGetMemPool(memPool, device) [family = Memory] "Gets the current mempool for a device";
+    #[cfg(not(feature = "abi12"))]
+    cudaMemGetMemPool(memPool: *mut cudaMemPool_t, location: *mut cudaMemLocation, r#type: raw::cudaMemAllocationType) = fns.cuMemGetMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0) [family = Memory] "Gets the current memory pool for a given memory location and allocation type";
+    #[cfg(not(feature = "abi12"))]
+    cudaMemSetMemPool(location: *mut cudaMemLocation, r#type: raw::cudaMemAllocationType, memPool: cudaMemPool_t) = fns.cuMemSetMemPool(location.cast::<CUmemLocation>(), r#type.0, memPool) [family = Memory] "Sets the current memory pool for a memory location and allocation type";
 }
 
 // NVIDIA's runtime hands a NULL value pointer to the driver, which crashes on it; here it is
@@ -178,17 +182,6 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
         }
         cu(f.cuMemPoolSetAttribute(memPool, attr.0, value))
     })
-}
-
-/// Gets attributes of a memory pool
-#[export(family = Memory)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemPoolGetAttribute(
-    memPool: cudaMemPool_t,
-    attr: raw::cudaMemPoolAttr,
-    value: *mut c_void,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuMemPoolGetAttribute(memPool, attr.0, value)))
 }
 
 // NVIDIA's runtime reads the descriptors before it calls the driver, so NULL with a count
@@ -257,13 +250,6 @@ pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProp
         let p = props.as_ref().map_or(std::ptr::null(), |p| p as *const CUmemPoolProps);
         cu(f.cuMemPoolCreate(memPool, p))
     })
-}
-
-/// Destroys the specified memory pool
-#[export(family = Memory, sem = Destroy(Pool, memPool))]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemPoolDestroy(memPool: cudaMemPool_t) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuMemPoolDestroy(memPool)))
 }
 
 /// Exports a memory pool to the requested handle type.
@@ -338,13 +324,6 @@ pub unsafe extern "C" fn cudaDeviceSetMemPool(device: c_int, memPool: cudaMemPoo
     run(|| cu(rt::fns()?.cuDeviceSetMemPool(device, memPool)))
 }
 
-/// Gets the current mempool for a device
-#[export(family = Memory)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: c_int) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuDeviceGetMemPool(memPool, device)))
-}
-
 /// Returns the default memory pool for a given location and allocation type
 #[cfg(not(feature = "abi12"))]
 #[export(family = Memory)]
@@ -357,30 +336,6 @@ pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
     run(|| {
         cu(rt::fns()?.cuMemGetDefaultMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0))
     })
-}
-
-/// Gets the current memory pool for a given memory location and allocation type
-#[cfg(not(feature = "abi12"))]
-#[export(family = Memory)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemGetMemPool(
-    memPool: *mut cudaMemPool_t,
-    location: *mut cudaMemLocation,
-    r#type: raw::cudaMemAllocationType,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuMemGetMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0)))
-}
-
-/// Sets the current memory pool for a memory location and allocation type
-#[cfg(not(feature = "abi12"))]
-#[export(family = Memory)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemSetMemPool(
-    location: *mut cudaMemLocation,
-    r#type: raw::cudaMemAllocationType,
-    memPool: cudaMemPool_t,
-) -> cudaError_t {
-    run(|| cu(rt::fns()?.cuMemSetMemPool(location.cast::<CUmemLocation>(), r#type.0, memPool)))
 }
 
 /// The runtime's and the driver's pool types are the same bytes: checked field by field, so

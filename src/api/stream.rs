@@ -2,7 +2,7 @@
 //! `CUstream`); 0 is the legacy default stream, or the per-thread one in `_ptsz` exports.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -61,39 +61,15 @@ pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t 
     run(|| cu(rt::ctx()?.cuStreamDestroy(stream)))
 }
 
-/// Waits for stream tasks to complete.
-#[export(family = Stream, per_thread = ptsz, sem = Sync)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamSynchronize(stream)))
-}
-
-/// Queries an asynchronous stream for completion status.
-#[export(family = Stream, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamQuery(stream)))
-}
-
-/// Query the flags of a stream.
-#[export(family = Stream, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamGetFlags(hStream, out(flags)?)))
-}
-
-/// Query the priority of a stream.
-#[export(family = Stream, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamGetPriority(hStream, out(priority)?)))
-}
-
-/// Make a compute stream wait on an event.
-#[export(family = Stream, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamWaitEvent(stream, event, flags)))
+passthrough! {
+    cudaStreamSynchronize(stream: cudaStream_t) = ctx.cuStreamSynchronize(stream) [family = Stream, per_thread = ptsz, sem = Sync] "Waits for stream tasks to complete.";
+    cudaStreamQuery(stream: cudaStream_t) = ctx.cuStreamQuery(stream) [family = Stream, per_thread = ptsz] "Queries an asynchronous stream for completion status.";
+    cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) = ctx.cuStreamGetFlags(hStream, out(flags)?) [family = Stream, per_thread = ptsz] "Query the flags of a stream.";
+    cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) = ctx.cuStreamGetPriority(hStream, out(priority)?) [family = Stream, per_thread = ptsz] "Query the priority of a stream.";
+    cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) = ctx.cuStreamWaitEvent(stream, event, flags) [family = Stream, per_thread = ptsz] "Make a compute stream wait on an event.";
+    cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void) = ctx.cuLaunchHostFunc(stream, r#fn, userData) [family = Launch, per_thread = ptsz] "Enqueues a host function call in a stream.";
+    cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong) = ctx.cuStreamGetId(hStream, out(streamId)?) [family = Stream, per_thread = ptsz] "Query the Id of a stream.";
+    cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t) = ctx.cuStreamCopyAttributes(dst, src) [family = Stream, per_thread = ptsz] "Copies attributes from source stream to destination stream.";
 }
 
 /// Attach memory to a stream asynchronously.
@@ -171,20 +147,6 @@ pub unsafe extern "C" fn cudaStreamAddCallback(
     })
 }
 
-/// Enqueues a host function call in a stream.
-#[export(family = Launch, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuLaunchHostFunc(stream, r#fn, userData)))
-}
-
-/// Query the Id of a stream.
-#[export(family = Stream, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamGetId(hStream, out(streamId)?)))
-}
-
 /// Query the device of a stream.
 #[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
@@ -258,9 +220,3 @@ pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: raw
     })
 }
 
-/// Copies attributes from source stream to destination stream.
-#[export(family = Stream, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuStreamCopyAttributes(dst, src)))
-}

@@ -6,7 +6,7 @@
 #![allow(non_snake_case)]
 #![cfg_attr(feature = "abi12", allow(unused_imports, dead_code))]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 use parking_lot::Mutex;
@@ -22,44 +22,19 @@ use crate::types::cudaError;
 use crate::runtime::rt;
 use crate::types::*;
 
-/// The graph's id.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphGetId(hGraph, graphID)))
-}
-
-/// The id of the graph an executable graph was instantiated from.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphExecGetId(hGraphExec, graphID)))
-}
-
-/// The graph that holds a node.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphNodeGetContainingGraph(hNode, phGraph)))
-}
-
-/// A node's id within its graph.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphNodeGetLocalId(hNode, nodeId)))
-}
-
-/// A node's id for tools, unique in the process.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphNodeGetToolsId(hNode, toolsNodeId)))
+passthrough! {
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) = ctx.cuGraphGetId(hGraph, graphID) [family = Graph] "The graph's id.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) = ctx.cuGraphExecGetId(hGraphExec, graphID) [family = Graph] "The id of the graph an executable graph was instantiated from.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) = ctx.cuGraphNodeGetContainingGraph(hNode, phGraph) [family = Graph] "The graph that holds a node.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) = ctx.cuGraphNodeGetLocalId(hNode, nodeId) [family = Graph] "A node's id within its graph.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) = ctx.cuGraphNodeGetToolsId(hNode, toolsNodeId) [family = Graph] "A node's id for tools, unique in the process.";
+    #[cfg(not(feature = "abi12"))]
+    cudaLaunchHostFunc_v2(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void, syncMode: c_uint) = ctx.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode) [family = Launch, per_thread = ptsz] "Enqueues a host function call in a stream, with a synchronisation mode.";
 }
 
 /// An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
@@ -110,19 +85,6 @@ pub unsafe extern "C" fn cudaMemGetLocationInfo(
         let f = rt::ctx()?;
         cu(f.cuMemGetLocationInfo(devPtr as u64, size, summaryGranularity, samplingGranularity, location_out.cast::<CUmemLocation>()))
     })
-}
-
-/// Enqueues a host function call in a stream, with a synchronisation mode.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Launch, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLaunchHostFunc_v2(
-    stream: cudaStream_t,
-    r#fn: cudaHostFn_t,
-    userData: *mut c_void,
-    syncMode: c_uint,
-) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode)))
 }
 
 /// A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
