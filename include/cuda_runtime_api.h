@@ -27,21 +27,6 @@
 
 #if !defined(CUDART_RS_ABI12)
 /**
- * Type of public error reporting callback functions.
- */
-typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
-#endif
-
-/**
- * Type of stream callback functions.
- * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
- * \param status ::cudaSuccess or any persistent error on the stream.
- * \param userData User parameter provided at registration.
- */
-typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-
-#if !defined(CUDART_RS_ABI12)
-/**
  * Callback function invoked when node parameter mismatches are detected while recapturing to
  * an existing graph. Parameter struct pointers are only valid within the callback.
  */
@@ -68,6 +53,21 @@ typedef struct cudaGraphRecaptureCallbackData {
     void *userData;
 } cudaGraphRecaptureCallbackData;
 #endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Type of public error reporting callback functions.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+#endif
+
+/**
+ * Type of stream callback functions.
+ * \param stream The stream as passed to ::cudaStreamAddCallback, may be NULL.
+ * \param status ::cudaSuccess or any persistent error on the stream.
+ * \param userData User parameter provided at registration.
+ */
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
 /* Default arguments in C++ (none in C), as NVIDIA's header has them; CUDART_RS_DV13 and
  * CUDART_RS_DV12: only that ABI's header has the default. */
@@ -451,6 +451,38 @@ cudaError_t cudaMemcpy3DBatchAsync(size_t numOps,
 
 #if !defined(CUDART_RS_ABI12)
 /**
+ * Performs a batch of memory discards asynchronously
+ */
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs,
+                                     size_t *sizes,
+                                     size_t count,
+                                     unsigned long long flags,
+                                     cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
+ * layout).
+ */
+cudaError_t cudaMemcpyWithAttributesAsync(void *dst,
+                                          const void *src,
+                                          size_t size,
+                                          struct cudaMemcpyAttributes *attr,
+                                          cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * An asynchronous 3D copy described by one batch operation (driver layout).
+ */
+cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
+                                            unsigned long long flags,
+                                            cudaStream_t stream);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
  * Performs a batch of memory prefetches asynchronously
  */
 cudaError_t cudaMemPrefetchBatchAsync(void **dptrs,
@@ -461,17 +493,6 @@ cudaError_t cudaMemPrefetchBatchAsync(void **dptrs,
                                       size_t numPrefetchLocs,
                                       unsigned long long flags,
                                       cudaStream_t stream);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Performs a batch of memory discards asynchronously
- */
-cudaError_t cudaMemDiscardBatchAsync(void **dptrs,
-                                     size_t *sizes,
-                                     size_t count,
-                                     unsigned long long flags,
-                                     cudaStream_t stream);
 #endif
 
 #if !defined(CUDART_RS_ABI12)
@@ -587,6 +608,17 @@ cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream,
                                                    const cudaGraphEdgeData *dependencyData,
                                                    size_t numDependencies,
                                                    unsigned int flags __dv(0));
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
+ * program back for each node whose parameters differ.
+ */
+cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream,
+                                            enum cudaStreamCaptureMode mode,
+                                            cudaGraph_t graph,
+                                            struct cudaGraphRecaptureCallbackData *callbackData __dv(0));
 #endif
 
 /**
@@ -1348,6 +1380,41 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
 
 #if !defined(CUDART_RS_ABI12)
 /**
+ * The graph's id.
+ */
+cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The id of the graph an executable graph was instantiated from.
+ */
+cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *graphID);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * The graph that holds a node.
+ */
+cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGraph_t *phGraph);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A node's id within its graph.
+ */
+cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *nodeId);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A node's id for tools, unique in the process.
+ */
+cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId);
+#endif
+
+#if !defined(CUDART_RS_ABI12)
+/**
  * Returns a node's dependencies.
  */
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
@@ -1506,6 +1573,18 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
                                              cudaGraph_t graph,
                                              unsigned int defaultLaunchValue __dv(0),
                                              unsigned int flags __dv(0));
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A conditional handle of a graph, for the given execution context (NULL: the context
+ * current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
+ */
+cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out,
+                                                cudaGraph_t graph,
+                                                cudaExecutionContext_t ctx __dv(NULL),
+                                                unsigned int defaultLaunchValue __dv(0),
+                                                unsigned int flags __dv(0));
+#endif
 
 /**
  * Creates a kernel execution node and adds it to a graph.
@@ -1947,6 +2026,14 @@ cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode,
  */
 cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
+ * is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
+ */
+cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+#endif
+
 /**
  * Updates a graph node's parameters in an instantiated graph.
  */
@@ -2194,14 +2281,6 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library);
 cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name);
 
 /**
- * Returns a global device pointer
- */
-cudaError_t cudaLibraryGetGlobal(void **dptr,
-                                 size_t *bytes,
-                                 cudaLibrary_t library,
-                                 const char *name);
-
-/**
  * Returns a pointer to managed memory
  */
 cudaError_t cudaLibraryGetManaged(void **dptr,
@@ -2225,6 +2304,14 @@ cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
 cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels,
                                         unsigned int numKernels,
                                         cudaLibrary_t lib);
+
+/**
+ * Returns a global device pointer
+ */
+cudaError_t cudaLibraryGetGlobal(void **dptr,
+                                 size_t *bytes,
+                                 cudaLibrary_t library,
+                                 const char *name);
 
 /**
  * Sets information about a kernel
@@ -2262,6 +2349,17 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
  * Unregisters a memory range that was registered with cudaHostRegister.
  */
 cudaError_t cudaHostUnregister(void *ptr);
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Where a range of memory resides (`cudaMemLocation` has the driver's layout).
+ */
+cudaError_t cudaMemGetLocationInfo(void *devPtr,
+                                   size_t size,
+                                   size_t summaryGranularity,
+                                   size_t samplingGranularity,
+                                   struct cudaMemLocation *location_out);
+#endif
 
 /**
  * Allocates pitched memory on the device.
@@ -2741,6 +2839,16 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
  */
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Enqueues a host function call in a stream, with a synchronisation mode.
+ */
+cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream,
+                                  cudaHostFn_t fn,
+                                  void *userData,
+                                  unsigned int syncMode);
+#endif
+
 /**
  * Query the Id of a stream.
  */
@@ -2846,114 +2954,6 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
                                                  const struct cudaChannelFormatDesc *fmtDesc,
                                                  int device);
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * The graph's id.
- */
-cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * The id of the graph an executable graph was instantiated from.
- */
-cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *graphID);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * The graph that holds a node.
- */
-cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGraph_t *phGraph);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * A node's id within its graph.
- */
-cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *nodeId);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * A node's id for tools, unique in the process.
- */
-cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Enqueues a host function call in a stream, with a synchronisation mode.
- */
-cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream,
-                                  cudaHostFn_t fn,
-                                  void *userData,
-                                  unsigned int syncMode);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
- * layout).
- */
-cudaError_t cudaMemcpyWithAttributesAsync(void *dst,
-                                          const void *src,
-                                          size_t size,
-                                          struct cudaMemcpyAttributes *attr,
-                                          cudaStream_t stream);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * An asynchronous 3D copy described by one batch operation (driver layout).
- */
-cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
-                                            unsigned long long flags,
-                                            cudaStream_t stream);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Where a range of memory resides (`cudaMemLocation` has the driver's layout).
- */
-cudaError_t cudaMemGetLocationInfo(void *devPtr,
-                                   size_t size,
-                                   size_t summaryGranularity,
-                                   size_t samplingGranularity,
-                                   struct cudaMemLocation *location_out);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
- * is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
- */
-cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * A conditional handle of a graph, for the given execution context (NULL: the context
- * current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
- */
-cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out,
-                                                cudaGraph_t graph,
-                                                cudaExecutionContext_t ctx __dv(NULL),
-                                                unsigned int defaultLaunchValue __dv(0),
-                                                unsigned int flags __dv(0));
-#endif
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
- * program back for each node whose parameters differ.
- */
-cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream,
-                                            enum cudaStreamCaptureMode mode,
-                                            cudaGraph_t graph,
-                                            struct cudaGraphRecaptureCallbackData *callbackData __dv(0));
-#endif
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1327,6 +1327,238 @@ typedef enum cudaStreamCaptureStatus {
 } cudaStreamCaptureStatus;
 
 /**
+ * CUDA Graph node types
+ */
+typedef enum cudaGraphNodeType {
+    /**
+     * GPU kernel node
+     */
+    cudaGraphNodeTypeKernel = 0,
+    /**
+     * Memcpy node
+     */
+    cudaGraphNodeTypeMemcpy = 1,
+    /**
+     * Memset node
+     */
+    cudaGraphNodeTypeMemset = 2,
+    /**
+     * Host (executable) node
+     */
+    cudaGraphNodeTypeHost = 3,
+    /**
+     * Node which executes an embedded graph
+     */
+    cudaGraphNodeTypeGraph = 4,
+    /**
+     * Empty (no-op) node
+     */
+    cudaGraphNodeTypeEmpty = 5,
+    /**
+     * External event wait node
+     */
+    cudaGraphNodeTypeWaitEvent = 6,
+    /**
+     * External event record node
+     */
+    cudaGraphNodeTypeEventRecord = 7,
+    /**
+     * External semaphore signal node
+     */
+    cudaGraphNodeTypeExtSemaphoreSignal = 8,
+    /**
+     * External semaphore wait node
+     */
+    cudaGraphNodeTypeExtSemaphoreWait = 9,
+    /**
+     * Memory allocation node
+     */
+    cudaGraphNodeTypeMemAlloc = 10,
+    /**
+     * Memory free node
+     */
+    cudaGraphNodeTypeMemFree = 11,
+    /**
+     * Conditional node. May be used to implement a conditional execution path or loop
+     * inside of a graph.
+     */
+    cudaGraphNodeTypeConditional = 13,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Memcpy batch node
+     */
+    cudaGraphNodeTypeMemcpyBatch = 14,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Reserved
+     */
+    cudaGraphNodeTypeReserved16 = 16,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * External engine node
+     */
+    cudaGraphNodeTypeExternalEngine = 17,
+#endif
+#if defined(CUDART_RS_ABI12)
+    cudaGraphNodeTypeCount = 14,
+#endif
+#if !defined(CUDART_RS_ABI12)
+    cudaGraphNodeTypeCount = 18,
+#endif
+} cudaGraphNodeType;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * What the `func` member of ::cudaKernelNodeParamsV2 is.
+ */
+typedef enum cudaKernelFunctionType {
+    /**
+     * The runtime finds out (a host stub, a ::cudaKernel_t or a ::cudaFunction_t)
+     */
+    cudaKernelFunctionTypeUnspecified = 0,
+    /**
+     * A host stub of a registered kernel (`func`)
+     */
+    cudaKernelFunctionTypeDeviceEntry = 1,
+    /**
+     * A ::cudaKernel_t (`kern`)
+     */
+    cudaKernelFunctionTypeKernel = 2,
+    /**
+     * A ::cudaFunction_t (`cuFunc`)
+     */
+    cudaKernelFunctionTypeFunction = 3,
+} cudaKernelFunctionType;
+#endif
+
+/**
+ * Child graph node ownership
+ */
+typedef enum cudaGraphChildGraphNodeOwnership {
+    /**
+     * Default behavior for a child graph node. Child graph is cloned into the parent and
+     * memory allocation/free nodes can't be present in the child graph.
+     */
+    cudaGraphChildGraphOwnershipClone = 0,
+    /**
+     * The child graph is moved to the parent. The handle to the child graph is owned by the
+     * parent and will be destroyed when the parent is destroyed.
+     */
+    cudaGraphChildGraphOwnershipMove = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Invalid ownership (the value of a node that is not a child graph node)
+     */
+    cudaGraphChildGraphOwnershipInvalid = -1,
+#endif
+} cudaGraphChildGraphNodeOwnership;
+
+/**
+ * Defines the allocation types available
+ */
+typedef enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0,
+    /**
+     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
+     * the application is actively using it
+     */
+    cudaMemAllocationTypePinned = 1,
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * This allocation type is managed memory
+     */
+    cudaMemAllocationTypeManaged = 2,
+#endif
+    cudaMemAllocationTypeMax = 2147483647,
+} cudaMemAllocationType;
+
+/**
+ * Flags for specifying particular handle types
+ */
+typedef enum cudaMemAllocationHandleType {
+    /**
+     * Does not allow any export mechanism. >
+     */
+    cudaMemHandleTypeNone = 0,
+    /**
+     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
+     */
+    cudaMemHandleTypePosixFileDescriptor = 1,
+    /**
+     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
+     */
+    cudaMemHandleTypeWin32 = 2,
+    /**
+     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
+     */
+    cudaMemHandleTypeWin32Kmt = 4,
+    /**
+     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
+     */
+    cudaMemHandleTypeFabric = 8,
+} cudaMemAllocationHandleType;
+
+/**
+ * Specifies the memory protection flags for mapping.
+ */
+typedef enum cudaMemAccessFlags {
+    /**
+     * Default, make the address range not accessible
+     */
+    cudaMemAccessFlagsProtNone = 0,
+    /**
+     * Make the address range read accessible
+     */
+    cudaMemAccessFlagsProtRead = 1,
+    /**
+     * Make the address range read-write accessible
+     */
+    cudaMemAccessFlagsProtReadWrite = 3,
+} cudaMemAccessFlags;
+
+/**
+ * CUDA conditional node types
+ */
+typedef enum cudaGraphConditionalNodeType {
+    /**
+     * Conditional 'if/else' Node. Body[0] executed if condition is non-zero. If size == 2,
+     * an optional ELSE graph is created and this is executed if the condition is zero.
+     */
+    cudaGraphCondTypeIf = 0,
+    /**
+     * Conditional 'while' Node. Body executed repeatedly while condition value is non-zero.
+     */
+    cudaGraphCondTypeWhile = 1,
+    /**
+     * Conditional 'switch' Node. Body[n] is executed once, where 'n' is the value of the
+     * condition. If the condition does not match a body index, no body is launched.
+     */
+    cudaGraphCondTypeSwitch = 2,
+} cudaGraphConditionalNodeType;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Possible recapture statuses that can be returned to the user callback
+ */
+typedef enum cudaGraphRecaptureStatus {
+    /**
+     * Node is eligible for update in an instantiated graph.
+     */
+    cudaGraphRecaptureEligibleForUpdate = 0,
+    /**
+     * Parameter changes in the node cannot be applied to an instantiated graph.
+     */
+    cudaGraphRecaptureIneligibleForUpdate = 1,
+    /**
+     * Error while attempting to recapture the node.
+     */
+    cudaGraphRecaptureError = 2,
+} cudaGraphRecaptureStatus;
+#endif
+
+/**
  * CUDA Limits
  */
 typedef enum cudaLimit {
@@ -2234,89 +2466,6 @@ typedef enum cudaGraphMemAttributeType {
 } cudaGraphMemAttributeType;
 
 /**
- * CUDA Graph node types
- */
-typedef enum cudaGraphNodeType {
-    /**
-     * GPU kernel node
-     */
-    cudaGraphNodeTypeKernel = 0,
-    /**
-     * Memcpy node
-     */
-    cudaGraphNodeTypeMemcpy = 1,
-    /**
-     * Memset node
-     */
-    cudaGraphNodeTypeMemset = 2,
-    /**
-     * Host (executable) node
-     */
-    cudaGraphNodeTypeHost = 3,
-    /**
-     * Node which executes an embedded graph
-     */
-    cudaGraphNodeTypeGraph = 4,
-    /**
-     * Empty (no-op) node
-     */
-    cudaGraphNodeTypeEmpty = 5,
-    /**
-     * External event wait node
-     */
-    cudaGraphNodeTypeWaitEvent = 6,
-    /**
-     * External event record node
-     */
-    cudaGraphNodeTypeEventRecord = 7,
-    /**
-     * External semaphore signal node
-     */
-    cudaGraphNodeTypeExtSemaphoreSignal = 8,
-    /**
-     * External semaphore wait node
-     */
-    cudaGraphNodeTypeExtSemaphoreWait = 9,
-    /**
-     * Memory allocation node
-     */
-    cudaGraphNodeTypeMemAlloc = 10,
-    /**
-     * Memory free node
-     */
-    cudaGraphNodeTypeMemFree = 11,
-    /**
-     * Conditional node. May be used to implement a conditional execution path or loop
-     * inside of a graph.
-     */
-    cudaGraphNodeTypeConditional = 13,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Memcpy batch node
-     */
-    cudaGraphNodeTypeMemcpyBatch = 14,
-#endif
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Reserved
-     */
-    cudaGraphNodeTypeReserved16 = 16,
-#endif
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * External engine node
-     */
-    cudaGraphNodeTypeExternalEngine = 17,
-#endif
-#if defined(CUDART_RS_ABI12)
-    cudaGraphNodeTypeCount = 14,
-#endif
-#if !defined(CUDART_RS_ABI12)
-    cudaGraphNodeTypeCount = 18,
-#endif
-} cudaGraphNodeType;
-
-/**
  * Graph instantiation results
  */
 typedef enum cudaGraphInstantiateResult {
@@ -2605,135 +2754,6 @@ typedef enum cudaSharedMemoryMode {
     cudaSharedMemoryModePreferOversizedSharedMemory = 4,
 } cudaSharedMemoryMode;
 #endif
-
-/**
- * Defines the allocation types available
- */
-typedef enum cudaMemAllocationType {
-    cudaMemAllocationTypeInvalid = 0,
-    /**
-     * This allocation type is 'pinned', i.e. cannot migrate from its current location while
-     * the application is actively using it
-     */
-    cudaMemAllocationTypePinned = 1,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * This allocation type is managed memory
-     */
-    cudaMemAllocationTypeManaged = 2,
-#endif
-    cudaMemAllocationTypeMax = 2147483647,
-} cudaMemAllocationType;
-
-/**
- * Flags for specifying particular handle types
- */
-typedef enum cudaMemAllocationHandleType {
-    /**
-     * Does not allow any export mechanism. >
-     */
-    cudaMemHandleTypeNone = 0,
-    /**
-     * Allows a file descriptor to be used for exporting. Permitted only on POSIX systems. (int)
-     */
-    cudaMemHandleTypePosixFileDescriptor = 1,
-    /**
-     * Allows a Win32 NT handle to be used for exporting. (HANDLE)
-     */
-    cudaMemHandleTypeWin32 = 2,
-    /**
-     * Allows a Win32 KMT handle to be used for exporting. (D3DKMT_HANDLE)
-     */
-    cudaMemHandleTypeWin32Kmt = 4,
-    /**
-     * Allows a fabric handle to be used for exporting. (cudaMemFabricHandle_t)
-     */
-    cudaMemHandleTypeFabric = 8,
-} cudaMemAllocationHandleType;
-
-/**
- * Specifies the memory protection flags for mapping.
- */
-typedef enum cudaMemAccessFlags {
-    /**
-     * Default, make the address range not accessible
-     */
-    cudaMemAccessFlagsProtNone = 0,
-    /**
-     * Make the address range read accessible
-     */
-    cudaMemAccessFlagsProtRead = 1,
-    /**
-     * Make the address range read-write accessible
-     */
-    cudaMemAccessFlagsProtReadWrite = 3,
-} cudaMemAccessFlags;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * What the `func` member of ::cudaKernelNodeParamsV2 is.
- */
-typedef enum cudaKernelFunctionType {
-    /**
-     * The runtime finds out (a host stub, a ::cudaKernel_t or a ::cudaFunction_t)
-     */
-    cudaKernelFunctionTypeUnspecified = 0,
-    /**
-     * A host stub of a registered kernel (`func`)
-     */
-    cudaKernelFunctionTypeDeviceEntry = 1,
-    /**
-     * A ::cudaKernel_t (`kern`)
-     */
-    cudaKernelFunctionTypeKernel = 2,
-    /**
-     * A ::cudaFunction_t (`cuFunc`)
-     */
-    cudaKernelFunctionTypeFunction = 3,
-} cudaKernelFunctionType;
-#endif
-
-/**
- * Child graph node ownership
- */
-typedef enum cudaGraphChildGraphNodeOwnership {
-    /**
-     * Default behavior for a child graph node. Child graph is cloned into the parent and
-     * memory allocation/free nodes can't be present in the child graph.
-     */
-    cudaGraphChildGraphOwnershipClone = 0,
-    /**
-     * The child graph is moved to the parent. The handle to the child graph is owned by the
-     * parent and will be destroyed when the parent is destroyed.
-     */
-    cudaGraphChildGraphOwnershipMove = 1,
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Invalid ownership (the value of a node that is not a child graph node)
-     */
-    cudaGraphChildGraphOwnershipInvalid = -1,
-#endif
-} cudaGraphChildGraphNodeOwnership;
-
-/**
- * CUDA conditional node types
- */
-typedef enum cudaGraphConditionalNodeType {
-    /**
-     * Conditional 'if/else' Node. Body[0] executed if condition is non-zero. If size == 2,
-     * an optional ELSE graph is created and this is executed if the condition is zero.
-     */
-    cudaGraphCondTypeIf = 0,
-    /**
-     * Conditional 'while' Node. Body executed repeatedly while condition value is non-zero.
-     */
-    cudaGraphCondTypeWhile = 1,
-    /**
-     * Conditional 'switch' Node. Body[n] is executed once, where 'n' is the value of the
-     * condition. If the condition does not match a body index, no body is launched.
-     */
-    cudaGraphCondTypeSwitch = 2,
-} cudaGraphConditionalNodeType;
 
 #if !defined(CUDART_RS_ABI12)
 /**
@@ -3285,26 +3305,6 @@ typedef enum cudaResourceViewFormat {
      */
     cudaResViewFormatUnsignedBlockCompressed7 = 34,
 } cudaResourceViewFormat;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Possible recapture statuses that can be returned to the user callback
- */
-typedef enum cudaGraphRecaptureStatus {
-    /**
-     * Node is eligible for update in an instantiated graph.
-     */
-    cudaGraphRecaptureEligibleForUpdate = 0,
-    /**
-     * Parameter changes in the node cannot be applied to an instantiated graph.
-     */
-    cudaGraphRecaptureIneligibleForUpdate = 1,
-    /**
-     * Error while attempting to recapture the node.
-     */
-    cudaGraphRecaptureError = 2,
-} cudaGraphRecaptureStatus;
-#endif
 
 #if !defined(CUDART_RS_ABI12)
 /**
@@ -4204,6 +4204,14 @@ typedef struct cudaGraphEdgeData_st {
  */
 typedef struct cudaGraphEdgeData_st cudaGraphEdgeData;
 
+#if !defined(CUDART_RS_ABI12)
+/**
+ * An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
+ * ::cudaDeviceGetExecutionCtx).
+ */
+typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
+#endif
+
 /**
  * CUDA 3D position
  */
@@ -4281,6 +4289,530 @@ typedef struct cudaMemcpy3DParms {
      */
     enum cudaMemcpyKind kind;
 } cudaMemcpy3DParms;
+
+/**
+ * Memcpy node parameters
+ */
+typedef struct cudaMemcpyNodeParams {
+    /**
+     * Must be zero
+     */
+    int flags;
+#if defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    int reserved[3]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * Must be zero
+     */
+    int reserved
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+    /**
+     * Parameters for the memory copy
+     */
+    struct cudaMemcpy3DParms copyParams;
+} cudaMemcpyNodeParams;
+
+/**
+ * CUDA Memset node parameters
+ */
+typedef struct cudaMemsetParamsV2 {
+    /**
+     * Destination device pointer
+     */
+    void *dst;
+    /**
+     * Pitch of destination device pointer. Unused if height is 1
+     */
+    size_t pitch;
+    /**
+     * Value to be set
+     */
+    unsigned int value;
+    /**
+     * Size of each element in bytes. Must be 1, 2, or 4.
+     */
+    unsigned int elementSize;
+    /**
+     * Width of the row in elements
+     */
+    size_t width;
+    /**
+     * Number of rows
+     */
+    size_t height;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaMemsetParamsV2;
+
+/**
+ * CUDA host function
+ */
+typedef void (*cudaHostFn_t)(void *userData);
+
+/**
+ * CUDA host node parameters
+ */
+typedef struct cudaHostNodeParamsV2 {
+    /**
+     * The function to call when the node executes
+     */
+    cudaHostFn_t fn;
+    /**
+     * Argument to pass to the function
+     */
+    void *userData;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * How the host task waits (::cudaHostTaskSyncMode)
+     */
+    unsigned int syncMode
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaHostNodeParamsV2;
+
+/**
+ * Child graph node parameters
+ */
+typedef struct cudaChildGraphNodeParams {
+    /**
+     * The child graph to clone into the node for node creation, or a handle to the graph
+     * owned by the node for node query.
+     */
+    cudaGraph_t graph;
+    /**
+     * The ownership relationship of the child graph node.
+     */
+    enum cudaGraphChildGraphNodeOwnership ownership;
+} cudaChildGraphNodeParams;
+
+/**
+ * CUDA event.
+ */
+typedef struct CUevent_st *cudaEvent_t;
+
+/**
+ * Event wait node parameters
+ */
+typedef struct cudaEventWaitNodeParams {
+    /**
+     * The event to wait on from the node
+     */
+    cudaEvent_t event;
+} cudaEventWaitNodeParams;
+
+/**
+ * Event record node parameters
+ */
+typedef struct cudaEventRecordNodeParams {
+    /**
+     * The event to record when the node executes
+     */
+    cudaEvent_t event;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaEventRecordNodeParams;
+
+/**
+ * CUDA external semaphore
+ */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsFence {
+    /**
+     * Value of fence to be signaled
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreSignalParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreSignalParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
+    /**
+     * Value of key to release the mutex with
+     */
+    unsigned long long key;
+} cudaExternalSemaphoreSignalParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
+ * type).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreSignalParamsFence fence;
+    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
+    unsigned int reserved[12];
+} cudaExternalSemaphoreSignalParamsParams;
+
+/**
+ * External semaphore signal parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreSignalParams {
+    struct cudaExternalSemaphoreSignalParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreSignalParams;
+
+/**
+ * External semaphore signal node parameters
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore signal parameters.
+     */
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaExternalSemaphoreSignalNodeParamsV2;
+
+/**
+ * Parameters for fence objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsFence {
+    /**
+     * Value of fence to be waited on
+     */
+    unsigned long long value;
+} cudaExternalSemaphoreWaitParamsFence;
+
+/**
+ * NvSciSync fence (NVIDIA's field has an unnamed type).
+ */
+typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
+    /**
+     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
+     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
+     */
+    void *fence;
+    unsigned long long reserved;
+} cudaExternalSemaphoreWaitParamsNvSciSync;
+
+/**
+ * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
+    /**
+     * Value of key to acquire the mutex with
+     */
+    unsigned long long key;
+    /**
+     * Timeout in milliseconds to wait to acquire the mutex
+     */
+    unsigned int timeoutMs;
+} cudaExternalSemaphoreWaitParamsKeyedMutex;
+
+/**
+ * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsParams {
+    /**
+     * Parameters for fence objects
+     */
+    struct cudaExternalSemaphoreWaitParamsFence fence;
+    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
+    /**
+     * Parameters for keyed mutex objects
+     */
+    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
+    unsigned int reserved[10];
+} cudaExternalSemaphoreWaitParamsParams;
+
+/**
+ * External semaphore wait parameters, compatible with driver type
+ */
+typedef struct cudaExternalSemaphoreWaitParams {
+    struct cudaExternalSemaphoreWaitParamsParams params;
+    /**
+     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
+     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
+     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
+     * ::cudaExternalSemaphore_t, flags must be zero.
+     */
+    unsigned int flags;
+    unsigned int reserved[16];
+} cudaExternalSemaphoreWaitParams;
+
+/**
+ * External semaphore wait node parameters
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
+    /**
+     * Array of external semaphore handles.
+     */
+    cudaExternalSemaphore_t *extSemArray;
+    /**
+     * Array of external semaphore wait parameters.
+     */
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    /**
+     * Number of handles and parameters supplied in extSemArray and paramsArray.
+     */
+    unsigned int numExtSems;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaExternalSemaphoreWaitNodeParamsV2;
+
+/**
+ * Specifies the properties of allocations made from the pool.
+ *
+ * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
+ */
+typedef struct cudaMemPoolProps {
+    /**
+     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
+     */
+    enum cudaMemAllocationType allocType;
+    /**
+     * Handle types that will be supported by allocations from the pool.
+     */
+    enum cudaMemAllocationHandleType handleTypes;
+    /**
+     * Location allocations should reside.
+     */
+    struct cudaMemLocation location;
+    /**
+     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
+     * specified. This security attribute defines the scope of which exported allocations may
+     * be tranferred to other processes. In all other cases, this field is required to be zero.
+     */
+    void *win32SecurityAttributes;
+    /**
+     * Maximum pool size. When set to 0, defaults to a system dependent value.
+     */
+    size_t maxSize;
+    /**
+     * Bitmask indicating intended usage for the pool.
+     */
+    unsigned short usage;
+#if defined(CUDART_RS_ABI12)
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[54]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * reserved for future use, must be 0
+     */
+    unsigned char reserved[53]
+#endif
+    ;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * reserved for future use
+     */
+    unsigned char reserved1
+#endif
+    ;
+} cudaMemPoolProps;
+
+/**
+ * Memory access descriptor
+ */
+typedef struct cudaMemAccessDesc {
+    /**
+     * Location on which the request is to change it's accessibility
+     */
+    struct cudaMemLocation location;
+    /**
+     * ::CUmemProt accessibility flags to set on the request
+     */
+    enum cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * Memory allocation node parameters
+ */
+typedef struct cudaMemAllocNodeParamsV2 {
+    /**
+     * in: location where the allocation should reside (specified in ::location).
+     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
+     */
+    struct cudaMemPoolProps poolProps;
+    /**
+     * in: array of memory access descriptors. Used to describe peer GPU access
+     */
+    const struct cudaMemAccessDesc *accessDescs;
+    /**
+     * in: number of memory access descriptors. Must not exceed the number of GPUs.
+     */
+    size_t accessDescCount;
+    /**
+     * in: size in bytes of the requested allocation
+     */
+    size_t bytesize;
+    /**
+     * out: address of the allocation returned by CUDA
+     */
+    void *dptr;
+} cudaMemAllocNodeParamsV2;
+
+/**
+ * Memory free node parameters
+ */
+typedef struct cudaMemFreeNodeParams {
+    /**
+     * in: the pointer to free
+     */
+    void *dptr;
+} cudaMemFreeNodeParams;
+
+/**
+ * CUDA handle for conditional graph nodes
+ */
+typedef unsigned long long cudaGraphConditionalHandle;
+
+/**
+ * CUDA conditional node parameters
+ */
+typedef struct cudaConditionalNodeParams {
+    /**
+     * Conditional node handle. Handles must be created in advance of creating the node using
+     * ::cudaGraphConditionalHandleCreate.
+     */
+    cudaGraphConditionalHandle handle;
+    /**
+     * Type of conditional node.
+     */
+    enum cudaGraphConditionalNodeType type;
+    /**
+     * Size of graph output array. Allowed values are 1 for cudaGraphCondTypeWhile, 1 or 2 for
+     * cudaGraphCondTypeIf, or any value greater than zero for cudaGraphCondTypeSwitch.
+     */
+    unsigned int size;
+    /**
+     * CUDA-owned array populated with conditional node child graphs during creation of the
+     * node. Valid for the lifetime of the conditional node.
+     */
+    cudaGraph_t *phGraph_out;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaConditionalNodeParams;
+
+#if !defined(CUDART_RS_ABI12)
+/**
+ * Memcpy batch node parameters
+ */
+typedef struct cudaMemcpyBatchNodeParams {
+    /**
+     * Number of copies
+     */
+    size_t count;
+    /**
+     * Destination pointers
+     */
+    void **dsts;
+    /**
+     * Source pointers
+     */
+    void **srcs;
+    /**
+     * Sizes of the copies, in bytes
+     */
+    size_t *sizes;
+    /**
+     * Attributes of the copies
+     */
+    struct cudaMemcpyAttributes *attrs;
+    /**
+     * Indices of the copies each attribute applies from
+     */
+    size_t *attrsIdxs;
+    /**
+     * Number of attributes
+     */
+    size_t numAttrs;
+#if !defined(CUDART_RS_ABI12)
+    /**
+     * The execution context the node runs in (NULL: the current one)
+     */
+    cudaExecutionContext_t ctx
+#endif
+    ;
+} cudaMemcpyBatchNodeParams;
+#endif
 
 /**
  * CUDA 3D cross-device memory copying parameters
@@ -5169,11 +5701,6 @@ typedef enum CUDAlogLevel_enum cudaLogLevel;
 #endif
 
 /**
- * CUDA event.
- */
-typedef struct CUevent_st *cudaEvent_t;
-
-/**
  * CUDA external memory
  */
 typedef struct CUexternalMemory_st *cudaExternalMemory_t;
@@ -5299,11 +5826,6 @@ typedef struct cudaExternalMemoryMipmappedArrayDesc {
 } cudaExternalMemoryMipmappedArrayDesc;
 
 /**
- * CUDA external semaphore
- */
-typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
-
-/**
  * Win32 handle referencing the semaphore object (NVIDIA's field has an unnamed type).
  * Exactly one of 'handle' and 'name' must be non-NULL.
  */
@@ -5360,137 +5882,6 @@ typedef struct cudaExternalSemaphoreHandleDesc {
 #endif
     ;
 } cudaExternalSemaphoreHandleDesc;
-
-/**
- * Parameters for fence objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsFence {
-    /**
-     * Value of fence to be signaled
-     */
-    unsigned long long value;
-} cudaExternalSemaphoreSignalParamsFence;
-
-/**
- * NvSciSync fence (NVIDIA's field has an unnamed type).
- */
-typedef union cudaExternalSemaphoreSignalParamsNvSciSync {
-    /**
-     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
-     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
-     */
-    void *fence;
-    unsigned long long reserved;
-} cudaExternalSemaphoreSignalParamsNvSciSync;
-
-/**
- * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsKeyedMutex {
-    /**
-     * Value of key to release the mutex with
-     */
-    unsigned long long key;
-} cudaExternalSemaphoreSignalParamsKeyedMutex;
-
-/**
- * The parameters of a ::cudaExternalSemaphoreSignalParams (NVIDIA's field has an unnamed
- * type).
- */
-typedef struct cudaExternalSemaphoreSignalParamsParams {
-    /**
-     * Parameters for fence objects
-     */
-    struct cudaExternalSemaphoreSignalParamsFence fence;
-    union cudaExternalSemaphoreSignalParamsNvSciSync nvSciSync;
-    /**
-     * Parameters for keyed mutex objects
-     */
-    struct cudaExternalSemaphoreSignalParamsKeyedMutex keyedMutex;
-    unsigned int reserved[12];
-} cudaExternalSemaphoreSignalParamsParams;
-
-/**
- * External semaphore signal parameters, compatible with driver type
- */
-typedef struct cudaExternalSemaphoreSignalParams {
-    struct cudaExternalSemaphoreSignalParamsParams params;
-    /**
-     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
-     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
-     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
-     * ::cudaExternalSemaphore_t, flags must be zero.
-     */
-    unsigned int flags;
-    unsigned int reserved[16];
-} cudaExternalSemaphoreSignalParams;
-
-/**
- * Parameters for fence objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsFence {
-    /**
-     * Value of fence to be waited on
-     */
-    unsigned long long value;
-} cudaExternalSemaphoreWaitParamsFence;
-
-/**
- * NvSciSync fence (NVIDIA's field has an unnamed type).
- */
-typedef union cudaExternalSemaphoreWaitParamsNvSciSync {
-    /**
-     * Pointer to NvSciSyncFence. Valid if ::cudaExternalSemaphoreHandleType is of type
-     * ::cudaExternalSemaphoreHandleTypeNvSciSync.
-     */
-    void *fence;
-    unsigned long long reserved;
-} cudaExternalSemaphoreWaitParamsNvSciSync;
-
-/**
- * Parameters for keyed mutex objects (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsKeyedMutex {
-    /**
-     * Value of key to acquire the mutex with
-     */
-    unsigned long long key;
-    /**
-     * Timeout in milliseconds to wait to acquire the mutex
-     */
-    unsigned int timeoutMs;
-} cudaExternalSemaphoreWaitParamsKeyedMutex;
-
-/**
- * The parameters of a ::cudaExternalSemaphoreWaitParams (NVIDIA's field has an unnamed type).
- */
-typedef struct cudaExternalSemaphoreWaitParamsParams {
-    /**
-     * Parameters for fence objects
-     */
-    struct cudaExternalSemaphoreWaitParamsFence fence;
-    union cudaExternalSemaphoreWaitParamsNvSciSync nvSciSync;
-    /**
-     * Parameters for keyed mutex objects
-     */
-    struct cudaExternalSemaphoreWaitParamsKeyedMutex keyedMutex;
-    unsigned int reserved[10];
-} cudaExternalSemaphoreWaitParamsParams;
-
-/**
- * External semaphore wait parameters, compatible with driver type
- */
-typedef struct cudaExternalSemaphoreWaitParams {
-    struct cudaExternalSemaphoreWaitParamsParams params;
-    /**
-     * Only when ::cudaExternalSemaphoreSignalParams is used to signal a
-     * ::cudaExternalSemaphore_t of type ::cudaExternalSemaphoreHandleTypeNvSciSync, the valid
-     * flag is ::cudaExternalSemaphoreSignalSkipNvSciBufMemSync. For all other types of
-     * ::cudaExternalSemaphore_t, flags must be zero.
-     */
-    unsigned int flags;
-    unsigned int reserved[16];
-} cudaExternalSemaphoreWaitParams;
 
 /**
  * CUDA executable (launchable) graph
@@ -5552,16 +5943,6 @@ typedef struct cudaGraphExecUpdateResultInfo_st {
  * Result information returned by cudaGraphExecUpdate
  */
 typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
-
-/**
- * CUDA host function
- */
-typedef void (*cudaHostFn_t)(void *userData);
-
-/**
- * CUDA handle for conditional graph nodes
- */
-typedef unsigned long long cudaGraphConditionalHandle;
 
 /**
  * CUDA GPU kernel node parameters
@@ -5914,75 +6295,6 @@ typedef struct cudaExternalSemaphoreWaitNodeParams {
 } cudaExternalSemaphoreWaitNodeParams;
 
 /**
- * Specifies the properties of allocations made from the pool.
- *
- * The enum fields are held as integers: C may pass any value (`handleTypes` is a mask).
- */
-typedef struct cudaMemPoolProps {
-    /**
-     * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
-     */
-    enum cudaMemAllocationType allocType;
-    /**
-     * Handle types that will be supported by allocations from the pool.
-     */
-    enum cudaMemAllocationHandleType handleTypes;
-    /**
-     * Location allocations should reside.
-     */
-    struct cudaMemLocation location;
-    /**
-     * Windows-specific LPSECURITYATTRIBUTES required when ::cudaMemHandleTypeWin32 is
-     * specified. This security attribute defines the scope of which exported allocations may
-     * be tranferred to other processes. In all other cases, this field is required to be zero.
-     */
-    void *win32SecurityAttributes;
-    /**
-     * Maximum pool size. When set to 0, defaults to a system dependent value.
-     */
-    size_t maxSize;
-    /**
-     * Bitmask indicating intended usage for the pool.
-     */
-    unsigned short usage;
-#if defined(CUDART_RS_ABI12)
-    /**
-     * reserved for future use, must be 0
-     */
-    unsigned char reserved[54]
-#endif
-    ;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * reserved for future use, must be 0
-     */
-    unsigned char reserved[53]
-#endif
-    ;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * reserved for future use
-     */
-    unsigned char reserved1
-#endif
-    ;
-} cudaMemPoolProps;
-
-/**
- * Memory access descriptor
- */
-typedef struct cudaMemAccessDesc {
-    /**
-     * Location on which the request is to change it's accessibility
-     */
-    struct cudaMemLocation location;
-    /**
-     * ::CUmemProt accessibility flags to set on the request
-     */
-    enum cudaMemAccessFlags flags;
-} cudaMemAccessDesc;
-
-/**
  * Memory allocation node parameters
  */
 typedef struct cudaMemAllocNodeParams {
@@ -6008,318 +6320,6 @@ typedef struct cudaMemAllocNodeParams {
      */
     void *dptr;
 } cudaMemAllocNodeParams;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * An opaque handle to a CUDA execution context (::cudaGreenCtxCreate,
- * ::cudaDeviceGetExecutionCtx).
- */
-typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
-#endif
-
-/**
- * Memcpy node parameters
- */
-typedef struct cudaMemcpyNodeParams {
-    /**
-     * Must be zero
-     */
-    int flags;
-#if defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    int reserved[3]
-#endif
-    ;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * Must be zero
-     */
-    int reserved
-#endif
-    ;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-    /**
-     * Parameters for the memory copy
-     */
-    struct cudaMemcpy3DParms copyParams;
-} cudaMemcpyNodeParams;
-
-/**
- * CUDA Memset node parameters
- */
-typedef struct cudaMemsetParamsV2 {
-    /**
-     * Destination device pointer
-     */
-    void *dst;
-    /**
-     * Pitch of destination device pointer. Unused if height is 1
-     */
-    size_t pitch;
-    /**
-     * Value to be set
-     */
-    unsigned int value;
-    /**
-     * Size of each element in bytes. Must be 1, 2, or 4.
-     */
-    unsigned int elementSize;
-    /**
-     * Width of the row in elements
-     */
-    size_t width;
-    /**
-     * Number of rows
-     */
-    size_t height;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaMemsetParamsV2;
-
-/**
- * CUDA host node parameters
- */
-typedef struct cudaHostNodeParamsV2 {
-    /**
-     * The function to call when the node executes
-     */
-    cudaHostFn_t fn;
-    /**
-     * Argument to pass to the function
-     */
-    void *userData;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * How the host task waits (::cudaHostTaskSyncMode)
-     */
-    unsigned int syncMode
-#endif
-    ;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaHostNodeParamsV2;
-
-/**
- * Child graph node parameters
- */
-typedef struct cudaChildGraphNodeParams {
-    /**
-     * The child graph to clone into the node for node creation, or a handle to the graph
-     * owned by the node for node query.
-     */
-    cudaGraph_t graph;
-    /**
-     * The ownership relationship of the child graph node.
-     */
-    enum cudaGraphChildGraphNodeOwnership ownership;
-} cudaChildGraphNodeParams;
-
-/**
- * Event wait node parameters
- */
-typedef struct cudaEventWaitNodeParams {
-    /**
-     * The event to wait on from the node
-     */
-    cudaEvent_t event;
-} cudaEventWaitNodeParams;
-
-/**
- * Event record node parameters
- */
-typedef struct cudaEventRecordNodeParams {
-    /**
-     * The event to record when the node executes
-     */
-    cudaEvent_t event;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaEventRecordNodeParams;
-
-/**
- * External semaphore signal node parameters
- */
-typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
-    /**
-     * Array of external semaphore handles.
-     */
-    cudaExternalSemaphore_t *extSemArray;
-    /**
-     * Array of external semaphore signal parameters.
-     */
-    const struct cudaExternalSemaphoreSignalParams *paramsArray;
-    /**
-     * Number of handles and parameters supplied in extSemArray and paramsArray.
-     */
-    unsigned int numExtSems;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaExternalSemaphoreSignalNodeParamsV2;
-
-/**
- * External semaphore wait node parameters
- */
-typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
-    /**
-     * Array of external semaphore handles.
-     */
-    cudaExternalSemaphore_t *extSemArray;
-    /**
-     * Array of external semaphore wait parameters.
-     */
-    const struct cudaExternalSemaphoreWaitParams *paramsArray;
-    /**
-     * Number of handles and parameters supplied in extSemArray and paramsArray.
-     */
-    unsigned int numExtSems;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaExternalSemaphoreWaitNodeParamsV2;
-
-/**
- * Memory allocation node parameters
- */
-typedef struct cudaMemAllocNodeParamsV2 {
-    /**
-     * in: location where the allocation should reside (specified in ::location).
-     * ::handleTypes must be ::cudaMemHandleTypeNone. IPC is not supported.
-     */
-    struct cudaMemPoolProps poolProps;
-    /**
-     * in: array of memory access descriptors. Used to describe peer GPU access
-     */
-    const struct cudaMemAccessDesc *accessDescs;
-    /**
-     * in: number of memory access descriptors. Must not exceed the number of GPUs.
-     */
-    size_t accessDescCount;
-    /**
-     * in: size in bytes of the requested allocation
-     */
-    size_t bytesize;
-    /**
-     * out: address of the allocation returned by CUDA
-     */
-    void *dptr;
-} cudaMemAllocNodeParamsV2;
-
-/**
- * Memory free node parameters
- */
-typedef struct cudaMemFreeNodeParams {
-    /**
-     * in: the pointer to free
-     */
-    void *dptr;
-} cudaMemFreeNodeParams;
-
-/**
- * CUDA conditional node parameters
- */
-typedef struct cudaConditionalNodeParams {
-    /**
-     * Conditional node handle. Handles must be created in advance of creating the node using
-     * ::cudaGraphConditionalHandleCreate.
-     */
-    cudaGraphConditionalHandle handle;
-    /**
-     * Type of conditional node.
-     */
-    enum cudaGraphConditionalNodeType type;
-    /**
-     * Size of graph output array. Allowed values are 1 for cudaGraphCondTypeWhile, 1 or 2 for
-     * cudaGraphCondTypeIf, or any value greater than zero for cudaGraphCondTypeSwitch.
-     */
-    unsigned int size;
-    /**
-     * CUDA-owned array populated with conditional node child graphs during creation of the
-     * node. Valid for the lifetime of the conditional node.
-     */
-    cudaGraph_t *phGraph_out;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaConditionalNodeParams;
-
-#if !defined(CUDART_RS_ABI12)
-/**
- * Memcpy batch node parameters
- */
-typedef struct cudaMemcpyBatchNodeParams {
-    /**
-     * Number of copies
-     */
-    size_t count;
-    /**
-     * Destination pointers
-     */
-    void **dsts;
-    /**
-     * Source pointers
-     */
-    void **srcs;
-    /**
-     * Sizes of the copies, in bytes
-     */
-    size_t *sizes;
-    /**
-     * Attributes of the copies
-     */
-    struct cudaMemcpyAttributes *attrs;
-    /**
-     * Indices of the copies each attribute applies from
-     */
-    size_t *attrsIdxs;
-    /**
-     * Number of attributes
-     */
-    size_t numAttrs;
-#if !defined(CUDART_RS_ABI12)
-    /**
-     * The execution context the node runs in (NULL: the current one)
-     */
-    cudaExecutionContext_t ctx
-#endif
-    ;
-} cudaMemcpyBatchNodeParams;
-#endif
 
 #if !defined(CUDART_RS_ABI12)
 /**

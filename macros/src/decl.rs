@@ -273,7 +273,9 @@ impl Parse for Decl {
 /// - the declaration, as `#[export(...)]` takes it;
 /// - the documentation the header gives it (more lines, and `#[cfg]`, as attributes before).
 ///
-/// A row is exactly the function [`Row::item`] writes, which the `passthrough!` macro
+/// The driver judges the arguments (the reason a row needs no check of its own, and why its
+/// call is sound whatever the program passes: the driver validates them as it would from any
+/// program). A row is exactly the function [`Row::item`] writes, which the `passthrough!` macro
 /// compiles, build.rs reads as it reads every other export, and cbindgen declares.
 pub struct Table {
     pub rows: Vec<Row>,

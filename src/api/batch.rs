@@ -12,7 +12,7 @@
 //! `failIdx`), the 13 ABI its 13.0 ones.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 #[cfg(not(feature = "abi12"))]
 use std::ffi::c_ulonglong;
 use std::ffi::c_void;
@@ -83,37 +83,19 @@ pub unsafe extern "C" fn cudaMemcpyBatchAsync(
     })
 }
 
-/// Performs a batch of 3D memory copies asynchronously.
-#[cfg(not(feature = "abi12"))]
-#[export(family = Copy, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
-    numOps: usize,
-    opList: *mut cudaMemcpy3DBatchOp,
-    flags: c_ulonglong,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuMemcpy3DBatchAsync_v2(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream))
-    })
-}
-
-/// Performs a batch of 3D memory copies asynchronously.
-#[cfg(feature = "abi12")]
-#[export(family = Copy, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(
-    numOps: usize,
-    opList: *mut cudaMemcpy3DBatchOp,
-    failIdx: *mut usize,
-    flags: std::ffi::c_ulonglong,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuMemcpy3DBatchAsync_v1(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), failIdx, flags, stream))
-    })
+passthrough! {
+    #[cfg(not(feature = "abi12"))]
+    cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DBatchAsync_v2(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream) [family = Copy, per_thread = ptsz] "Performs a batch of 3D memory copies asynchronously.";
+    #[cfg(feature = "abi12")]
+    cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: std::ffi::c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DBatchAsync_v1(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), failIdx, flags, stream) [family = Copy, per_thread = ptsz] "Performs a batch of 3D memory copies asynchronously.";
+    #[cfg(not(feature = "abi12"))]
+    cudaMemDiscardBatchAsync(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemDiscardBatchAsync(dptrs.cast::<CUdeviceptr>(), sizes, count, flags, stream) [family = Memory, per_thread = ptsz] "Performs a batch of memory discards asynchronously";
+    /// An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
+    /// layout).
+    #[cfg(not(feature = "abi12"))]
+    cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes, stream: cudaStream_t) = ctx.cuMemcpyWithAttributesAsync(dst as u64, src as u64, size, attr.cast::<CUmemcpyAttributes>(), stream) [family = Copy, per_thread = ptsz];
+    #[cfg(not(feature = "abi12"))]
+    cudaMemcpy3DWithAttributesAsync(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DWithAttributesAsync(op.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream) [family = Copy, per_thread = ptsz] "An asynchronous 3D copy described by one batch operation (driver layout).";
 }
 
 /// Performs a batch of memory prefetches asynchronously
@@ -142,23 +124,6 @@ pub unsafe extern "C" fn cudaMemPrefetchBatchAsync(
             flags,
             stream,
         ))
-    })
-}
-
-/// Performs a batch of memory discards asynchronously
-#[cfg(not(feature = "abi12"))]
-#[export(family = Memory, per_thread = ptsz)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemDiscardBatchAsync(
-    dptrs: *mut *mut c_void,
-    sizes: *mut usize,
-    count: usize,
-    flags: c_ulonglong,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuMemDiscardBatchAsync(dptrs.cast::<CUdeviceptr>(), sizes, count, flags, stream))
     })
 }
 

@@ -236,6 +236,78 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(
     })
 }
 
+/// The recapture callbacks in use, one per stream (the driver holds a pointer to it until the
+/// capture ends; a stream's next recapture replaces it).
+#[cfg(not(feature = "abi12"))]
+static RECAPTURE: parking_lot::Mutex<Vec<(usize, Recapture)>> = parking_lot::Mutex::new(Vec::new());
+
+/// A program's recapture callback and its data, kept where the driver can reach them.
+#[cfg(not(feature = "abi12"))]
+struct Recapture(#[allow(dead_code)] Box<cudaGraphRecaptureCallbackData>);
+// SAFETY: the program's data pointer is only handed back to the program's callback.
+#[cfg(not(feature = "abi12"))]
+unsafe impl Send for Recapture {}
+
+/// The driver's recapture callback: the node parameters converted to the runtime's, the
+/// program's callback called; its error (any but cudaSuccess) ends the recapture, reported to
+/// the driver as `CUDA_ERROR_UNKNOWN`.
+#[cfg(not(feature = "abi12"))]
+unsafe extern "C" fn recapture_callback(
+    data: *mut std::ffi::c_void,
+    node: CUgraphNode,
+    original: *const CUgraphNodeParams,
+    recaptured: *const CUgraphNodeParams,
+    status: c_int,
+) -> CUresult {
+    const CUDA_ERROR_UNKNOWN: CUresult = 999;
+    let r = std::panic::catch_unwind(|| {
+        // SAFETY: `data` is a RECAPTURE entry, alive while the capture is.
+        let cb = unsafe { &*(data as *const cudaGraphRecaptureCallbackData) };
+        let Some(func) = cb.callbackFunc else { return 0 };
+        let Ok(f) = rt::fns() else { return CUDA_ERROR_UNKNOWN };
+        // SAFETY: the driver's parameter blocks, valid during the callback.
+        let conv = |p: *const CUgraphNodeParams| unsafe { p.as_ref() }.and_then(|d| super::graph_params::node_params_back(f, d).ok());
+        let (o, n) = (conv(original), conv(recaptured));
+        let ptr = |p: &Option<cudaGraphNodeParams>| p.as_ref().map_or(std::ptr::null(), |p| p as *const _);
+        // SAFETY: the program's callback with its own data.
+        let e = unsafe { func(cb.userData, node.cast(), ptr(&o), ptr(&n), raw::cudaGraphRecaptureStatus(status)) };
+        if e == cudaError::cudaSuccess {
+            0
+        } else {
+            CUDA_ERROR_UNKNOWN
+        }
+    });
+    r.unwrap_or(CUDA_ERROR_UNKNOWN)
+}
+
+/// Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
+/// program back for each node whose parameters differ.
+#[cfg(not(feature = "abi12"))]
+#[export(family = Graph, per_thread = ptsz)]
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
+    stream: cudaStream_t,
+    mode: raw::cudaStreamCaptureMode,
+    graph: cudaGraph_t,
+    callbackData: *mut cudaGraphRecaptureCallbackData,
+) -> cudaError_t {
+    run(|| {
+        let f = rt::ctx()?;
+        let (cb, data): (CUgraphRecaptureCallback, *mut std::ffi::c_void) = match callbackData.as_ref() {
+            Some(d) if d.callbackFunc.is_some() => {
+                let mut b = Box::new(*d);
+                let p = &mut *b as *mut cudaGraphRecaptureCallbackData as *mut std::ffi::c_void;
+                let mut all = RECAPTURE.lock();
+                all.retain(|e| e.0 != stream as usize);
+                all.push((stream as usize, Recapture(b)));
+                (Some(recapture_callback), p)
+            }
+            _ => (None, std::ptr::null_mut()),
+        };
+        cu(f.cuStreamBeginRecaptureToGraph(stream.cast(), mode.0, graph, cb, data))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

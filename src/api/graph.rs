@@ -67,6 +67,16 @@ passthrough! {
     cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) = fns.cuUserObjectRelease(object, count) [family = Graph] "Release a reference to a user object.";
     cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint, flags: c_uint) = fns.cuGraphRetainUserObject(graph, object, count, flags) [family = Graph] "Retain a reference to a user object from a graph.";
     cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) = fns.cuGraphReleaseUserObject(graph, object, count) [family = Graph] "Release a user object reference from a graph.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) = ctx.cuGraphGetId(hGraph, graphID) [family = Graph] "The graph's id.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) = ctx.cuGraphExecGetId(hGraphExec, graphID) [family = Graph] "The id of the graph an executable graph was instantiated from.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) = ctx.cuGraphNodeGetContainingGraph(hNode, phGraph) [family = Graph] "The graph that holds a node.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) = ctx.cuGraphNodeGetLocalId(hNode, nodeId) [family = Graph] "A node's id within its graph.";
+    #[cfg(not(feature = "abi12"))]
+    cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) = ctx.cuGraphNodeGetToolsId(hNode, toolsNodeId) [family = Graph] "A node's id for tools, unique in the process.";
 }
 
 /// Returns a node's dependencies.
@@ -363,6 +373,23 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
 ) -> cudaError_t {
     run(|| {
         conditional_handle_create(pHandle_out, graph, null_mut(), defaultLaunchValue, flags)
+    })
+}
+
+/// A conditional handle of a graph, for the given execution context (NULL: the context
+/// current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
+#[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
+    pHandle_out: *mut cudaGraphConditionalHandle,
+    graph: cudaGraph_t,
+    ctx: cudaExecutionContext_t,
+    defaultLaunchValue: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    run(|| {
+        conditional_handle_create(pHandle_out, graph, ctx as CUcontext, defaultLaunchValue, flags)
     })
 }
 

@@ -2,7 +2,7 @@
 //! their attributes (the conversions are `graph_params`'s).
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::c_void;
 
 use crate::runtime::boundary::{cu, out, run};
@@ -58,42 +58,10 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNo
 
 // NVIDIA's 12.9 header names the parameters (hSrc, hDst) and 13.0's (hDst, hSrc); the first
 // is passed on as the driver's first, its destination, in both ABIs.
-/// Copies attributes from source node to destination node.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphKernelNodeCopyAttributes(hDst, hSrc))
-    })
-}
-
-/// Queries node attribute.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(
-    hNode: cudaGraphNode_t,
-    attr: raw::cudaLaunchAttributeID,
-    value_out: *mut cudaLaunchAttributeValue,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphKernelNodeGetAttribute(hNode, attr.0, value_out as *mut c_void))
-    })
-}
-
-/// Sets node attribute.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(
-    hNode: cudaGraphNode_t,
-    attr: raw::cudaLaunchAttributeID,
-    value: *const cudaLaunchAttributeValue,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphKernelNodeSetAttribute(hNode, attr.0, value as *const c_void))
-    })
+passthrough! {
+    cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) = ctx.cuGraphKernelNodeCopyAttributes(hDst, hSrc) [family = Graph] "Copies attributes from source node to destination node.";
+    cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: raw::cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) = ctx.cuGraphKernelNodeGetAttribute(hNode, attr.0, value_out as *mut c_void) [family = Graph] "Queries node attribute.";
+    cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: raw::cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) = ctx.cuGraphKernelNodeSetAttribute(hNode, attr.0, value as *const c_void) [family = Graph] "Sets node attribute.";
 }
 
 /// Sets the parameters for a kernel node in the given graphExec.

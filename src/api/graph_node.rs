@@ -3,7 +3,7 @@
 //! `cudaGraphNodeSetParams`/`cudaGraphExecNodeSetParams` (the conversions are `graph_params`'s).
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::c_void;
 
 use crate::runtime::boundary::{cu, out, run};
@@ -75,161 +75,24 @@ pub unsafe extern "C" fn cudaGraphExecHostNodeSetParams(
 
 // ---- child graph and empty nodes ----------------------------------------------------------
 
-/// Creates a child graph node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-    childGraph: cudaGraph_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph))
-    })
-}
-
-/// Gets a handle to the embedded graph of a child graph node.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphChildGraphNodeGetGraph(node, pGraph))
-    })
-}
-
-/// Updates node parameters in the child graph node in the given graphExec.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecChildGraphNodeSetParams(
-    hGraphExec: cudaGraphExec_t,
-    node: cudaGraphNode_t,
-    childGraph: cudaGraph_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph))
-    })
-}
-
-/// Creates an empty node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddEmptyNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies))
-    })
+passthrough! {
+    cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t) = ctx.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph) [family = Graph] "Creates a child graph node and adds it to a graph.";
+    cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) = ctx.cuGraphChildGraphNodeGetGraph(node, pGraph) [family = Graph] "Gets a handle to the embedded graph of a child graph node.";
+    cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t) = ctx.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph) [family = Graph] "Updates node parameters in the child graph node in the given graphExec.";
+    cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize) = ctx.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies) [family = Graph] "Creates an empty node and adds it to a graph.";
 }
 
 // ---- event nodes ------------------------------------------------------------------------
 
-/// Creates an event record node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddEventRecordNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-    event: cudaEvent_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event))
-    })
-}
-
-/// Returns the event associated with an event record node.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphEventRecordNodeGetEvent(node, event_out))
-    })
-}
-
-/// Sets an event record node's event.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphEventRecordNodeSetEvent(node, event))
-    })
-}
-
-/// Sets the event for an event record node in the given graphExec.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecEventRecordNodeSetEvent(
-    hGraphExec: cudaGraphExec_t,
-    hNode: cudaGraphNode_t,
-    event: cudaEvent_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event))
-    })
-}
-
-/// Creates an event wait node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddEventWaitNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-    event: cudaEvent_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event))
-    })
-}
-
-/// Returns the event associated with an event wait node.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphEventWaitNodeGetEvent(node, event_out))
-    })
-}
-
-/// Sets an event wait node's event.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphEventWaitNodeSetEvent(node, event))
-    })
-}
-
-/// Sets the event for an event wait node in the given graphExec.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecEventWaitNodeSetEvent(
-    hGraphExec: cudaGraphExec_t,
-    hNode: cudaGraphNode_t,
-    event: cudaEvent_t,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event))
-    })
+passthrough! {
+    cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) = ctx.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event) [family = Graph] "Creates an event record node and adds it to a graph.";
+    cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) = ctx.cuGraphEventRecordNodeGetEvent(node, event_out) [family = Graph] "Returns the event associated with an event record node.";
+    cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphEventRecordNodeSetEvent(node, event) [family = Graph] "Sets an event record node's event.";
+    cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event) [family = Graph] "Sets the event for an event record node in the given graphExec.";
+    cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) = ctx.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event) [family = Graph] "Creates an event wait node and adds it to a graph.";
+    cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) = ctx.cuGraphEventWaitNodeGetEvent(node, event_out) [family = Graph] "Returns the event associated with an event wait node.";
+    cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphEventWaitNodeSetEvent(node, event) [family = Graph] "Sets an event wait node's event.";
+    cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event) [family = Graph] "Sets the event for an event wait node in the given graphExec.";
 }
 
 // ---- external semaphore nodes -----------------------------------------------------------
@@ -404,20 +267,8 @@ pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, p
     })
 }
 
-/// Creates a memory free node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddMemFreeNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-    dptr: *mut c_void,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as CUdeviceptr))
-    })
+passthrough! {
+    cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dptr: *mut c_void) = ctx.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as CUdeviceptr) [family = Graph] "Creates a memory free node and adds it to a graph.";
 }
 
 /// Returns a memory free node's parameters.
@@ -485,6 +336,22 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParam
         let (f, c) = ctx()?;
         let mut d = node_params(f, c, given(nodeParams)?)?;
         cu(f.cuGraphNodeSetParams(node, &mut d))
+    })
+}
+
+/// A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
+/// is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
+#[cfg(not(feature = "abi12"))]
+#[export(family = Graph)]
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    run(|| {
+        let o = out(nodeParams)?;
+        let f = rt::ctx()?;
+        let mut d = CUgraphNodeParams::default();
+        cu(f.cuGraphNodeGetParams(node, &mut d))?;
+        *o = node_params_back(f, &d)?;
+        Ok(())
     })
 }
 

@@ -296,3 +296,33 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(
 pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const c_void) -> cudaError_t {
     run(|| get_kernel(kernelPtr, entryFuncAddr))
 }
+
+/// `cudaSubgridCreate`, `cudaSubgridWorkerGridCreate`, `cudaSubgridWorksetCreate`: exported by
+/// NVIDIA's 13.5 runtime, declared by no header, and answered with
+/// `cudaErrorCallRequiresNewerDriver` whatever the arguments (measured with all-zero
+/// arguments on the 13.0 driver); no driver declares a call behind them.
+/// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
+#[no_mangle]
+pub unsafe extern "C" fn cudaSubgridCreate() -> cudaError_t {
+    run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
+}
+
+/// See [`cudaSubgridCreate`].
+/// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
+#[no_mangle]
+pub unsafe extern "C" fn cudaSubgridWorkerGridCreate() -> cudaError_t {
+    run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
+}
+
+/// See [`cudaSubgridCreate`].
+/// cbindgen:ignore
+#[cfg(not(feature = "abi12"))]
+#[export(family = Device)]
+#[no_mangle]
+pub unsafe extern "C" fn cudaSubgridWorksetCreate() -> cudaError_t {
+    run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
+}

@@ -7,7 +7,7 @@
 //! options are passed on as they are, for the driver to judge.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
@@ -117,15 +117,12 @@ pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_
     })
 }
 
-/// Returns a kernel handle
-#[export(family = Module, sem = LibraryGetKernel)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: the out pointer, handle and name are the driver's to check.
-        cu(f.cuLibraryGetKernel(pKernel, library, name))
-    })
+passthrough! {
+    cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) = ctx.cuLibraryGetKernel(pKernel, library, name) [family = Module, sem = LibraryGetKernel] "Returns a kernel handle";
+    cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) = ctx.cuLibraryGetManaged(dptr as *mut CUdeviceptr, bytes, library, name) [family = Module] "Returns a pointer to managed memory";
+    cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) = ctx.cuLibraryGetUnifiedFunction(fptr, library, symbol) [family = Module] "Returns a pointer to a unified function";
+    cudaLibraryGetKernelCount(count: *mut c_uint, lib: cudaLibrary_t) = ctx.cuLibraryGetKernelCount(count, lib) [family = Module] "Returns the number of kernels within a library";
+    cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: c_uint, lib: cudaLibrary_t) = ctx.cuLibraryEnumerateKernels(kernels, numKernels, lib) [family = Module] "Retrieve the kernel handles within a library.";
 }
 
 /// Returns a global device pointer
@@ -138,51 +135,6 @@ pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mu
         // SAFETY: a device pointer is pointer-sized; either out pointer may be null, and
         // the rest is the driver's to check.
         cu(f.cuLibraryGetGlobal(dptr as *mut CUdeviceptr, bytes, library, name))
-    })
-}
-
-/// Returns a pointer to managed memory
-#[export(family = Module)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: as cudaLibraryGetGlobal.
-        cu(f.cuLibraryGetManaged(dptr as *mut CUdeviceptr, bytes, library, name))
-    })
-}
-
-/// Returns a pointer to a unified function
-#[export(family = Module)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: the out pointer, handle and name are the driver's to check.
-        cu(f.cuLibraryGetUnifiedFunction(fptr, library, symbol))
-    })
-}
-
-/// Returns the number of kernels within a library
-#[export(family = Module)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLibraryGetKernelCount(count: *mut c_uint, lib: cudaLibrary_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: the out pointer and handle are the driver's to check.
-        cu(f.cuLibraryGetKernelCount(count, lib))
-    })
-}
-
-/// Retrieve the kernel handles within a library.
-#[export(family = Module)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: c_uint, lib: cudaLibrary_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: `cudaKernel_t` is `CUkernel`; the buffer of `numKernels` and the handle are
-        // the driver's to check.
-        cu(f.cuLibraryEnumerateKernels(kernels, numKernels, lib))
     })
 }
 

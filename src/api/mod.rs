@@ -56,6 +56,5 @@ pub mod symbols;
 pub mod pool;
 pub mod stream;
 pub mod texture;
-pub mod v135;
 /// cbindgen:ignore
 pub mod vdpau;

@@ -7,7 +7,7 @@
 //! back, the read mode from the resource's format and `CU_TRSF_READ_AS_INTEGER`.
 #![allow(non_snake_case)]
 
-use cudart_rs_macros::export;
+use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint};
 use std::ptr::null_mut;
 
@@ -306,15 +306,8 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     })
 }
 
-/// Destroys a texture object.
-#[export(family = Texture)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDestroyTextureObject(texObject: cudaTextureObject_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: the object is the driver's to check.
-        cu(f.cuTexObjectDestroy(texObject))
-    })
+passthrough! {
+    cudaDestroyTextureObject(texObject: cudaTextureObject_t) = ctx.cuTexObjectDestroy(texObject) [family = Texture] "Destroys a texture object.";
 }
 
 /// Returns a texture object's resource descriptor.
@@ -388,15 +381,8 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceOb
     })
 }
 
-/// Destroys a surface object.
-#[export(family = Texture)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        // SAFETY: the object is the driver's to check.
-        cu(f.cuSurfObjectDestroy(surfObject))
-    })
+passthrough! {
+    cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) = ctx.cuSurfObjectDestroy(surfObject) [family = Texture] "Destroys a surface object.";
 }
 
 /// Returns a surface object's resource descriptor.

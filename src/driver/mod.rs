@@ -474,7 +474,7 @@ driver_api! {
     cuGraphNodeSetParams = "cuGraphNodeSetParams" @ 12020 (hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
     cuGraphExecNodeSetParams = "cuGraphExecNodeSetParams" @ 12020 (hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams);
 
-    // CUDA 13.5 driver calls (src/api/v135.rs); entry points newer than the driver are missing, and the
+    // The driver calls of CUDA 13.5's new runtime calls; entry points newer than the driver are missing, and the
     // runtime then reports cudaErrorCallRequiresNewerDriver as NVIDIA's 13.5 runtime does.
     cuGraphGetId = "cuGraphGetId" @ 13010 (hGraph: CUgraph, graphId: *mut c_uint);
     cuGraphExecGetId = "cuGraphExecGetId" @ 13010 (hGraphExec: CUgraphExec, graphId: *mut c_uint);
