@@ -60,17 +60,8 @@ fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{node}");
     println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={}", map.display());
 
-    let mut exports = Vec::new();
-    let api = root.join("src/api");
-    let mut files: Vec<_> = fs::read_dir(&api).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in files {
-        if f.extension().is_some_and(|e| e == "rs") {
-            println!("cargo:rerun-if-changed={}", f.display());
-            scan(&f, abi12, &mut exports);
-        }
-    }
-    println!("cargo:rerun-if-changed=src/api");
+    let files = api_files(&root.join("src/api"));
+    let exports = exports_of(&files, abi12);
 
     tools_declarations(&exports);
     let cbids = callback_ids(&root, major);
@@ -120,7 +111,7 @@ fn main() {
     fs::write(out.join("exports.txt"), names.join("\n") + "\n").unwrap();
     enum_names(&root, &out);
 
-    header(&root, &out, &api);
+    header(&root, &out, &files);
 }
 
 /// CUDA 12's header calls these functions by their newer names (NVIDIA's cuda_runtime_api.h
@@ -136,14 +127,9 @@ const RENAMES_12: &[(&str, &str)] = &[
 /// `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined (what nvcc's `--default-stream per-thread`
 /// does), each function that has a `_ptds`/`_ptsz` export is called by that name; the 12 ABI's
 /// renames. Defined before the declarations, so the declarations declare those names.
-fn header_names(api: &Path) -> String {
-    let mut files: Vec<_> = fs::read_dir(api).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
+fn header_names(files: &[ApiFile]) -> String {
     let per_thread = |abi12: bool| -> Vec<(String, String)> {
-        let mut exports = Vec::new();
-        for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
-            scan(f, abi12, &mut exports);
-        }
+        let exports = exports_of(files, abi12);
         // A renamed name is its new name, whose per-thread form follows from the line below.
         let renamed: Vec<&str> = if abi12 { RENAMES_12.iter().map(|r| r.0).collect() } else { Vec::new() };
         let mut v: Vec<(String, String)> = exports
@@ -182,69 +168,96 @@ fn header_names(api: &Path) -> String {
     s
 }
 
-/// The exports of one file of `src/api`: its `#[export(...)]` functions (read with syn, the
-/// attribute with the parser the attribute itself uses), those whose `#[cfg]` holds for the ABI
-/// being built.
-fn scan(path: &Path, abi12: bool, exports: &mut Vec<Export>) {
-    let text = fs::read_to_string(path).unwrap();
-    let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let module = path.file_stem().unwrap().to_str().unwrap().to_string();
-    for f in functions(file.items, path) {
-        let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("export")) else {
-            assert!(
-                !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")),
-                "{}: {} is #[no_mangle] without #[export(...)]",
-                path.display(),
-                f.sig.ident
-            );
-            continue;
-        };
-        if !f.attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| cfg_holds(&a.parse_args().unwrap(), abi12)) {
-            continue;
-        }
-        let d: decl::Decl = attr.parse_args().unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), f.sig.ident));
-        let name = f.sig.ident.to_string();
-        let params = f
-            .sig
-            .inputs
-            .iter()
-            .map(|a| match a {
-                syn::FnArg::Typed(t) => (quote::ToTokens::to_token_stream(&*t.pat).to_string(), ty(&t.ty)),
-                syn::FnArg::Receiver(_) => panic!("{name}: a method"),
-            })
-            .collect();
-        let ret = match &f.sig.output {
-            syn::ReturnType::Default => "()".to_string(),
-            syn::ReturnType::Type(_, t) => ty(t),
-        };
-        let also = d.per_thread.iter().map(|p| format!("{name}_{p}")).collect();
-        exports.push(Export {
-            name,
-            also,
-            params,
-            ret,
-            module: module.clone(),
-            family: d.family.to_string(),
-            sem: d.sem.as_ref().map(decl::Sem::rust),
-            cupti: d.cupti,
-        });
-    }
+/// A file of `src/api`, read once: its functions, each row of its `passthrough!` tables as the
+/// function it stands for.
+struct ApiFile {
+    path: PathBuf,
+    module: String,
+    fns: Vec<syn::ItemFn>,
 }
 
-/// A file's functions, each row of its `passthrough!` tables as the function it stands for.
-fn functions(items: Vec<syn::Item>, path: &Path) -> Vec<syn::ItemFn> {
-    let mut fns = Vec::new();
-    for item in items {
-        match item {
-            syn::Item::Fn(f) => fns.push(f),
-            syn::Item::Macro(m) if m.mac.path.is_ident("passthrough") => {
-                let t: decl::Table = m.mac.parse_body().unwrap_or_else(|e| panic!("{}: passthrough!: {e}", path.display()));
-                fns.extend(t.rows.iter().map(decl::Row::item));
+/// The files of `src/api`, in name order.
+fn api_files(api: &Path) -> Vec<ApiFile> {
+    println!("cargo:rerun-if-changed={}", api.display());
+    let mut paths: Vec<_> = fs::read_dir(api).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            println!("cargo:rerun-if-changed={}", path.display());
+            let text = fs::read_to_string(&path).unwrap();
+            let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let mut fns = Vec::new();
+            for item in file.items {
+                match item {
+                    syn::Item::Fn(f) => fns.push(f),
+                    syn::Item::Macro(m) => fns.extend(table_rows(&m, &path).unwrap_or_default()),
+                    _ => {}
+                }
             }
-            _ => {}
+            let module = path.file_stem().unwrap().to_str().unwrap().to_string();
+            ApiFile { path, module, fns }
+        })
+        .collect()
+}
+
+/// The functions a `passthrough!` table stands for; None for any other macro.
+fn table_rows(m: &syn::ItemMacro, path: &Path) -> Option<Vec<syn::ItemFn>> {
+    if !m.mac.path.is_ident("passthrough") {
+        return None;
+    }
+    let t: decl::Table = m.mac.parse_body().unwrap_or_else(|e| panic!("{}: passthrough!: {e}", path.display()));
+    Some(t.rows.iter().map(decl::Row::item).collect())
+}
+
+/// The exports of `src/api`: its `#[export(...)]` functions (the attribute read with the
+/// parser the attribute itself uses), those whose `#[cfg]` holds for the ABI.
+fn exports_of(files: &[ApiFile], abi12: bool) -> Vec<Export> {
+    let mut exports = Vec::new();
+    for file in files {
+        let path = &file.path;
+        for f in &file.fns {
+            let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("export")) else {
+                assert!(
+                    !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")),
+                    "{}: {} is #[no_mangle] without #[export(...)]",
+                    path.display(),
+                    f.sig.ident
+                );
+                continue;
+            };
+            if !f.attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| cfg_holds(&a.parse_args().unwrap(), abi12)) {
+                continue;
+            }
+            let d: decl::Decl = attr.parse_args().unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), f.sig.ident));
+            let name = f.sig.ident.to_string();
+            let params = f
+                .sig
+                .inputs
+                .iter()
+                .map(|a| match a {
+                    syn::FnArg::Typed(t) => (quote::ToTokens::to_token_stream(&*t.pat).to_string(), ty(&t.ty)),
+                    syn::FnArg::Receiver(_) => panic!("{name}: a method"),
+                })
+                .collect();
+            let ret = match &f.sig.output {
+                syn::ReturnType::Default => "()".to_string(),
+                syn::ReturnType::Type(_, t) => ty(t),
+            };
+            let also = d.per_thread.iter().map(|p| format!("{name}_{p}")).collect();
+            exports.push(Export {
+                name,
+                also,
+                params,
+                ret,
+                module: file.module.clone(),
+                family: d.family.to_string(),
+                sem: d.sem.as_ref().map(decl::Sem::rust),
+                cupti: d.cupti,
+            });
         }
     }
-    fns
+    exports
 }
 
 /// Whether a `#[cfg(...)]` predicate holds in this build (the ABI feature; `test` does not).
@@ -327,7 +340,7 @@ const AFTER_DECLS: &str = r#"#if defined(CUDART_RS_ABI12) && !defined(cudaStream
 #endif
 "#;
 
-fn header(root: &Path, out: &Path, api: &Path) {
+fn header(root: &Path, out: &Path, files: &[ApiFile]) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=build/headers.rs");
@@ -343,7 +356,7 @@ fn header(root: &Path, out: &Path, api: &Path) {
     generated.write(&mut text);
     let text = String::from_utf8(text).unwrap();
     let include = root.join("include");
-    headers::write_all(&text, &header_names(api), AFTER_DECLS, &include, out);
+    headers::write_all(&text, &header_names(files), AFTER_DECLS, &include, out);
     let mut written: Vec<String> = headers::GENERATED.iter().map(|s| s.to_string()).collect();
     written.extend(headers::DEVICE_ONLY.iter().map(|(n, _)| n.to_string()));
     for h in INTEROP_HEADERS {
@@ -372,11 +385,12 @@ fn expand_tables(text: &str, path: &Path) -> String {
     let mut file = syn::parse_file(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let items = std::mem::take(&mut file.items);
     for item in items {
-        match item {
-            syn::Item::Macro(m) if m.mac.path.is_ident("passthrough") => {
-                file.items.extend(functions(vec![syn::Item::Macro(m)], path).into_iter().map(syn::Item::Fn));
-            }
-            other => file.items.push(other),
+        match &item {
+            syn::Item::Macro(m) => match table_rows(m, path) {
+                Some(rows) => file.items.extend(rows.into_iter().map(syn::Item::Fn)),
+                None => file.items.push(item),
+            },
+            _ => file.items.push(item),
         }
     }
     quote::ToTokens::to_token_stream(&file).to_string()
