@@ -5,7 +5,7 @@
 use cudart_rs_macros::export;
 use std::ffi::c_void;
 
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::runtime::rt;
@@ -112,14 +112,7 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
 #[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t {
-    run(|| {
-        let o = out(pNodeParams)?;
-        let f = rt::ctx()?;
-        let mut c = CUDA_MEMCPY3D::default();
-        cu(f.cuGraphMemcpyNodeGetParams(node, &mut c))?;
-        *o = copy3d_back(f, &c)?;
-        Ok(())
-    })
+    run(|| get_params(pNodeParams, |f, c| f.cuGraphMemcpyNodeGetParams(node, c), copy3d_back))
 }
 
 /// Sets a memcpy node's parameters.
@@ -260,19 +253,20 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t {
     run(|| {
-        let o = out(pNodeParams)?;
-        let f = rt::ctx()?;
-        let mut p = CUDA_MEMSET_NODE_PARAMS::default();
-        cu(f.cuGraphMemsetNodeGetParams(node, &mut p))?;
-        *o = cudaMemsetParams {
-            dst: p.dst as usize as *mut c_void,
-            pitch: p.pitch,
-            value: p.value,
-            elementSize: p.elementSize,
-            width: p.width,
-            height: p.height,
-        };
-        Ok(())
+        get_params(
+            pNodeParams,
+            |f, p: &mut CUDA_MEMSET_NODE_PARAMS| f.cuGraphMemsetNodeGetParams(node, p),
+            |_, p| {
+                Ok(cudaMemsetParams {
+                    dst: p.dst as usize as *mut c_void,
+                    pitch: p.pitch,
+                    value: p.value,
+                    elementSize: p.elementSize,
+                    width: p.width,
+                    height: p.height,
+                })
+            },
+        )
     })
 }
 

@@ -5,8 +5,7 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::c_void;
 
-use crate::runtime::boundary::{cu, out, run};
-use crate::driver::types::*;
+use crate::runtime::boundary::{cu, run};
 use crate::runtime::rt;
 use crate::types::*;
 
@@ -35,14 +34,7 @@ pub unsafe extern "C" fn cudaGraphAddKernelNode(
 #[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t {
-    run(|| {
-        let o = out(pNodeParams)?;
-        let f = rt::ctx()?;
-        let mut k = CUDA_KERNEL_NODE_PARAMS::default();
-        cu(f.cuGraphKernelNodeGetParams(node, &mut k))?;
-        *o = kernel_params_back(f, &k);
-        Ok(())
-    })
+    run(|| get_params(pNodeParams, |f, k| f.cuGraphKernelNodeGetParams(node, k), |f, k| Ok(kernel_params_back(f, k))))
 }
 
 /// Sets a kernel node's parameters.

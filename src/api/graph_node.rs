@@ -38,12 +38,11 @@ pub unsafe extern "C" fn cudaGraphAddHostNode(
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t {
     run(|| {
-        let o = out(pNodeParams)?;
-        let f = rt::ctx()?;
-        let mut p = CUDA_HOST_NODE_PARAMS::default();
-        cu(f.cuGraphHostNodeGetParams(node, &mut p))?;
-        *o = cudaHostNodeParams { r#fn: p.fn_, userData: p.userData };
-        Ok(())
+        get_params(
+            pNodeParams,
+            |f, p: &mut CUDA_HOST_NODE_PARAMS| f.cuGraphHostNodeGetParams(node, p),
+            |_, p| Ok(cudaHostNodeParams { r#fn: p.fn_, userData: p.userData }),
+        )
     })
 }
 
@@ -257,14 +256,7 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
 #[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t {
-    run(|| {
-        let o = out(params_out)?;
-        let f = rt::ctx()?;
-        let mut d = CUDA_MEM_ALLOC_NODE_PARAMS::default();
-        cu(f.cuGraphMemAllocNodeGetParams(node, &mut d))?;
-        *o = alloc_back(&d);
-        Ok(())
-    })
+    run(|| get_params(params_out, |f, d| f.cuGraphMemAllocNodeGetParams(node, d), |_, d| Ok(alloc_back(d))))
 }
 
 passthrough! {
@@ -345,14 +337,7 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParam
 #[export(family = Graph)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    run(|| {
-        let o = out(nodeParams)?;
-        let f = rt::ctx()?;
-        let mut d = CUgraphNodeParams::default();
-        cu(f.cuGraphNodeGetParams(node, &mut d))?;
-        *o = node_params_back(f, &d)?;
-        Ok(())
-    })
+    run(|| get_params(nodeParams, |f, d| f.cuGraphNodeGetParams(node, d), node_params_back))
 }
 
 /// Updates a graph node's parameters in an instantiated graph.

@@ -26,7 +26,7 @@ use std::ptr::null_mut;
 use crate::api::copy::memcpy3d_params;
 use crate::api::{registration, symbols};
 use crate::api::pool::{self, cu_pool_props};
-use crate::runtime::boundary::{cu, Res};
+use crate::runtime::boundary::{cu, out, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::types::cudaError;
@@ -237,6 +237,22 @@ pub(crate) fn copy3d_view(c: &CUDA_MEMCPY3D, elem: usize) -> cudaMemcpy3DParms {
         extent: cudaExtent { width: c.WidthInBytes / elem, height: c.Height, depth: c.Depth },
         kind: raw::cudaMemcpyKind(kind as i32),
     }
+}
+
+/// A node's parameters as a `...GetParams` export gives them: the out pointer first (NULL is
+/// `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's runtime answers), then the
+/// driver's form, read by `read` and converted by `back`.
+pub(crate) fn get_params<D: Default, R: 'static>(
+    o: *mut R,
+    read: impl FnOnce(&'static Fns, &mut D) -> CUresult,
+    back: impl FnOnce(&'static Fns, &D) -> Res<R>,
+) -> Res {
+    let o = out(o)?;
+    let f = rt::ctx()?;
+    let mut d = D::default();
+    cu(read(f, &mut d))?;
+    *o = back(f, &d)?;
+    Ok(())
 }
 
 /// A memset node's parameters: the element size must be 1, 2 or 4 bytes
@@ -452,8 +468,7 @@ pub(crate) fn add_node(
     nodeParams: *mut cudaGraphNodeParams,
 ) -> Res {
     let (f, c) = ctx()?;
-    // SAFETY: the caller's parameter block; NULL is rejected.
-    let p = unsafe { nodeParams.as_mut() }.ok_or(cudaError::cudaErrorInvalidValue)?;
+    let p = out(nodeParams)?;
     let mut d = node_params(f, c, p)?;
     // SAFETY: converted parameters; the driver checks the handles and the rest.
     cu(unsafe {
