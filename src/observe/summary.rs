@@ -291,25 +291,23 @@ impl Summary {
         }
         self.memset.0 += o.memset.0;
         self.memset.1 += o.memset.1;
-        for (name, now, peak) in &o.held {
-            match self.held.iter_mut().find(|h| &h.0 == name) {
-                Some(h) => {
-                    h.1 += now;
-                    h.2 += peak;
-                }
-                None => self.held.push((name.clone(), *now, *peak)),
-            }
-        }
-        for (name, ok, failed) in &o.launches {
-            match self.launches.iter_mut().find(|l| &l.0 == name) {
-                Some(l) => {
-                    l.1 += ok;
-                    l.2 += failed;
-                }
-                None => self.launches.push((name.clone(), *ok, *failed)),
-            }
-        }
+        add_named(&mut self.held, &o.held);
+        add_named(&mut self.launches, &o.launches);
         self.graph_launches += o.graph_launches;
+    }
+}
+
+/// Adds `o`'s named pairs of figures (memory held and its peak, launches and failures) to
+/// `v`'s of the same name.
+fn add_named(v: &mut Vec<(String, u64, u64)>, o: &[(String, u64, u64)]) {
+    for (name, a, b) in o {
+        match v.iter_mut().find(|x| &x.0 == name) {
+            Some(x) => {
+                x.1 += a;
+                x.2 += b;
+            }
+            None => v.push((name.clone(), *a, *b)),
+        }
     }
 }
 
