@@ -2,6 +2,23 @@
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# header_usage: the calling script's header comment (its lines 2 to `set -uo pipefail`, less
+# the leading `# `) on stderr, then exit 2.
+header_usage() {
+    sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2
+}
+
+# abis_of VALUE: sets abis from an --abi value (13, 12 or both); non-zero for anything else.
+abis_of() {
+    case ${1:-} in
+        13) abis=(13) ;;
+        12) abis=(12) ;;
+        both) abis=(13 12) ;;
+        *) return 1 ;;
+    esac
+}
+
 # add_summary LINE: adds a runner's last line, `N passed, N failed, N skipped`, to the totals
 # in passed, failed and skipped; non-zero (totals untouched) when LINE is not such a line.
 add_summary() {

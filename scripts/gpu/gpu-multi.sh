@@ -30,7 +30,7 @@ abis=(13 12) torch=1 runs=3 ctest_args=()
 while (($#)); do
     case $1 in
         --abi)
-            case ${2:-} in 13 | 12) abis=("$2") ;; both) abis=(13 12) ;; *) echo "usage: see $0" >&2; exit 2 ;; esac
+            abis_of "${2:-}" || { echo "usage: see $0" >&2; exit 2; }
             shift ;;
         --only) ctest_args+=(--only "${2:-}"); shift ;;
         --no-torch) torch=0 ;;

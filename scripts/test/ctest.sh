@@ -64,35 +64,23 @@ multi=0
 repeat=1
 timeout_s=30
 
-usage() {
-    sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-}
-
 while (($#)); do
     case $1 in
         --standin) mode=standin ;;
         --gpu) mode=gpu ;;
-        --abi)
-            case ${2:-} in
-                13) abis=(13) ;;
-                12) abis=(12) ;;
-                both) abis=(13 12) ;;
-                *) usage ;;
-            esac
-            shift ;;
+        --abi) abis_of "${2:-}" || header_usage; shift ;;
         --sanitize) sanitize=1 ;;
         --only) only=,${2:-},; shift ;;
         --multi) multi=1 ;;
         --repeat) repeat=${2:-}; shift ;;
         --timeout) timeout_s=${2:-}; shift ;;
-        -h | --help) usage ;;
-        *) echo "ctest: unknown argument $1" >&2; usage ;;
+        -h | --help) header_usage ;;
+        *) echo "ctest: unknown argument $1" >&2; header_usage ;;
     esac
     shift
 done
-[[ -n $mode ]] || usage
-[[ $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] || usage
+[[ -n $mode ]] || header_usage
+[[ $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] || header_usage
 timeout_default=$timeout_s
 
 dist=$(cd "${CUDART_RS_DIST:-dist}" 2>/dev/null && pwd) || {

@@ -41,7 +41,7 @@
 # runs' outputs of every diverging or crashed seed, up to 40 seeds per ABI).
 set -uo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 mode=gpu
@@ -55,27 +55,15 @@ context=4
 ours_driver=
 twice=0
 
-usage() {
-    sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-}
-
 while (($#)); do
     case $1 in
         --standin) mode=standin ;;
         --seeds)
-            [[ ${2:-} =~ ^([0-9]+)-([0-9]+)$ ]] || usage
+            [[ ${2:-} =~ ^([0-9]+)-([0-9]+)$ ]] || header_usage
             first=${BASH_REMATCH[1]} last=${BASH_REMATCH[2]}
             shift ;;
         --calls) calls=${2:-}; shift ;;
-        --abi)
-            case ${2:-} in
-                13) abis=(13) ;;
-                12) abis=(12) ;;
-                both) abis=(13 12) ;;
-                *) usage ;;
-            esac
-            shift ;;
+        --abi) abis_of "${2:-}" || header_usage; shift ;;
         --faults) faults=${2:-}; shift ;;
         --jobs) jobs=${2:-}; shift ;;
         --out) out_dir=${2:-}; shift ;;
@@ -83,8 +71,8 @@ while (($#)); do
         --context) context=${2:-}; shift ;;
         --ours-driver) ours_driver=${2:-}; shift ;;
         --nvidia-twice) twice=1 ;;
-        -h | --help) usage ;;
-        *) echo "difftest: unknown argument $1" >&2; usage ;;
+        -h | --help) header_usage ;;
+        *) echo "difftest: unknown argument $1" >&2; header_usage ;;
     esac
     shift
 done
@@ -94,9 +82,9 @@ fi
 if [[ -z $calls ]]; then
     if [[ $mode == standin ]]; then calls=200; else calls=400; fi
 fi
-[[ $calls =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ && $context =~ ^[0-9]+$ ]] || usage
-[[ $faults == auto || $faults == on || $faults == off ]] || usage
-((first <= last)) || usage
+[[ $calls =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ && $context =~ ^[0-9]+$ ]] || header_usage
+[[ $faults == auto || $faults == on || $faults == off ]] || header_usage
+((first <= last)) || header_usage
 
 work=$root/target/difftest
 out_dir=${out_dir:-$work/out}

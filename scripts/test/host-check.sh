@@ -31,16 +31,13 @@ while (($#)); do
         --gpu) mode=gpu ;;
         --build) mode=build; dir=${2:?}; shift ;;
         --abi)
-            case ${2:-} in 13) abis=(13) ;; 12) abis=(12) ;; both) abis=(13 12) ;; *) mode=bad ;; esac
+            abis_of "${2:-}" || mode=bad
             shift ;;
         *) mode=bad ;;
     esac
     shift
 done
-if [[ -z $mode || $mode == bad ]]; then
-    sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-fi
+[[ -n $mode && $mode != bad ]] || header_usage
 
 passed=0 failed=0 skipped=0
 nv=${CUDART_RS_NVIDIA:-$root/.cache/nvidia}

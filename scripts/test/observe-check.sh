@@ -19,7 +19,7 @@
 # The last line is `observe: N passed, N failed, N skipped` (a check that cannot run here says
 # why, and is not counted as passed); the exit status is non-zero when a check failed.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 mode=
@@ -28,15 +28,8 @@ while (($#)); do
     case $1 in
         --standin) mode=standin ;;
         --gpu) mode=gpu ;;
-        --abi)
-            case ${2:-} in
-                13) abis=(13) ;;
-                12) abis=(12) ;;
-                both) abis=(13 12) ;;
-                *) echo "observe-check: --abi 13|12|both" >&2; exit 2 ;;
-            esac
-            shift ;;
-        *) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+        --abi) abis_of "${2:-}" || { echo "observe-check: --abi 13|12|both" >&2; exit 2; }; shift ;;
+        *) header_usage ;;
     esac
     shift
 done
