@@ -82,7 +82,10 @@ fn main() {
             // The per-thread-default-stream export calls the function's own code (not its
             // exported symbol, which is the shim) with the per-thread stream as the null stream.
             let args = e.args();
-            let call = format!("crate::runtime::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}))", e.module, e.name);
+            let call = format!(
+                "crate::runtime::rt::per_thread_stream(|| super::generated_shims::{}::{IMPL}{}({args}))",
+                e.module, e.name
+            );
             writeln!(
                 rs,
                 "    #[no_mangle]\n    pub unsafe extern \"C\" fn {a}({}) -> {} {{\n        \
@@ -179,7 +182,11 @@ struct ApiFile {
 /// The files of `src/api`, in name order.
 fn api_files(api: &Path) -> Vec<ApiFile> {
     println!("cargo:rerun-if-changed={}", api.display());
-    let mut paths: Vec<_> = fs::read_dir(api).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
+    let mut paths: Vec<_> = fs::read_dir(api)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
     paths.sort();
     paths
         .into_iter()
@@ -226,10 +233,12 @@ fn exports_of(files: &[ApiFile], abi12: bool) -> Vec<Export> {
                 );
                 continue;
             };
-            if !f.attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| cfg_holds(&a.parse_args().unwrap(), abi12)) {
+            if !f.attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| cfg_holds(&a.parse_args().unwrap(), abi12))
+            {
                 continue;
             }
-            let d: decl::Decl = attr.parse_args().unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), f.sig.ident));
+            let d: decl::Decl =
+                attr.parse_args().unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), f.sig.ident));
             let name = f.sig.ident.to_string();
             let params = f
                 .sig
@@ -263,11 +272,15 @@ fn exports_of(files: &[ApiFile], abi12: bool) -> Vec<Export> {
 /// Whether a `#[cfg(...)]` predicate holds in this build (the ABI feature; `test` does not).
 fn cfg_holds(m: &syn::Meta, abi12: bool) -> bool {
     let list = |l: &syn::MetaList| -> Vec<syn::Meta> {
-        l.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated).unwrap().into_iter().collect()
+        l.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+            .unwrap()
+            .into_iter()
+            .collect()
     };
     match m {
         syn::Meta::NameValue(nv) if nv.path.is_ident("feature") => {
-            matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if s.value() == "abi12") && abi12
+            matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if s.value() == "abi12")
+                && abi12
         }
         syn::Meta::List(l) if l.path.is_ident("not") => !list(l).iter().all(|x| cfg_holds(x, abi12)),
         syn::Meta::List(l) if l.path.is_ident("all") => list(l).iter().all(|x| cfg_holds(x, abi12)),
@@ -527,9 +540,17 @@ fn handle_kind(ty: &str) -> Option<&'static str> {
         "cudaLibrary_t" => "Library",
         "cudaFunction_t" => "Function",
         "cudaUserObject_t" => "UserObject",
-        "cudaExternalMemory_t" | "cudaExternalSemaphore_t" | "cudaGraphicsResource_t" | "cudaAsyncCallbackHandle_t"
-        | "cudaLogsCallbackHandle" | "cudaEglStreamConnection" | "EGLImageKHR" | "EGLStreamKHR" | "EGLSyncKHR"
-        | "cudaExecutionContext_t" | "cudaDevResourceDesc_t" => "Other",
+        "cudaExternalMemory_t"
+        | "cudaExternalSemaphore_t"
+        | "cudaGraphicsResource_t"
+        | "cudaAsyncCallbackHandle_t"
+        | "cudaLogsCallbackHandle"
+        | "cudaEglStreamConnection"
+        | "EGLImageKHR"
+        | "EGLStreamKHR"
+        | "EGLSyncKHR"
+        | "cudaExecutionContext_t"
+        | "cudaDevResourceDesc_t" => "Other",
         _ => return None,
     })
 }
@@ -539,9 +560,22 @@ fn arg_expr(n: &str, ty: &str) -> String {
     let a = "crate::observe::args::A";
     match ty {
         "c_int" | "i32" | "EGLint" | "c_long" | "i64" => format!("{a}::I({n} as i64)"),
-        "c_uint" | "u32" | "usize" | "u64" | "c_ulonglong" | "std::ffi::c_ulonglong" | "c_ulong" | "GLuint" | "GLenum"
-        | "VdpDevice" | "VdpVideoSurface" | "VdpOutputSurface" | "cudaTextureObject_t" | "cudaSurfaceObject_t"
-        | "cudaGraphConditionalHandle" | "cudaLogIterator" => format!("{a}::U({n} as u64)"),
+        "c_uint"
+        | "u32"
+        | "usize"
+        | "u64"
+        | "c_ulonglong"
+        | "std::ffi::c_ulonglong"
+        | "c_ulong"
+        | "GLuint"
+        | "GLenum"
+        | "VdpDevice"
+        | "VdpVideoSurface"
+        | "VdpOutputSurface"
+        | "cudaTextureObject_t"
+        | "cudaSurfaceObject_t"
+        | "cudaGraphConditionalHandle"
+        | "cudaLogIterator" => format!("{a}::U({n} as u64)"),
         "f32" | "f64" => format!("{a}::F({n} as f64)"),
         "*const c_char" => format!("{a}::S({n} as usize)"),
         "*const c_void" | "*mut c_void" | "*mut c_char" => format!("{a}::P({n} as usize)"),
@@ -580,7 +614,8 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
     }
 
     // The table of every export, in `EXPORTS` order.
-    writeln!(rs, "/// How many symbols this build exports.\npub const EXPORT_COUNT: usize = {};\n", names.len()).unwrap();
+    writeln!(rs, "/// How many symbols this build exports.\npub const EXPORT_COUNT: usize = {};\n", names.len())
+        .unwrap();
     rs.push_str("/// Every export, in `EXPORTS` order: name, family, parameters (name, type), return type, meaning.\n");
     rs.push_str("pub static EXPORT_INFO: [crate::observe::Export; EXPORT_COUNT] = [\n");
     for n in names {
@@ -608,7 +643,8 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
     modules.sort();
     modules.dedup();
     rs.push_str("#[allow(unused_imports, non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments, clippy::unnecessary_cast, clippy::unused_unit, improper_ctypes)]\nmod generated_shims {\n");
-    let mut script = String::from("/* cudart-rs: every export's symbol is its observation shim (generated by build.rs). */\n");
+    let mut script =
+        String::from("/* cudart-rs: every export's symbol is its observation shim (generated by build.rs). */\n");
     for m in &modules {
         writeln!(rs, "    pub(crate) mod {m} {{\n        use std::ffi::*;\n        use crate::types::*;\n        use crate::api::{m}::*;\n").unwrap();
         for e in exports.iter().filter(|e| e.module == *m) {
@@ -670,7 +706,11 @@ fn enum_names(root: &Path, out: &Path) {
     let mut files: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let cfgs = |attrs: &[syn::Attribute]| -> String {
-        attrs.iter().filter(|a| a.path().is_ident("cfg")).map(|a| format!("{}\n", quote::ToTokens::to_token_stream(a))).collect()
+        attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg"))
+            .map(|a| format!("{}\n", quote::ToTokens::to_token_stream(a)))
+            .collect()
     };
     // `cudaError` has its names in its own table (`crate::types::error`).
     for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "rs") && !f.ends_with("error.rs")) {
@@ -777,7 +817,14 @@ fn cbid(cbids: &HashMap<String, u32>, name: &str) -> u32 {
 /// An export reported as another call (one of `exports`) fills that call's struct with its
 /// arguments in order; where the other call takes a host stub and the export a kernel
 /// handle, with the host stub of the kernel.
-fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &HashMap<String, u32>, call: &str) -> String {
+fn slow_path(
+    name: &str,
+    e: &Export,
+    exports: &[Export],
+    index: usize,
+    cbids: &HashMap<String, u32>,
+    call: &str,
+) -> String {
     let id = cbid(cbids, name);
     let ps = &e.params;
     let mut s = format!(
@@ -807,7 +854,9 @@ fn slow_path(name: &str, e: &Export, exports: &[Export], index: usize, cbids: &H
         .collect();
     let sname = format!("{shown}_v{}_params", cbids[&format!("{shown}#")]);
     s.push_str(&format!("            if !crate::observe::tools::hooked({id}) {{ return body(); }}\n"));
-    s.push_str(&format!("            #[repr(C)]\n            #[allow(non_camel_case_types, dead_code)]\n            struct {sname} {{ "));
+    s.push_str(&format!(
+        "            #[repr(C)]\n            #[allow(non_camel_case_types, dead_code)]\n            struct {sname} {{ "
+    ));
     for (n, t) in &fields {
         s.push_str(&format!("{n}: {t}, "));
     }

@@ -195,7 +195,9 @@ fn item_name(block: &str) -> String {
         code.push(' ');
     }
     let code = code.trim();
-    let word_after = |s: &str| s.split(|c: char| !(c.is_alphanumeric() || c == '_')).find(|w| !w.is_empty()).unwrap_or("").to_string();
+    let word_after = |s: &str| {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_')).find(|w| !w.is_empty()).unwrap_or("").to_string()
+    };
     if let Some(r) = code.strip_prefix("#define ") {
         return word_after(r);
     }
@@ -219,12 +221,18 @@ fn item_name(block: &str) -> String {
 /// Where NVIDIA declares a type or constant, when not in driver_types.h.
 fn place(name: &str) -> &'static str {
     match name {
-        "cudaTextureAddressMode" | "cudaTextureFilterMode" | "cudaTextureReadMode" | "cudaTextureDesc"
+        "cudaTextureAddressMode"
+        | "cudaTextureFilterMode"
+        | "cudaTextureReadMode"
+        | "cudaTextureDesc"
         | "cudaTextureObject_t" => "texture_types.h",
         n if n.starts_with("cudaTextureType") => "texture_types.h",
         "cudaSurfaceBoundaryMode" | "cudaSurfaceFormatMode" | "cudaSurfaceObject_t" => "surface_types.h",
         n if n.starts_with("cudaSurfaceType") => "surface_types.h",
-        "CUDART_VERSION" | "cudaStreamCallback_t" | "cudaGraphRecaptureCallback_t" | "cudaGraphRecaptureCallbackData"
+        "CUDART_VERSION"
+        | "cudaStreamCallback_t"
+        | "cudaGraphRecaptureCallback_t"
+        | "cudaGraphRecaptureCallbackData"
         | "cudaLogsCallback_t" => "cuda_runtime_api.h",
         _ => "driver_types.h",
     }
@@ -507,7 +515,11 @@ fn vector_types_h() -> String {
         if DEPRECATED_13.contains(&name.as_str()) {
             // Deprecated under its typedef name too, as NVIDIA's is.
             let base = name.trim_end_matches('4');
-            writeln!(s, "typedef struct {name} CUDART_RS_VECTOR_DEPRECATED(\"use {base}4_16a or {base}4_32a\") {name};").unwrap();
+            writeln!(
+                s,
+                "typedef struct {name} CUDART_RS_VECTOR_DEPRECATED(\"use {base}4_16a or {base}4_32a\") {name};"
+            )
+            .unwrap();
         } else {
             writeln!(s, "typedef struct {name} {name};").unwrap();
         }
@@ -560,8 +572,12 @@ fn vector_functions_hpp() -> String {
         s.push_str(o);
         let params: Vec<String> = FIELDS[..n].iter().map(|f| format!("{c} {f}")).collect();
         let sets: String = FIELDS[..n].iter().map(|f| format!(" v.{f} = {f};")).collect();
-        writeln!(s, "CUDART_RS_VECTOR_FUNCTION {name} make_{name}({})\n{{\n    {name} v;{sets}\n    return v;\n}}", params.join(", "))
-            .unwrap();
+        writeln!(
+            s,
+            "CUDART_RS_VECTOR_FUNCTION {name} make_{name}({})\n{{\n    {name} v;{sets}\n    return v;\n}}",
+            params.join(", ")
+        )
+        .unwrap();
         s.push_str(e);
     }
     s.push_str("CUDART_RS_SILENCE_DEPRECATION_END\n\n#endif\n");
@@ -678,7 +694,8 @@ fn channel_descriptor_h() -> String {
             "Signed"
         };
         let bits = (size * 8).to_string();
-        let scalar = if long { (if p == "long" { "long" } else { "unsigned long" }).to_string() } else { c.to_string() };
+        let scalar =
+            if long { (if p == "long" { "long" } else { "unsigned long" }).to_string() } else { c.to_string() };
         spec(&mut s, &scalar, &bits, 1, kind);
         for n in [1, 2, 4] {
             spec(&mut s, &format!("{p}{n}"), &bits, n, kind);
@@ -750,8 +767,18 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
     fs::write(out.join("driver_types.h"), d).unwrap();
 
     for (h, guard, nv, what) in [
-        ("texture_types.h", "CUDART_RS_TEXTURE_TYPES_H", "__TEXTURE_TYPES_H__", "the texture object types, as NVIDIA's texture_types.h declares them"),
-        ("surface_types.h", "CUDART_RS_SURFACE_TYPES_H", "__SURFACE_TYPES_H__", "the surface object types, as NVIDIA's surface_types.h declares them"),
+        (
+            "texture_types.h",
+            "CUDART_RS_TEXTURE_TYPES_H",
+            "__TEXTURE_TYPES_H__",
+            "the texture object types, as NVIDIA's texture_types.h declares them",
+        ),
+        (
+            "surface_types.h",
+            "CUDART_RS_SURFACE_TYPES_H",
+            "__SURFACE_TYPES_H__",
+            "the surface object types, as NVIDIA's surface_types.h declares them",
+        ),
     ] {
         let mut t = String::new();
         guard_open(&mut t, what, guard, Some(nv));
@@ -769,7 +796,9 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
         "CUDART_RS_CUDA_RUNTIME_API_H",
         Some("__CUDA_RUNTIME_API_H__"),
     );
-    a.push_str("#include \"crt/host_defines.h\"\n#include \"builtin_types.h\"\n#include \"cuda_device_runtime_api.h\"\n\n");
+    a.push_str(
+        "#include \"crt/host_defines.h\"\n#include \"builtin_types.h\"\n#include \"cuda_device_runtime_api.h\"\n\n",
+    );
     a.push_str(&take(&mut by, "cuda_runtime_api.h"));
     a.push_str(
         "/* Default arguments in C++ (none in C), as NVIDIA's header has them; CUDART_RS_DV13 and\n \
@@ -787,9 +816,11 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
     a.push_str(CXX_CLOSE);
     a.push('\n');
     a.push_str(after_decls.trim_matches('\n'));
-    a.push_str("\n\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
+    a.push_str(
+        "\n\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
                 * (which its cuda_runtime.h includes); this header has always given them too. */\n\
-                #include \"driver_functions.h\"\n\n#endif\n");
+                #include \"driver_functions.h\"\n\n#endif\n",
+    );
     fs::write(out.join("cuda_runtime_api.h"), a).unwrap();
     assert!(by.is_empty(), "items placed in no header: {:?}", by.keys());
 

@@ -3,6 +3,7 @@
 #   1. cargo test --workspace                        (13 ABI and the stand-in)
 #   2. cargo test -p cudart-rs --features abi12      (12 ABI, in target/abi12)
 #      cargo clippy, both ABIs, warnings as errors   (when clippy is installed)
+#      cargo fmt --check                             (rustfmt.toml; when rustfmt is installed)
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
 #      scripts/dev/layers.py: src/'s layers import only downward, no import circle
 #   4. scripts/build.sh                              (dist/)
@@ -83,6 +84,11 @@ if cargo clippy --version >/dev/null 2>&1; then
     run_step "clippy (12 ABI)" cargo clippy -p cudart-rs --all-targets --features abi12 --target-dir target/abi12 -- -D warnings
 else
     step "clippy: skipped (no cargo clippy: rustup component add clippy)"
+fi
+if cargo fmt --version >/dev/null 2>&1; then
+    run_step "formatting (cargo fmt --check)" cargo fmt --all --check
+else
+    step "formatting: skipped (no cargo fmt: rustup component add rustfmt)"
 fi
 run_step "header drift" bash scripts/dev/gen-header.sh --check
 run_step "layers of src/ (no import of a layer above, no circle)" python3 scripts/dev/layers.py

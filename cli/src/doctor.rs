@@ -75,7 +75,9 @@ fn runtime_version(path: &Path) -> String {
     // SAFETY: loading the runtime library runs its initialisers, which need no driver.
     let Ok(lib) = (unsafe { libloading::Library::new(path) }) else { return "cannot be loaded".into() };
     // SAFETY: the runtime's documented signature.
-    let Ok(f) = (unsafe { lib.get::<GetVersion>(b"cudaRuntimeGetVersion\0") }) else { return "no cudaRuntimeGetVersion".into() };
+    let Ok(f) = (unsafe { lib.get::<GetVersion>(b"cudaRuntimeGetVersion\0") }) else {
+        return "no cudaRuntimeGetVersion".into();
+    };
     let mut v = 0;
     // SAFETY: valid out pointer.
     match unsafe { f(&mut v) } {
@@ -114,7 +116,9 @@ fn driver() {
         let file = loaded_from(*init as *const () as usize).unwrap_or_else(|| name.to_string_lossy().into_owned());
         let mut v = 0;
         version(&mut v);
-        let module = std::fs::read_to_string("/sys/module/nvidia/version").map(|s| format!(", kernel module {}", s.trim())).unwrap_or_default();
+        let module = std::fs::read_to_string("/sys/module/nvidia/version")
+            .map(|s| format!(", kernel module {}", s.trim()))
+            .unwrap_or_default();
         println!("  {file}{how}: CUDA {}.{} ({v}){module}", v / 1000, v % 1000 / 10);
         let r = init(0);
         if r != 0 {
@@ -209,7 +213,9 @@ fn program(prog: &Path, libs: Option<&Libs>) {
         return;
     };
     let Some(e) = elf::read(&path) else {
-        let first = std::fs::read(&path).ok().and_then(|b| b.split(|&c| c == b'\n').next().map(|l| String::from_utf8_lossy(l).into_owned()));
+        let first = std::fs::read(&path)
+            .ok()
+            .and_then(|b| b.split(|&c| c == b'\n').next().map(|l| String::from_utf8_lossy(l).into_owned()));
         match first.filter(|l| l.starts_with("#!")) {
             Some(l) => println!("{}: a script ({}): its interpreter loads the runtime, if anything does; name the library that needs libcudart (for PyTorch see below)", path.display(), l.trim_start_matches("#!").trim()),
             None => println!("{}: not an ELF file", path.display()),
@@ -238,11 +244,19 @@ fn analyse(label: &str, path: &Path, e: &elf::Elf, libs: Option<&Libs>) {
     if let Some(r) = &e.runpath {
         println!("  RUNPATH {r} (searched after LD_LIBRARY_PATH)");
     }
-    let interp = e.interp.clone().or_else(|| elf::read(Path::new("/proc/self/exe")).and_then(|s| s.interp)).unwrap_or_else(|| "/lib64/ld-linux-x86-64.so.2".into());
+    let interp = e
+        .interp
+        .clone()
+        .or_else(|| elf::read(Path::new("/proc/self/exe")).and_then(|s| s.interp))
+        .unwrap_or_else(|| "/lib64/ld-linux-x86-64.so.2".into());
     let own = resolved(&interp, path, None);
     for n in &needs {
         let got = own.iter().find(|(k, _)| k == *n).map_or("not found", |(_, p)| p.as_str());
-        let whose = if libs.is_some_and(|l| l.each().iter().any(|(_, p)| Path::new(got).canonicalize().ok().as_deref() == p.canonicalize().ok().as_deref())) {
+        let whose = if libs.is_some_and(|l| {
+            l.each()
+                .iter()
+                .any(|(_, p)| Path::new(got).canonicalize().ok().as_deref() == p.canonicalize().ok().as_deref())
+        }) {
             " (cudart-rs)"
         } else {
             ""
@@ -266,7 +280,10 @@ fn analyse(label: &str, path: &Path, e: &elf::Elf, libs: Option<&Libs>) {
 
 /// Whether the file defines the runtime's functions itself (NVIDIA's static runtime).
 fn has_static_runtime(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| b.windows(b"cudaGetDeviceCount".len()).any(|w| w == b"cudaGetDeviceCount") && b.windows(b"libcuda.so.1".len()).any(|w| w == b"libcuda.so.1"))
+    std::fs::read(path).is_ok_and(|b| {
+        b.windows(b"cudaGetDeviceCount".len()).any(|w| w == b"cudaGetDeviceCount")
+            && b.windows(b"libcuda.so.1".len()).any(|w| w == b"libcuda.so.1")
+    })
 }
 
 /// PyTorch, where `python3` finds it (located without importing it).

@@ -71,7 +71,8 @@ pub fn parse(b: &[u8]) -> Option<Elf> {
         }
     }
     let strtab = strtab?;
-    let base = loads.iter().find(|(v, _, sz)| strtab >= *v && strtab < v + sz).map(|(v, o, _)| strtab - v + o)? as usize;
+    let base =
+        loads.iter().find(|(v, _, sz)| strtab >= *v && strtab < v + sz).map(|(v, o, _)| strtab - v + o)? as usize;
     for (tag, val) in entries {
         let s = cstr(b, base + val as usize)?;
         match tag {

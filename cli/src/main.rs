@@ -95,7 +95,11 @@ impl Libs {
             if let Some(d) = std::env::var_os("CUDART_RS_LIBDIR").filter(|d| !d.is_empty()) {
                 candidates.push(d.into());
             }
-            if let Some(bin) = std::env::current_exe().ok().and_then(|e| e.canonicalize().ok()).and_then(|e| e.parent().map(Path::to_path_buf)) {
+            if let Some(bin) = std::env::current_exe()
+                .ok()
+                .and_then(|e| e.canonicalize().ok())
+                .and_then(|e| e.parent().map(Path::to_path_buf))
+            {
                 let triplet = format!("{}-linux-gnu", std::env::consts::ARCH);
                 candidates.push(bin.join("../lib/cudart-rs"));
                 candidates.push(bin.join("../lib").join(&triplet).join("cudart-rs"));

@@ -89,7 +89,10 @@ fn parse(args: Vec<OsString>) -> Result<Option<Opts>, String> {
     let mut p = lexopt::Parser::from_args(args);
     while let Some(a) = p.next().map_err(|e| e.to_string())? {
         match a {
-            Long("trace") => o.trace = Some(p.optional_value().map(|v| v.to_string_lossy().into_owned()).unwrap_or_else(|| "1".into())),
+            Long("trace") => {
+                o.trace =
+                    Some(p.optional_value().map(|v| v.to_string_lossy().into_owned()).unwrap_or_else(|| "1".into()))
+            }
             Long("summary") => o.summary = true,
             Long("leaks") => {
                 o.leaks = Some(match p.optional_value() {
@@ -215,7 +218,8 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
-    let preload: Vec<&Path> = libs.each().into_iter().filter(|(abi, _)| o.abi.is_none_or(|a| a == *abi)).map(|(_, p)| p).collect();
+    let preload: Vec<&Path> =
+        libs.each().into_iter().filter(|(abi, _)| o.abi.is_none_or(|a| a == *abi)).map(|(_, p)| p).collect();
     if preload.is_empty() {
         return fail(format!("no CUDA {} runtime in {}", o.abi.unwrap_or(13), libs.dir.display()));
     }
@@ -238,7 +242,8 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     for v in VARS {
         cmd.env_remove(v);
     }
-    let mut ld: OsString = preload.iter().map(|p| p.as_os_str().to_owned()).collect::<Vec<_>>().join(std::ffi::OsStr::new(":"));
+    let mut ld: OsString =
+        preload.iter().map(|p| p.as_os_str().to_owned()).collect::<Vec<_>>().join(std::ffi::OsStr::new(":"));
     if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|v| !v.is_empty()) {
         ld.push(":");
         ld.push(old);
@@ -339,7 +344,9 @@ fn wait_all(main: i32) -> Option<std::process::ExitStatus> {
             continue;
         }
         if Instant::now() >= until {
-            eprintln!("cudart-rs run: processes the command started still run; what they report later is not in this summary");
+            eprintln!(
+                "cudart-rs run: processes the command started still run; what they report later is not in this summary"
+            );
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -376,9 +383,16 @@ fn report(o: &Opts, dir: &Path, keep: bool, timeline: Option<&Path>, elapsed: Du
             Ok(text) => {
                 let procs = text.lines().filter(|l| l.contains("\"name\":\"process_name\"")).count();
                 let calls = text.lines().filter(|l| l.contains("\"ph\":\"X\"") && !l.contains("\"cat\":\"gpu")).count();
-                err.push_str(&format!("\ntimeline: {} ({} processes, {} calls)\n", t.display(), procs, commas(calls as u64)));
+                err.push_str(&format!(
+                    "\ntimeline: {} ({} processes, {} calls)\n",
+                    t.display(),
+                    procs,
+                    commas(calls as u64)
+                ));
             }
-            Err(_) => err.push_str(&format!("\ntimeline: none written ({}): no process made a runtime call\n", t.display())),
+            Err(_) => {
+                err.push_str(&format!("\ntimeline: none written ({}): no process made a runtime call\n", t.display()))
+            }
         }
     }
     if keep {
@@ -434,7 +448,20 @@ mod tests {
 
     #[test]
     fn options() {
-        let o = parse(args(&["--trace=copy,launch", "--leaks=backtrace", "--timeline", "t.json", "--gpu-spans", "-o", "out", "--", "./app", "--trace"])).unwrap().unwrap();
+        let o = parse(args(&[
+            "--trace=copy,launch",
+            "--leaks=backtrace",
+            "--timeline",
+            "t.json",
+            "--gpu-spans",
+            "-o",
+            "out",
+            "--",
+            "./app",
+            "--trace",
+        ]))
+        .unwrap()
+        .unwrap();
         assert_eq!(o.trace.as_deref(), Some("copy,launch"));
         assert_eq!(o.leaks, Some(true));
         assert_eq!(o.timeline, Some(PathBuf::from("t.json")));

@@ -26,18 +26,47 @@ use syn::punctuated::Punctuated;
 use syn::{bracketed, parenthesized, Ident, Token};
 
 /// The observation families (`crate::observe::Family`).
-pub const FAMILIES: [&str; 14] =
-    ["Memory", "Copy", "Memset", "Array", "Launch", "Module", "Stream", "Event", "Device", "Graph", "Texture", "Interop", "Error", "Runtime"];
+pub const FAMILIES: [&str; 14] = [
+    "Memory", "Copy", "Memset", "Array", "Launch", "Module", "Stream", "Event", "Device", "Graph", "Texture",
+    "Interop", "Error", "Runtime",
+];
 
 /// What the observer keeps of allocations and handles (`crate::observe::registry::Kind`).
 pub const KINDS: [&str; 15] = [
-    "Device", "Pitched", "Device3D", "Async", "Managed", "Pinned", "Registered", "Array", "Mipmapped", "Stream", "Event", "Pool", "Graph", "GraphExec",
+    "Device",
+    "Pitched",
+    "Device3D",
+    "Async",
+    "Managed",
+    "Pinned",
+    "Registered",
+    "Array",
+    "Mipmapped",
+    "Stream",
+    "Event",
+    "Pool",
+    "Graph",
+    "GraphExec",
     "Library",
 ];
 
 /// The copies the observer counts (`crate::observe::sem::CopyOp`).
-pub const COPIES: [&str; 14] =
-    ["Linear", "Peer", "TwoD", "ThreeD", "ThreeDPeer", "ToArray2D", "FromArray2D", "ArrayToArray2D", "ToArray", "FromArray", "ArrayToArray", "ToSymbol", "FromSymbol", "Batch"];
+pub const COPIES: [&str; 14] = [
+    "Linear",
+    "Peer",
+    "TwoD",
+    "ThreeD",
+    "ThreeDPeer",
+    "ToArray2D",
+    "FromArray2D",
+    "ArrayToArray2D",
+    "ToArray",
+    "FromArray",
+    "ArrayToArray",
+    "ToSymbol",
+    "FromSymbol",
+    "Batch",
+];
 
 /// The memsets (`crate::observe::sem::MemsetOp`).
 pub const MEMSETS: [&str; 3] = ["Linear", "TwoD", "ThreeD"];
@@ -143,7 +172,10 @@ impl Parse for Sem {
     fn parse(input: ParseStream) -> syn::Result<Sem> {
         let op: Ident = input.parse()?;
         let Some(&(_, kinds)) = OPS.iter().find(|o| op == o.0) else {
-            return err(op.span(), format!("meaning `{op}`: expected one of {}", OPS.iter().map(|o| o.0).collect::<Vec<_>>().join(", ")));
+            return err(
+                op.span(),
+                format!("meaning `{op}`: expected one of {}", OPS.iter().map(|o| o.0).collect::<Vec<_>>().join(", ")),
+            );
         };
         let mut args = Vec::new();
         if input.peek(syn::token::Paren) {
@@ -200,7 +232,13 @@ impl Sem {
             .map(|(a, k)| match (a, k) {
                 (Arg::Name(n), ArgKind::Kind) => format!("crate::observe::registry::Kind::{n}"),
                 (Arg::List(ns), _) => {
-                    format!("&[{}]", ns.iter().map(|n| format!("crate::observe::registry::Kind::{n}")).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "&[{}]",
+                        ns.iter()
+                            .map(|n| format!("crate::observe::registry::Kind::{n}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 }
                 (Arg::Name(n), ArgKind::Param) => format!("{:?}", n.to_string().trim_start_matches("r#")),
                 (Arg::Name(n), ArgKind::Copy) => format!("crate::observe::sem::CopyOp::{n}"),

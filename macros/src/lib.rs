@@ -31,10 +31,9 @@ impl VisitMut for Name<'_> {
             return;
         }
         match call.args.first() {
-            Some(Expr::Lit(l)) if matches!(l.lit, syn::Lit::Str(_)) => self.errors.push(syn::Error::new_spanned(
-                &l.lit,
-                "the boundary's name is the export's own: write `run(|| ...)`",
-            )),
+            Some(Expr::Lit(l)) if matches!(l.lit, syn::Lit::Str(_)) => self
+                .errors
+                .push(syn::Error::new_spanned(&l.lit, "the boundary's name is the export's own: write `run(|| ...)`")),
             Some(_) if call.args.len() == 1 => {
                 let lit = LitStr::new(self.name, last.ident.span());
                 call.args.insert(0, Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Str(lit) }));
@@ -51,7 +50,10 @@ pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
     let name = f.sig.ident.to_string();
     let mut errors = Vec::new();
     if !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")) {
-        errors.push(syn::Error::new_spanned(&f.sig.ident, "an export is `#[no_mangle]` (after `#[export]`, so that cbindgen sees it)"));
+        errors.push(syn::Error::new_spanned(
+            &f.sig.ident,
+            "an export is `#[no_mangle]` (after `#[export]`, so that cbindgen sees it)",
+        ));
     }
     if !matches!(&f.sig.abi, Some(abi) if abi.name.as_ref().is_some_and(|n| n.value() == "C")) {
         errors.push(syn::Error::new_spanned(&f.sig, "an export is `extern \"C\"`"));
@@ -108,7 +110,10 @@ mod tests {
     #[test]
     fn declarations() {
         let d = parse("family = Copy, per_thread = ptsz, sem = Copy(Linear), cupti = none").unwrap();
-        assert_eq!((d.family.to_string(), d.per_thread.unwrap().to_string(), d.cupti), ("Copy".into(), "ptsz".into(), Cupti::None));
+        assert_eq!(
+            (d.family.to_string(), d.per_thread.unwrap().to_string(), d.cupti),
+            ("Copy".into(), "ptsz".into(), Cupti::None)
+        );
         assert_eq!(d.sem.unwrap().rust(), "crate::observe::sem::Op::Copy(crate::observe::sem::CopyOp::Linear)");
         let d = parse("family = Memory, sem = Free([Pinned, Registered], ptr)").unwrap();
         let s = d.sem.unwrap();

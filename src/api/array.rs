@@ -7,13 +7,13 @@ use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
+use crate::driver::types::*;
+use crate::driver::Fns;
 use crate::engine::copy3d::{array_state, memcpy3d_init, run3d, set_ptr, ArrayState};
 use crate::engine::formats::{from_cu_format, to_cu_format};
 use crate::runtime::boundary::{cu, out, run, Res};
-use crate::driver::types::*;
-use crate::driver::Fns;
-use crate::types::cudaError;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 pub(crate) fn descriptor(a: CUarray) -> Res<CUDA_ARRAY3D_DESCRIPTOR> {
@@ -50,7 +50,14 @@ fn check_shape(w: usize, h: usize, d: usize, flags: c_uint) -> Res {
 /// context), the context, the out pointer cleared, the shape ([`check_shape`]), then the
 /// channel descriptor (`cudaErrorInvalidChannelDescriptor`). The extent goes to the driver
 /// as 32-bit values, as NVIDIA's runtime passes it.
-fn new_array_desc<T>(out_ptr: *mut *mut T, desc: *const cudaChannelFormatDesc, w: usize, h: usize, d: usize, flags: c_uint) -> Res<(&'static mut *mut T, &'static Fns, CUDA_ARRAY3D_DESCRIPTOR)> {
+fn new_array_desc<T>(
+    out_ptr: *mut *mut T,
+    desc: *const cudaChannelFormatDesc,
+    w: usize,
+    h: usize,
+    d: usize,
+    flags: c_uint,
+) -> Res<(&'static mut *mut T, &'static Fns, CUDA_ARRAY3D_DESCRIPTOR)> {
     let o = out(out_ptr)?;
     // SAFETY: the caller's pointer; null is rejected.
     let desc = unsafe { desc.as_ref() }.ok_or(cudaError::cudaErrorInvalidValue)?;
@@ -69,7 +76,14 @@ fn new_array_desc<T>(out_ptr: *mut *mut T, desc: *const cudaChannelFormatDesc, w
     Ok((o, f, ad))
 }
 
-fn create_array(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, w: usize, h: usize, d: usize, flags: c_uint) -> Res {
+fn create_array(
+    array: *mut cudaArray_t,
+    desc: *const cudaChannelFormatDesc,
+    w: usize,
+    h: usize,
+    d: usize,
+    flags: c_uint,
+) -> Res {
     let (o, f, ad) = new_array_desc(array, desc, w, h, d, flags)?;
     let mut a: CUarray = null_mut();
     // SAFETY: valid descriptor and out pointer.
@@ -81,21 +95,38 @@ fn create_array(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, w: 
 /// Allocate an array on the device.
 #[export(family = Array, sem = MallocArray)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMallocArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaMallocArray(
+    array: *mut cudaArray_t,
+    desc: *const cudaChannelFormatDesc,
+    width: usize,
+    height: usize,
+    flags: c_uint,
+) -> cudaError_t {
     run(|| create_array(array, desc, width, height, 0, flags))
 }
 
 /// Allocate an array on the device.
 #[export(family = Array, sem = Malloc3DArray)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaMalloc3DArray(
+    array: *mut cudaArray_t,
+    desc: *const cudaChannelFormatDesc,
+    extent: cudaExtent,
+    flags: c_uint,
+) -> cudaError_t {
     run(|| create_array(array, desc, extent.width, extent.height, extent.depth, flags))
 }
 
 /// Allocate a mipmapped array on the device.
 #[export(family = Array, sem = MallocMipmapped)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: c_uint, flags: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaMallocMipmappedArray(
+    mipmappedArray: *mut cudaMipmappedArray_t,
+    desc: *const cudaChannelFormatDesc,
+    extent: cudaExtent,
+    numLevels: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
     run(|| {
         let (o, f, ad) = new_array_desc(mipmappedArray, desc, extent.width, extent.height, extent.depth, flags)?;
         let mut h: CUmipmappedArray = null_mut();
@@ -137,7 +168,11 @@ pub unsafe extern "C" fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArr
 /// Gets a mipmap level of a CUDA mipmapped array.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t, mipmappedArray: cudaMipmappedArray_const_t, level: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(
+    levelArray: *mut cudaArray_t,
+    mipmappedArray: cudaMipmappedArray_const_t,
+    level: c_uint,
+) -> cudaError_t {
     run(|| {
         let la = out(levelArray)?;
         if mipmappedArray.is_null() {
@@ -157,7 +192,12 @@ pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t
 /// Gets info about the specified cudaArray.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, array: cudaArray_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaArrayGetInfo(
+    desc: *mut cudaChannelFormatDesc,
+    extent: *mut cudaExtent,
+    flags: *mut c_uint,
+    array: cudaArray_t,
+) -> cudaError_t {
     // As NVIDIA's runtime: the outputs given are cleared first, and the driver is asked for
     // the descriptor without making a context current (the handle, a null one too, is its
     // to judge).
@@ -211,14 +251,24 @@ pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, ar
 /// Returns a channel descriptor using the specified format.
 #[export(family = Array)]
 #[no_mangle]
-pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: raw::cudaChannelFormatKind) -> cudaChannelFormatDesc {
+pub extern "C" fn cudaCreateChannelDesc(
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: raw::cudaChannelFormatKind,
+) -> cudaChannelFormatDesc {
     cudaChannelFormatDesc { x, y, z, w, f }
 }
 
 /// Gets a CUDA array plane from a CUDA array.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaArrayGetPlane(
+    pPlaneArray: *mut cudaArray_t,
+    hArray: cudaArray_t,
+    planeIdx: c_uint,
+) -> cudaError_t {
     run(|| {
         let p = out(pPlaneArray)?;
         if hArray.is_null() {
@@ -255,7 +305,10 @@ fn requirements_out(r: &CUDA_ARRAY_MEMORY_REQUIREMENTS) -> cudaArrayMemoryRequir
 /// Returns the layout properties of a sparse CUDA array.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaArrayGetSparseProperties(
+    sparseProperties: *mut cudaArraySparseProperties,
+    array: cudaArray_t,
+) -> cudaError_t {
     run(|| {
         let o = out(sparseProperties)?;
         if array.is_null() {
@@ -273,7 +326,10 @@ pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cud
 /// Returns the layout properties of a sparse CUDA mipmapped array.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, mipmap: cudaMipmappedArray_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(
+    sparseProperties: *mut cudaArraySparseProperties,
+    mipmap: cudaMipmappedArray_t,
+) -> cudaError_t {
     run(|| {
         let o = out(sparseProperties)?;
         if mipmap.is_null() {
@@ -291,7 +347,11 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties:
 /// Returns the memory requirements of a CUDA array.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(
+    memoryRequirements: *mut cudaArrayMemoryRequirements,
+    array: cudaArray_t,
+    device: c_int,
+) -> cudaError_t {
     run(|| {
         let o = out(memoryRequirements)?;
         if array.is_null() {
@@ -310,7 +370,11 @@ pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut
 /// Returns the memory requirements of a CUDA mipmapped array.
 #[export(family = Array)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(
+    memoryRequirements: *mut cudaArrayMemoryRequirements,
+    mipmap: cudaMipmappedArray_t,
+    device: c_int,
+) -> cudaError_t {
     run(|| {
         let o = out(memoryRequirements)?;
         if mipmap.is_null() {
@@ -357,7 +421,17 @@ fn pointer_side(kind: raw::cudaMemcpyKind, to: bool) -> Option<CUmemorytype> {
 /// A copy between a pointer (`mem` of memory type `t`, rows `pitch` apart) and an array at
 /// (`x` bytes, `y` rows): to the array when `to`, else from it.
 #[allow(clippy::too_many_arguments)]
-fn array_copy(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, pitch: usize, width: usize, height: usize) -> CUDA_MEMCPY3D {
+fn array_copy(
+    to: bool,
+    a: CUarray,
+    x: usize,
+    y: usize,
+    mem: *const c_void,
+    t: CUmemorytype,
+    pitch: usize,
+    width: usize,
+    height: usize,
+) -> CUDA_MEMCPY3D {
     let (mut host, mut dev) = (0usize, 0);
     set_ptr(t, mem, &mut host, &mut dev);
     let mut c = if to { memcpy3d_init(CU_MEMORYTYPE_ARRAY, t) } else { memcpy3d_init(t, CU_MEMORYTYPE_ARRAY) };
@@ -375,7 +449,18 @@ fn array_copy(to: bool, a: CUarray, x: usize, y: usize, mem: *const c_void, t: C
 
 /// `cudaMemcpy2DToArray` (`to`) and `cudaMemcpy2DFromArray` and their `Async` forms.
 #[allow(clippy::too_many_arguments)]
-fn copy2d(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c_void, pitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+fn copy2d(
+    to: bool,
+    a: cudaArray_const_t,
+    x: usize,
+    y: usize,
+    mem: *const c_void,
+    pitch: usize,
+    width: usize,
+    height: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: Option<cudaStream_t>,
+) -> Res {
     let f = rt::ctx()?;
     if width == 0 || height == 0 {
         return Ok(());
@@ -393,28 +478,66 @@ fn copy2d(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c_void
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(ToArray2D))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpy2DToArray(
+    dst: cudaArray_t,
+    wOffset: usize,
+    hOffset: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptsz, sem = Copy(ToArray2D))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
+    dst: cudaArray_t,
+    wOffset: usize,
+    hOffset: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: cudaStream_t,
+) -> cudaError_t {
     run(|| copy2d(true, dst, wOffset, hOffset, src, spitch, width, height, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(FromArray2D))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpy2DFromArray(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: cudaArray_const_t,
+    wOffset: usize,
+    hOffset: usize,
+    width: usize,
+    height: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, None))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptsz, sem = Copy(FromArray2D))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(dst: *mut c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: cudaArray_const_t,
+    wOffset: usize,
+    hOffset: usize,
+    width: usize,
+    height: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: cudaStream_t,
+) -> cudaError_t {
     run(|| copy2d(false, src, wOffset, hOffset, dst, dpitch, width, height, kind, Some(stream)))
 }
 
@@ -430,7 +553,17 @@ fn device_to_device(kind: raw::cudaMemcpyKind) -> bool {
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(ArrayToArray2D))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(
+    dst: cudaArray_t,
+    wOffsetDst: usize,
+    hOffsetDst: usize,
+    src: cudaArray_const_t,
+    wOffsetSrc: usize,
+    hOffsetSrc: usize,
+    width: usize,
+    height: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         if width == 0 || height == 0 {
@@ -465,7 +598,17 @@ pub unsafe extern "C" fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: 
 /// Copies `count` bytes between `mem` (memory type `t`) and the array `a` from (`x`, `y`)
 /// on, to the array when `to`.
 #[allow(clippy::too_many_arguments)]
-fn linear(f: &Fns, to: bool, a: &ArrayState, x: usize, y: usize, mem: *const c_void, t: CUmemorytype, count: usize, stream: Option<cudaStream_t>) -> Res {
+fn linear(
+    f: &Fns,
+    to: bool,
+    a: &ArrayState,
+    x: usize,
+    y: usize,
+    mem: *const c_void,
+    t: CUmemorytype,
+    count: usize,
+    stream: Option<cudaStream_t>,
+) -> Res {
     let w = a.width_bytes;
     if w == 0 {
         return Err(cudaError::cudaErrorInvalidValue);
@@ -496,13 +639,23 @@ fn linear(f: &Fns, to: bool, a: &ArrayState, x: usize, y: usize, mem: *const c_v
 
 /// `cudaMemcpyToArray` (`to`), `cudaMemcpyFromArray` and their `Async` forms.
 #[allow(clippy::too_many_arguments)]
-fn linear_copy(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+fn linear_copy(
+    to: bool,
+    a: cudaArray_const_t,
+    x: usize,
+    y: usize,
+    mem: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: Option<cudaStream_t>,
+) -> Res {
     let f = rt::ctx()?;
     if count == 0 {
         return Ok(());
     }
     let Some(t) = pointer_side(kind, to) else {
-        let array_on_host = if to { cudaMemcpyKind::cudaMemcpyDeviceToHost } else { cudaMemcpyKind::cudaMemcpyHostToDevice };
+        let array_on_host =
+            if to { cudaMemcpyKind::cudaMemcpyDeviceToHost } else { cudaMemcpyKind::cudaMemcpyHostToDevice };
         if kind == cudaMemcpyKind::cudaMemcpyHostToHost || kind == array_on_host {
             return Err(cudaError::cudaErrorInvalidMemcpyDirection);
         }
@@ -515,35 +668,74 @@ fn linear_copy(to: bool, a: cudaArray_const_t, x: usize, y: usize, mem: *const c
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(ToArray))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyToArray(
+    dst: cudaArray_t,
+    wOffset: usize,
+    hOffset: usize,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| linear_copy(true, dst, wOffset, hOffset, src, count, kind, None))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptsz, sem = Copy(ToArray))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyToArrayAsync(
+    dst: cudaArray_t,
+    wOffset: usize,
+    hOffset: usize,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: cudaStream_t,
+) -> cudaError_t {
     run(|| linear_copy(true, dst, wOffset, hOffset, src, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(FromArray))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyFromArray(
+    dst: *mut c_void,
+    src: cudaArray_const_t,
+    wOffset: usize,
+    hOffset: usize,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| linear_copy(false, src, wOffset, hOffset, dst, count, kind, None))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptsz, sem = Copy(FromArray))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: raw::cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyFromArrayAsync(
+    dst: *mut c_void,
+    src: cudaArray_const_t,
+    wOffset: usize,
+    hOffset: usize,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: cudaStream_t,
+) -> cudaError_t {
     run(|| linear_copy(false, src, wOffset, hOffset, dst, count, kind, Some(stream)))
 }
 
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(ArrayToArray))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyArrayToArray(
+    dst: cudaArray_t,
+    wOffsetDst: usize,
+    hOffsetDst: usize,
+    src: cudaArray_const_t,
+    wOffsetSrc: usize,
+    hOffsetSrc: usize,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         if count == 0 {

@@ -17,8 +17,8 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::c_ulonglong;
 use std::ffi::c_void;
 
-use crate::runtime::boundary::{cu, run};
 use crate::driver::types::*;
+use crate::runtime::boundary::{cu, run};
 use crate::runtime::rt;
 use crate::types::*;
 

@@ -12,11 +12,11 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_ulonglong};
 
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// `CU_STREAM_CAPTURE_MODE_RELAXED`.
@@ -112,7 +112,9 @@ unsafe fn capture_info(
     let f = rt::ctx()?;
     let mut s: c_int = 0;
     cu(match edgeData_out {
-        Some(e) => f.cuStreamGetCaptureInfo_v3(stream, &mut s, id_out, graph_out, dependencies_out, e, numDependencies_out),
+        Some(e) => {
+            f.cuStreamGetCaptureInfo_v3(stream, &mut s, id_out, graph_out, dependencies_out, e, numDependencies_out)
+        }
         None => f.cuStreamGetCaptureInfo_v2(stream, &mut s, id_out, graph_out, dependencies_out, numDependencies_out),
     })?;
     put_status(p, s)
@@ -132,7 +134,15 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
     numDependencies_out: *mut usize,
 ) -> cudaError_t {
     run(|| {
-        capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, Some(edgeData_out), numDependencies_out)
+        capture_info(
+            stream,
+            captureStatus_out,
+            id_out,
+            graph_out,
+            dependencies_out,
+            Some(edgeData_out),
+            numDependencies_out,
+        )
     })
 }
 
@@ -166,9 +176,7 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(
     dependencies_out: *mut *const cudaGraphNode_t,
     numDependencies_out: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, None, numDependencies_out)
-    })
+    run(|| capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, None, numDependencies_out))
 }
 
 /// Query a stream's capture state (12.3+).
@@ -185,7 +193,15 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(
     numDependencies_out: *mut usize,
 ) -> cudaError_t {
     run(|| {
-        capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, Some(edgeData_out), numDependencies_out)
+        capture_info(
+            stream,
+            captureStatus_out,
+            id_out,
+            graph_out,
+            dependencies_out,
+            Some(edgeData_out),
+            numDependencies_out,
+        )
     })
 }
 
@@ -201,7 +217,13 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     flags: c_uint,
 ) -> cudaError_t {
     run(|| {
-        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags))
+        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(
+            stream,
+            dependencies,
+            dependencyData,
+            numDependencies,
+            flags,
+        ))
     })
 }
 
@@ -215,9 +237,7 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     numDependencies: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v1(stream, dependencies, numDependencies, flags))
-    })
+    run(|| cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v1(stream, dependencies, numDependencies, flags)))
 }
 
 /// Update the set of dependencies in a capturing stream (12.3+).
@@ -232,7 +252,13 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(
     flags: c_uint,
 ) -> cudaError_t {
     run(|| {
-        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags))
+        cu(rt::ctx()?.cuStreamUpdateCaptureDependencies_v2(
+            stream,
+            dependencies,
+            dependencyData,
+            numDependencies,
+            flags,
+        ))
     })
 }
 
@@ -266,7 +292,9 @@ unsafe extern "C" fn recapture_callback(
         let Some(func) = cb.callbackFunc else { return 0 };
         let Ok(f) = rt::fns() else { return CUDA_ERROR_UNKNOWN };
         // SAFETY: the driver's parameter blocks, valid during the callback.
-        let conv = |p: *const CUgraphNodeParams| unsafe { p.as_ref() }.and_then(|d| super::graph_params::node_params_back(f, d).ok());
+        let conv = |p: *const CUgraphNodeParams| {
+            unsafe { p.as_ref() }.and_then(|d| super::graph_params::node_params_back(f, d).ok())
+        };
         let (o, n) = (conv(original), conv(recaptured));
         let ptr = |p: &Option<cudaGraphNodeParams>| p.as_ref().map_or(std::ptr::null(), |p| p as *const _);
         // SAFETY: the program's callback with its own data.

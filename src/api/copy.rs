@@ -15,12 +15,12 @@ use cudart_rs_macros::export;
 use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 
-use crate::engine::copy3d::{array_state, direction, memcpy3d_init, run3d, set_ptr, ArrayState};
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::engine::copy3d::{array_state, direction, memcpy3d_init, run3d, set_ptr, ArrayState};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// The runtime's checks of a pointer end of a 3D copy: a pointer given
@@ -110,7 +110,13 @@ fn memcpy3d_kind(f: &Fns, p: &cudaMemcpy3DParms, kind: raw::cudaMemcpyKind) -> R
     if selem != 0 && delem != 0 && selem != delem {
         return Err(cudaError::cudaErrorInvalidValue);
     }
-    let elem = if delem != 0 { delem } else if selem != 0 { selem } else { 1 };
+    let elem = if delem != 0 {
+        delem
+    } else if selem != 0 {
+        selem
+    } else {
+        1
+    };
     let up = |n: usize, b: usize| n.wrapping_add(b - 1) / b;
     c.WidthInBytes = up(e.width, cblock.0).wrapping_mul(elem);
     c.Height = up(e.height, cblock.1);
@@ -198,7 +204,13 @@ fn memcpy3d_peer(p: *const cudaMemcpy3DPeerParms, stream: Option<cudaStream_t>) 
 /// pointers); then the kind is checked; a large copy between pageable and device memory goes
 /// through the staging pipeline ([`crate::engine::pageable`]); explicit kinds use the driver's typed
 /// copies, host-to-host and default the unified one.
-fn memcpy1d(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind, stream: Option<cudaStream_t>) -> Res {
+fn memcpy1d(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+    stream: Option<cudaStream_t>,
+) -> Res {
     let f = rt::ctx()?;
     if count == 0 {
         return Ok(());
@@ -272,7 +284,14 @@ fn memcpy2d(
 
 /// `cudaMemcpyPeer`/`cudaMemcpyPeerAsync`: a copy of zero bytes does nothing (whatever the
 /// devices and pointers); device ordinals to primary contexts.
-fn memcpy_peer(dst: *mut c_void, dstDevice: c_int, src: *const c_void, srcDevice: c_int, count: usize, stream: Option<cudaStream_t>) -> Res {
+fn memcpy_peer(
+    dst: *mut c_void,
+    dstDevice: c_int,
+    src: *const c_void,
+    srcDevice: c_int,
+    count: usize,
+    stream: Option<cudaStream_t>,
+) -> Res {
     let f = rt::ctx()?;
     if count == 0 {
         return Ok(());
@@ -309,7 +328,15 @@ fn memset1d(devPtr: *mut c_void, value: c_int, count: usize, stream: Option<cuda
 /// for an empty region, else the driver's 2D memset with the pitch as it is (the driver
 /// judges it, one row too), as NVIDIA's runtime does; rows that follow each other are one
 /// linear memset ([`crate::engine::linear`]).
-fn memset_rows(f: &Fns, ptr: CUdeviceptr, pitch: usize, value: c_int, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
+fn memset_rows(
+    f: &Fns,
+    ptr: CUdeviceptr,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    stream: Option<cudaStream_t>,
+) -> Res {
     if width == 0 || height == 0 {
         return Ok(());
     }
@@ -327,7 +354,14 @@ fn memset_rows(f: &Fns, ptr: CUdeviceptr, pitch: usize, value: c_int, width: usi
 }
 
 /// `cudaMemset2D`/`cudaMemset2DAsync`.
-fn memset2d(devPtr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize, stream: Option<cudaStream_t>) -> Res {
+fn memset2d(
+    devPtr: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    stream: Option<cudaStream_t>,
+) -> Res {
     let f = rt::ctx()?;
     memset_rows(f, devPtr as CUdeviceptr, pitch, value, width, height, stream)
 }
@@ -372,7 +406,12 @@ fn memset3d(p: cudaPitchedPtr, value: c_int, extent: cudaExtent, stream: Option<
 /// Copies data between host and device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(Linear))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| memcpy1d(dst, src, count, kind, None))
 }
 
@@ -485,14 +524,25 @@ pub unsafe extern "C" fn cudaMemset(devPtr: *mut c_void, value: c_int, count: us
 /// Initializes or sets device memory to a value.
 #[export(family = Memset, per_thread = ptsz, sem = Memset(Linear))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemsetAsync(devPtr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemsetAsync(
+    devPtr: *mut c_void,
+    value: c_int,
+    count: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
     run(|| memset1d(devPtr, value, count, Some(stream)))
 }
 
 /// Initializes or sets device memory to a value.
 #[export(family = Memset, per_thread = ptds, sem = Memset(TwoD))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemset2D(devPtr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemset2D(
+    devPtr: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
     run(|| memset2d(devPtr, pitch, value, width, height, None))
 }
 

@@ -6,10 +6,10 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::addr_of;
 use std::sync::OnceLock;
 
-use crate::runtime::boundary::{self, cu, out, run, Res};
 use crate::driver::{self, types::CUdevice};
-use crate::types::error;
+use crate::runtime::boundary::{self, cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::error;
 use crate::types::*;
 
 /// Returns the CUDA Runtime version.
@@ -578,7 +578,12 @@ pub unsafe extern "C" fn cudaDeviceRegisterAsyncNotification(
         out(callback)?;
         // SAFETY: same C signature, the notification struct has the same layout.
         let f = std::mem::transmute::<cudaAsyncCallback, driver::types::CUasyncCallback>(callbackFunc);
-        cu(rt::fns()?.cuDeviceRegisterAsyncNotification(dev, f, userData, callback as *mut driver::types::CUasyncCallbackHandle))
+        cu(rt::fns()?.cuDeviceRegisterAsyncNotification(
+            dev,
+            f,
+            userData,
+            callback as *mut driver::types::CUasyncCallbackHandle,
+        ))
     })
 }
 

@@ -9,13 +9,13 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::engine::formats::{from_cu_format, to_cu_format};
 use crate::api::interop::resource;
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::engine::formats::{from_cu_format, to_cu_format};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// Whether `f` is one of the runtime's `cudaEglColorFormat` values (the driver has four more,
@@ -129,7 +129,9 @@ pub(crate) fn from_cu_frame(c: &CUeglFrame) -> Res<cudaEglFrame> {
         }
     }
     f.planeCount = c.planeCount;
-    if !runtime_color_format(c.eglColorFormat) || !matches!(c.frameType, CU_EGL_FRAME_TYPE_ARRAY | CU_EGL_FRAME_TYPE_PITCH) {
+    if !runtime_color_format(c.eglColorFormat)
+        || !matches!(c.frameType, CU_EGL_FRAME_TYPE_ARRAY | CU_EGL_FRAME_TYPE_PITCH)
+    {
         return Err(cudaError::cudaErrorInvalidValue);
     }
     f.eglColorFormat = raw::cudaEglColorFormat_enum(c.eglColorFormat);
@@ -140,10 +142,12 @@ pub(crate) fn from_cu_frame(c: &CUeglFrame) -> Res<cudaEglFrame> {
 /// Registers an EGL image.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(pCudaResource: *mut cudaGraphicsResource_t, image: EGLImageKHR, flags: c_uint) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsEGLRegisterImage(pCudaResource as *mut CUgraphicsResource, image, flags))
-    })
+pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(
+    pCudaResource: *mut cudaGraphicsResource_t,
+    image: EGLImageKHR,
+    flags: c_uint,
+) -> cudaError_t {
+    run(|| cu(rt::ctx()?.cuGraphicsEGLRegisterImage(pCudaResource as *mut CUgraphicsResource, image, flags)))
 }
 
 /// Makes a stream connection with `make`; if that fails, the caller's connection is left as
@@ -167,7 +171,10 @@ unsafe fn connect(conn: *mut cudaEglStreamConnection, make: impl FnOnce(&Fns) ->
 /// Connect CUDA to EGLStream as a consumer.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaEGLStreamConsumerConnect(conn: *mut cudaEglStreamConnection, eglStream: EGLStreamKHR) -> cudaError_t {
+pub unsafe extern "C" fn cudaEGLStreamConsumerConnect(
+    conn: *mut cudaEglStreamConnection,
+    eglStream: EGLStreamKHR,
+) -> cudaError_t {
     run(|| connect(conn, |f| f.cuEGLStreamConsumerConnect(conn, eglStream)))
 }
 
@@ -179,9 +186,7 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerConnectWithFlags(
     eglStream: EGLStreamKHR,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        connect(conn, |f| f.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags))
-    })
+    run(|| connect(conn, |f| f.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags)))
 }
 
 passthrough! {
@@ -211,9 +216,7 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerReleaseFrame(
     pCudaResource: cudaGraphicsResource_t,
     pStream: *mut cudaStream_t,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuEGLStreamConsumerReleaseFrame(conn, resource(pCudaResource), pStream))
-    })
+    run(|| cu(rt::ctx()?.cuEGLStreamConsumerReleaseFrame(conn, resource(pCudaResource), pStream)))
 }
 
 /// Connect CUDA to EGLStream as a producer.
@@ -225,9 +228,7 @@ pub unsafe extern "C" fn cudaEGLStreamProducerConnect(
     width: EGLint,
     height: EGLint,
 ) -> cudaError_t {
-    run(|| {
-        connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream, width, height))
-    })
+    run(|| connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream, width, height)))
 }
 
 /// Present a CUDA eglFrame to the EGLStream with CUDA as a producer.
@@ -293,7 +294,11 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
 /// elsewhere (Tegra, aarch64).
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaEventCreateFromEGLSync(phEvent: *mut cudaEvent_t, eglSync: EGLSyncKHR, flags: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaEventCreateFromEGLSync(
+    phEvent: *mut cudaEvent_t,
+    eglSync: EGLSyncKHR,
+    flags: c_uint,
+) -> cudaError_t {
     if cfg!(target_arch = "x86_64") {
         let _ = (phEvent, eglSync, flags);
         return cudaError::cudaErrorNotSupported;

@@ -7,8 +7,8 @@ use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
 use crate::runtime::boundary::{cu, run, run_uninitialised, Res};
-use crate::types::cudaError;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::{cudaDriverEntryPointQueryResult, cudaError_t, cudaUUID_t};
 #[cfg(not(feature = "abi12"))]
 use crate::types::{cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t};
@@ -18,7 +18,13 @@ use crate::types::{cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t};
 /// Everything else is the driver's to judge, as in NVIDIA's runtime: an unknown symbol, a
 /// version older than the symbol or newer than the driver, null pointers (but a null symbol),
 /// other flags. In a `_ptsz` export the default search is the per-thread one.
-unsafe fn entry_point(symbol: *const c_char, funcPtr: *mut *mut c_void, version: c_uint, flags: u64, status: *mut cudaDriverEntryPointQueryResult) -> Res {
+unsafe fn entry_point(
+    symbol: *const c_char,
+    funcPtr: *mut *mut c_void,
+    version: c_uint,
+    flags: u64,
+    status: *mut cudaDriverEntryPointQueryResult,
+) -> Res {
     let f = rt::fns()?;
     // A null symbol crashes NVIDIA's runtime (and the driver): refused here.
     if symbol.is_null() {
@@ -61,14 +67,19 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
 /// own, private tables, which this runtime does not have.)
 #[export(family = Runtime)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetExportTable(
+    ppExportTable: *mut *const c_void,
+    pExportTableId: *const cudaUUID_t,
+) -> cudaError_t {
     run_uninitialised(|| {
         if ppExportTable.is_null() || pExportTableId.is_null() {
             return Err(cudaError::cudaErrorInvalidValue);
         }
         // The runtime's own tables (the ones NVIDIA's tools ask a runtime for), else the
         // driver's.
-        if let Some(t) = crate::runtime::export_table::runtime_table(pExportTableId as *const crate::driver::types::CUuuid) {
+        if let Some(t) =
+            crate::runtime::export_table::runtime_table(pExportTableId as *const crate::driver::types::CUuuid)
+        {
             // SAFETY: checked above.
             unsafe { *ppExportTable = t };
             return Ok(());
@@ -128,7 +139,8 @@ pub unsafe extern "C" fn cudaLogsRegisterCallback(
 ) -> cudaError_t {
     run(|| {
         // SAFETY: the same C function type (the level is the driver's enum, as an int).
-        let cb = unsafe { std::mem::transmute::<cudaLogsCallback_t, crate::driver::types::CUlogsCallback>(callbackFunc) };
+        let cb =
+            unsafe { std::mem::transmute::<cudaLogsCallback_t, crate::driver::types::CUlogsCallback>(callbackFunc) };
         cu(rt::ctx()?.cuLogsRegisterCallback(cb, userData, callback_out))
     })
 }

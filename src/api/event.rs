@@ -6,16 +6,14 @@ use std::ffi::c_uint;
 use std::ptr::null_mut;
 
 use crate::runtime::boundary::{cu, out, run, Res};
-use crate::types::cudaError;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 fn create(event: *mut cudaEvent_t, flags: c_uint) -> Res {
     let e = out(event)?;
     let known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
-    if flags & !known != 0
-        || (flags & cudaEventInterprocess != 0 && flags & cudaEventDisableTiming == 0)
-    {
+    if flags & !known != 0 || (flags & cudaEventInterprocess != 0 && flags & cudaEventDisableTiming == 0) {
         return Err(cudaError::cudaErrorInvalidValue);
     }
     let f = rt::ctx()?;
@@ -64,4 +62,3 @@ pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, 
         return cu(f.cuEventElapsedTime(out(ms)?, start, end));
     })
 }
-

@@ -11,11 +11,11 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
+use crate::driver::types::*;
 use crate::engine::formats::to_cu_format;
 use crate::runtime::boundary::{cu, out, run, Res};
-use crate::driver::types::*;
-use crate::types::cudaError;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// A caller's descriptor; null is `cudaErrorInvalidValue`.
@@ -317,7 +317,11 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(
 /// Return NvSciSync attributes that this device can support.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut c_void, device: c_int, flags: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaDeviceGetNvSciSyncAttributes(
+    nvSciSyncAttrList: *mut c_void,
+    device: c_int,
+    flags: c_int,
+) -> cudaError_t {
     run(|| {
         // A NULL list is refused before the device is looked at (NVIDIA's order, the H100).
         if nvSciSyncAttrList.is_null() {
@@ -355,7 +359,10 @@ mod tests {
         p[1].params.fence.value = 7;
         p[1].params.keyedMutex = cudaExternalSemaphoreWaitParamsKeyedMutex { key: 9, timeoutMs: 11 };
         p[1].flags = cudaExternalSemaphoreWaitSkipNvSciBufMemSync;
-        let v = widen(p.as_ptr(), 2, |p| (p.params.fence.value, p.params.keyedMutex.key, p.params.keyedMutex.timeoutMs, p.flags)).unwrap();
+        let v = widen(p.as_ptr(), 2, |p| {
+            (p.params.fence.value, p.params.keyedMutex.key, p.params.keyedMutex.timeoutMs, p.flags)
+        })
+        .unwrap();
         assert_eq!(v, vec![(0, 0, 0, 0), (7, 9, 11, 2)]);
         assert!(widen(std::ptr::null::<cudaExternalSemaphoreWaitParams_v1>(), 0, |_| ()).unwrap().is_empty());
         assert_eq!(
@@ -370,7 +377,8 @@ mod tests {
         // SAFETY: a plain C struct; all-zero is valid.
         let mut d: cudaExternalSemaphoreHandleDesc = unsafe { std::mem::zeroed() };
         d.r#type = raw::cudaExternalSemaphoreHandleType(2);
-        d.handle.win32 = cudaExternalSemaphoreHandleDescWin32 { handle: 0x1234 as *mut c_void, name: 0x5678 as *const c_void };
+        d.handle.win32 =
+            cudaExternalSemaphoreHandleDescWin32 { handle: 0x1234 as *mut c_void, name: 0x5678 as *const c_void };
         let c = semaphore_handle_desc(&d);
         // SAFETY: the win32 member was written.
         let w = unsafe { c.handle.win32 };

@@ -8,11 +8,10 @@ use std::ptr::null_mut;
 #[cfg(not(feature = "abi12"))]
 use std::sync::atomic::Ordering;
 
-
-use crate::runtime::boundary::{cu, out, record, run, Res};
 use crate::driver::types::*;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, record, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 use super::registration::*;
@@ -20,7 +19,10 @@ use super::registration::*;
 /// Get pointer to device entry function that matches entry function `symbolPtr`.
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, symbolPtr: *const c_void) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetFuncBySymbol(
+    functionPtr: *mut cudaFunction_t,
+    symbolPtr: *const c_void,
+) -> cudaError_t {
     run(|| {
         let p = out(functionPtr)?;
         let f = rt::ctx()?;
@@ -131,7 +133,11 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, fu
 /// Reads the attributes 0 to 7 of `k` on `dev` through `get` and keeps them.
 #[cold]
 #[inline(never)]
-fn fixed_attributes(k: CUkernel, dev: c_int, get: &dyn Fn(CUfunction_attribute) -> Res<c_int>) -> Res<[c_int; crate::runtime::kattr::FIXED]> {
+fn fixed_attributes(
+    k: CUkernel,
+    dev: c_int,
+    get: &dyn Fn(CUfunction_attribute) -> Res<c_int>,
+) -> Res<[c_int; crate::runtime::kattr::FIXED]> {
     let ticket = crate::runtime::kattr::KERNEL_ATTRS.ticket();
     let mut v = [0; crate::runtime::kattr::FIXED];
     for (i, x) in v.iter_mut().enumerate() {
@@ -175,7 +181,11 @@ fn attributes_135(get: &dyn Fn(CUfunction_attribute) -> Res<c_int>, max_dynamic_
 /// Set attributes for a given function.
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cudaFuncAttribute, value: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaFuncSetAttribute(
+    func: *const c_void,
+    attr: raw::cudaFuncAttribute,
+    value: c_int,
+) -> cudaError_t {
     run(|| {
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);
@@ -206,7 +216,12 @@ pub unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: raw::cu
 /// Find parameter offset and size of a kernel parameter (by its index, from 0).
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
+pub unsafe extern "C" fn cudaFuncGetParamInfo(
+    func: *const c_void,
+    paramIndex: usize,
+    paramOffset: *mut usize,
+    paramSize: *mut usize,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let k = resolve(func, f)?;
@@ -254,7 +269,10 @@ pub unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cacheConfig
 /// accepts a valid configuration and ignores it on devices whose bank size is fixed).
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config: raw::cudaSharedMemConfig) -> cudaError_t {
+pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(
+    func: *const c_void,
+    config: raw::cudaSharedMemConfig,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let k = resolve_for_config(func, f)?;

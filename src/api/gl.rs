@@ -9,10 +9,10 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::runtime::boundary::{cu, out, run, Res};
-use crate::types::cudaError;
 use crate::driver::types::*;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// Gets the CUDA devices associated with the current OpenGL context.
@@ -52,18 +52,18 @@ pub unsafe extern "C" fn cudaGraphicsGLRegisterImage(
     target: GLenum,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsGLRegisterImage(resource as *mut CUgraphicsResource, image, target, flags))
-    })
+    run(|| cu(rt::ctx()?.cuGraphicsGLRegisterImage(resource as *mut CUgraphicsResource, image, target, flags)))
 }
 
 /// Registers an OpenGL buffer object.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(resource: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsGLRegisterBuffer(resource as *mut CUgraphicsResource, buffer, flags))
-    })
+pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(
+    resource: *mut cudaGraphicsResource_t,
+    buffer: GLuint,
+    flags: c_uint,
+) -> cudaError_t {
+    run(|| cu(rt::ctx()?.cuGraphicsGLRegisterBuffer(resource as *mut CUgraphicsResource, buffer, flags)))
 }
 
 /// Sets a CUDA device to use OpenGL interoperability. Deprecated since CUDA 5.0: no device
@@ -127,7 +127,10 @@ pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaErr
 /// Maps a buffer object for access by CUDA.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(
+    devPtr: *mut *mut c_void,
+    bufObj: GLuint,
+    stream: cudaStream_t,
+) -> cudaError_t {
     run(|| map_buffer_object(devPtr, bufObj, stream))
 }
-

@@ -21,10 +21,10 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::CUcontext;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`: NVIDIA's runtime always asks for the runtime's
@@ -89,9 +89,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependencies: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies)))
 }
 
 /// Returns a node's dependencies.
@@ -103,9 +101,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependencies(
     pDependencies: *mut cudaGraphNode_t,
     pNumDependencies: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphNodeGetDependencies_v1(node, pDependencies, pNumDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphNodeGetDependencies_v1(node, pDependencies, pNumDependencies)))
 }
 
 /// Returns a node's dependencies (12.3+).
@@ -118,9 +114,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependencies: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies)))
 }
 
 /// Returns a node's dependent nodes.
@@ -133,9 +127,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependentNodes: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes))
-    })
+    run(|| cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes)))
 }
 
 /// Returns a node's dependent nodes.
@@ -147,9 +139,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(
     pDependentNodes: *mut cudaGraphNode_t,
     pNumDependentNodes: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v1(node, pDependentNodes, pNumDependentNodes))
-    })
+    run(|| cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v1(node, pDependentNodes, pNumDependentNodes)))
 }
 
 /// Returns a node's dependent nodes (12.3+).
@@ -162,9 +152,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(
     edgeData: *mut cudaGraphEdgeData,
     pNumDependentNodes: *mut usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes))
-    })
+    run(|| cu(rt::ctx()?.cuGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes)))
 }
 
 /// Adds dependency edges to a graph.
@@ -178,9 +166,7 @@ pub unsafe extern "C" fn cudaGraphAddDependencies(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies)))
 }
 
 /// Adds dependency edges to a graph. (12.3+)
@@ -194,9 +180,7 @@ pub unsafe extern "C" fn cudaGraphAddDependencies_v2(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies)))
 }
 
 /// Removes dependency edges from a graph.
@@ -210,9 +194,7 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies)))
 }
 
 /// Removes dependency edges from a graph.
@@ -225,9 +207,7 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     to: *const cudaGraphNode_t,
     numDependencies: usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphRemoveDependencies_v1(graph, from, to, numDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphRemoveDependencies_v1(graph, from, to, numDependencies)))
 }
 
 /// Removes dependency edges from a graph. (12.3+)
@@ -241,9 +221,7 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(
     edgeData: *const cudaGraphEdgeData,
     numDependencies: usize,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies))
-    })
+    run(|| cu(rt::ctx()?.cuGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies)))
 }
 
 /// The runtime's node type of a driver node type: the same value, except for the driver's
@@ -267,7 +245,10 @@ fn node_type(t: c_int) -> Result<raw::cudaGraphNodeType, cudaError> {
 /// Returns a node's type.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut raw::cudaGraphNodeType) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphNodeGetType(
+    node: cudaGraphNode_t,
+    pType: *mut raw::cudaGraphNodeType,
+) -> cudaError_t {
     run(|| {
         let p = out(pType)?;
         let mut t: c_int = 0;
@@ -299,9 +280,7 @@ pub unsafe extern "C" fn cudaGraphInstantiateWithParams(
     graph: cudaGraph_t,
     instantiateParams: *mut cudaGraphInstantiateParams,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphInstantiateWithParams(pGraphExec, graph, instantiateParams))
-    })
+    run(|| cu(rt::ctx()?.cuGraphInstantiateWithParams(pGraphExec, graph, instantiateParams)))
 }
 
 /// The runtime's update result of a driver one: results the runtime's enum lacks are
@@ -356,9 +335,7 @@ pub unsafe extern "C" fn cudaUserObjectCreate(
     initialRefcount: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::fns()?.cuUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags))
-    })
+    run(|| cu(rt::fns()?.cuUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags)))
 }
 
 /// Create a conditional handle. The handle belongs to the context current on this thread, if
@@ -371,9 +348,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
     defaultLaunchValue: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        conditional_handle_create(pHandle_out, graph, null_mut(), defaultLaunchValue, flags)
-    })
+    run(|| conditional_handle_create(pHandle_out, graph, null_mut(), defaultLaunchValue, flags))
 }
 
 /// A conditional handle of a graph, for the given execution context (NULL: the context
@@ -388,9 +363,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
     defaultLaunchValue: c_uint,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        conditional_handle_create(pHandle_out, graph, ctx as CUcontext, defaultLaunchValue, flags)
-    })
+    run(|| conditional_handle_create(pHandle_out, graph, ctx as CUcontext, defaultLaunchValue, flags))
 }
 
 /// A conditional handle for context `ctx`; NULL: the context current on this thread, if any

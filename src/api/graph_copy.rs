@@ -5,9 +5,9 @@
 use cudart_rs_macros::export;
 use std::ffi::c_void;
 
-use crate::runtime::boundary::{cu, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
+use crate::runtime::boundary::{cu, run, Res};
 use crate::runtime::rt;
 use crate::types::*;
 
@@ -16,7 +16,13 @@ use super::graph_params::*;
 // ---- memcpy nodes -----------------------------------------------------------------------
 
 /// Adds a copy node made from `c` (the current context runs it).
-fn add_copy(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, make: impl FnOnce(&Fns) -> Res<CUDA_MEMCPY3D>) -> Res {
+fn add_copy(
+    pGraphNode: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    pDependencies: *const cudaGraphNode_t,
+    numDependencies: usize,
+    make: impl FnOnce(&Fns) -> Res<CUDA_MEMCPY3D>,
+) -> Res {
     let (f, c) = ctx()?;
     let p = make(f)?;
     // SAFETY: a converted copy; the driver checks the handles and the rest.
@@ -47,9 +53,7 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
     numDependencies: usize,
     pCopyParams: *const cudaMemcpy3DParms,
 ) -> cudaError_t {
-    run(|| {
-        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy3d(f, pCopyParams))
-    })
+    run(|| add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy3d(f, pCopyParams)))
 }
 
 /// Creates a memcpy node to copy to a symbol on the device and adds it to a graph.
@@ -67,7 +71,9 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
     run(|| {
-        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
+        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| {
+            copy_to_symbol(f, symbol, src, count, offset, kind)
+        })
     })
 }
 
@@ -86,7 +92,9 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeFromSymbol(
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
     run(|| {
-        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
+        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| {
+            copy_from_symbol(f, dst, symbol, count, offset, kind)
+        })
     })
 }
 
@@ -103,22 +111,26 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
     count: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| {
-        add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy1d(f, dst, src, count, kind))
-    })
+    run(|| add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| copy1d(f, dst, src, count, kind)))
 }
 
 /// Returns a memcpy node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *mut cudaMemcpy3DParms,
+) -> cudaError_t {
     run(|| get_params(pNodeParams, |f, c| f.cuGraphMemcpyNodeGetParams(node, c), copy3d_back))
 }
 
 /// Sets a memcpy node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaMemcpy3DParms,
+) -> cudaError_t {
     run(|| set_copy(node, |f| copy3d(f, pNodeParams)))
 }
 
@@ -133,9 +145,7 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| {
-        set_copy(node, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
-    })
+    run(|| set_copy(node, |f| copy_to_symbol(f, symbol, src, count, offset, kind)))
 }
 
 /// Sets a memcpy node's parameters to copy from a symbol on the device.
@@ -149,9 +159,7 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| {
-        set_copy(node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
-    })
+    run(|| set_copy(node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind)))
 }
 
 /// Sets a memcpy node's parameters to perform a 1-dimensional copy.
@@ -191,9 +199,7 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| {
-        exec_set_copy(hGraphExec, node, |f| copy_to_symbol(f, symbol, src, count, offset, kind))
-    })
+    run(|| exec_set_copy(hGraphExec, node, |f| copy_to_symbol(f, symbol, src, count, offset, kind)))
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to copy from a symbol on the
@@ -209,9 +215,7 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| {
-        exec_set_copy(hGraphExec, node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind))
-    })
+    run(|| exec_set_copy(hGraphExec, node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind)))
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional
@@ -251,7 +255,10 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
 /// Returns a memset node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *mut cudaMemsetParams,
+) -> cudaError_t {
     run(|| {
         get_params(
             pNodeParams,
@@ -273,7 +280,10 @@ pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNo
 /// Sets a memset node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaMemsetParams,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let p = memset_params(pNodeParams)?;

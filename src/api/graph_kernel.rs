@@ -33,14 +33,20 @@ pub unsafe extern "C" fn cudaGraphAddKernelNode(
 /// Returns a kernel node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *mut cudaKernelNodeParams,
+) -> cudaError_t {
     run(|| get_params(pNodeParams, |f, k| f.cuGraphKernelNodeGetParams(node, k), |f, k| Ok(kernel_params_back(f, k))))
 }
 
 /// Sets a kernel node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaKernelNodeParams,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let k = kernel_params(f, pNodeParams)?;

@@ -6,10 +6,10 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::c_void;
 
-use crate::runtime::boundary::{cu, out, run};
 use crate::driver::types::*;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 use super::graph_params::*;
@@ -36,7 +36,10 @@ pub unsafe extern "C" fn cudaGraphAddHostNode(
 /// Returns a host node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphHostNodeGetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *mut cudaHostNodeParams,
+) -> cudaError_t {
     run(|| {
         get_params(
             pNodeParams,
@@ -49,7 +52,10 @@ pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNode
 /// Sets a host node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphHostNodeSetParams(
+    node: cudaGraphNode_t,
+    pNodeParams: *const cudaHostNodeParams,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let p = host_params(pNodeParams)?;
@@ -122,7 +128,13 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
     run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
-        cu(f.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
+        cu(f.cuGraphAddExternalSemaphoresSignalNode(
+            pGraphNode,
+            graph,
+            pDependencies,
+            numDependencies,
+            p as *const _ as *const c_void,
+        ))
     })
 }
 
@@ -182,7 +194,13 @@ pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
     run(|| {
         let f = rt::ctx()?;
         let p = semaphores!(nodeParams);
-        cu(f.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, p as *const _ as *const c_void))
+        cu(f.cuGraphAddExternalSemaphoresWaitNode(
+            pGraphNode,
+            graph,
+            pDependencies,
+            numDependencies,
+            p as *const _ as *const c_void,
+        ))
     })
 }
 
@@ -255,7 +273,10 @@ pub unsafe extern "C" fn cudaGraphAddMemAllocNode(
 /// Returns a memory alloc node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(
+    node: cudaGraphNode_t,
+    params_out: *mut cudaMemAllocNodeParams,
+) -> cudaError_t {
     run(|| get_params(params_out, |f, d| f.cuGraphMemAllocNodeGetParams(node, d), |_, d| Ok(alloc_back(d))))
 }
 
@@ -323,7 +344,10 @@ pub unsafe extern "C" fn cudaGraphAddNode_v2(
 /// Updates a graph node's parameters.
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphNodeSetParams(
+    node: cudaGraphNode_t,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> cudaError_t {
     run(|| {
         let (f, c) = ctx()?;
         let mut d = node_params(f, c, given(nodeParams)?)?;
@@ -336,7 +360,10 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParam
 #[cfg(not(feature = "abi12"))]
 #[export(family = Graph)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphNodeGetParams(
+    node: cudaGraphNode_t,
+    nodeParams: *mut cudaGraphNodeParams,
+) -> cudaError_t {
     run(|| get_params(nodeParams, |f, d| f.cuGraphNodeGetParams(node, d), node_params_back))
 }
 

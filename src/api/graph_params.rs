@@ -24,15 +24,14 @@ use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
 use crate::api::copy::memcpy3d_params;
-use crate::api::{registration, symbols};
 use crate::api::pool::{self, cu_pool_props};
-use crate::runtime::boundary::{cu, out, Res};
+use crate::api::{registration, symbols};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
-
 
 // The parameters passed to the driver as they are: the runtime's structs are the driver's,
 // field for field, with the same enum values (`cuda.h`: CUmemAccessDesc,
@@ -49,8 +48,13 @@ const _: () = {
     assert!(offset_of!(cudaExternalSemaphoreSignalNodeParams, numExtSems) == 16);
     assert!(size_of::<cudaExternalSemaphoreWaitNodeParams>() == 24);
     assert!(offset_of!(cudaExternalSemaphoreWaitNodeParams, numExtSems) == 16);
-    assert!(size_of::<cudaExternalSemaphoreSignalParams>() == 144 && offset_of!(cudaExternalSemaphoreSignalParams, flags) == 72);
-    assert!(size_of::<cudaExternalSemaphoreWaitParams>() == 144 && offset_of!(cudaExternalSemaphoreWaitParams, flags) == 72);
+    assert!(
+        size_of::<cudaExternalSemaphoreSignalParams>() == 144
+            && offset_of!(cudaExternalSemaphoreSignalParams, flags) == 72
+    );
+    assert!(
+        size_of::<cudaExternalSemaphoreWaitParams>() == 144 && offset_of!(cudaExternalSemaphoreWaitParams, flags) == 72
+    );
     assert!(size_of::<cudaGraphEdgeData>() == 8);
     assert!(size_of::<cudaLaunchAttributeValue>() == 64);
     assert!(size_of::<cudaHostNodeParams>() == size_of::<CUDA_HOST_NODE_PARAMS>());
@@ -152,7 +156,13 @@ pub(crate) fn copy3d(f: &Fns, p: *const cudaMemcpy3DParms) -> Res<CUDA_MEMCPY3D>
 /// the driver gets without pitches or heights (0), as NVIDIA's runtime gives it: a node made
 /// by a 1D or symbol form reads back as pitch 0 and height 0 (on the H100, 13.0.96 and
 /// 12.9.79: "copy 1D: src pitch 0 xsize 0 ysize 0, dst pitch 0 xsize 0 ysize 0").
-pub(crate) fn copy1d(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
+pub(crate) fn copy1d(
+    f: &Fns,
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: raw::cudaMemcpyKind,
+) -> Res<CUDA_MEMCPY3D> {
     let row = |p: *mut c_void| cudaPitchedPtr { ptr: p, pitch: count, xsize: count, ysize: 1 };
     let zero = cudaPos { x: 0, y: 0, z: 0 };
     let p = cudaMemcpy3DParms {
@@ -175,14 +185,28 @@ pub(crate) fn one_row(c: CUDA_MEMCPY3D) -> CUDA_MEMCPY3D {
 
 /// A copy to `count` bytes at `offset` in a symbol: the symbol and range as
 /// `cudaMemcpyToSymbol` checks them, then the kind.
-pub(crate) fn copy_to_symbol(f: &Fns, symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
+pub(crate) fn copy_to_symbol(
+    f: &Fns,
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> Res<CUDA_MEMCPY3D> {
     let dst = symbols::symbol_range(symbol, count, offset, f)?;
     symbols::to_symbol_kind(kind.0)?;
     copy1d(f, dst as usize as *mut c_void, src, count, kind)
 }
 
 /// A copy from `count` bytes at `offset` in a symbol (see [`copy_to_symbol`]).
-pub(crate) fn copy_from_symbol(f: &Fns, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> Res<CUDA_MEMCPY3D> {
+pub(crate) fn copy_from_symbol(
+    f: &Fns,
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> Res<CUDA_MEMCPY3D> {
     let src = symbols::symbol_range(symbol, count, offset, f)?;
     symbols::from_symbol_kind(kind.0)?;
     copy1d(f, dst, src as usize as *const c_void, count, kind)
@@ -262,7 +286,14 @@ pub(crate) fn memset_params(p: *const cudaMemsetParams) -> Res<CUDA_MEMSET_NODE_
     memset(p.dst, p.pitch, p.value, p.elementSize, p.width, p.height)
 }
 
-pub(crate) fn memset(dst: *mut c_void, pitch: usize, value: c_uint, elementSize: c_uint, width: usize, height: usize) -> Res<CUDA_MEMSET_NODE_PARAMS> {
+pub(crate) fn memset(
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_uint,
+    elementSize: c_uint,
+    width: usize,
+    height: usize,
+) -> Res<CUDA_MEMSET_NODE_PARAMS> {
     if !matches!(elementSize, 1 | 2 | 4) {
         return Err(cudaError::cudaErrorInvalidValue);
     }
@@ -277,7 +308,12 @@ pub(crate) fn host_params(p: *const cudaHostNodeParams) -> Res<CUDA_HOST_NODE_PA
 /// An allocation node's parameters (those of `cudaMemAllocNodeParams` and of its `V2`).
 /// Access descriptors counted but not given are `cudaErrorInvalidValue` (the driver, and
 /// NVIDIA's runtime with it, crash on them).
-pub(crate) fn alloc(poolProps: &cudaMemPoolProps, accessDescs: *const cudaMemAccessDesc, accessDescCount: usize, bytesize: usize) -> Res<CUDA_MEM_ALLOC_NODE_PARAMS> {
+pub(crate) fn alloc(
+    poolProps: &cudaMemPoolProps,
+    accessDescs: *const cudaMemAccessDesc,
+    accessDescCount: usize,
+    bytesize: usize,
+) -> Res<CUDA_MEM_ALLOC_NODE_PARAMS> {
     if accessDescCount != 0 && accessDescs.is_null() {
         return Err(cudaError::cudaErrorInvalidValue);
     }
@@ -308,7 +344,8 @@ pub(crate) fn alloc_back(d: &CUDA_MEM_ALLOC_NODE_PARAMS) -> cudaMemAllocNodePara
 /// know is `cudaErrorInvalidValue`.
 pub(crate) fn node_params(f: &Fns, c: CUcontext, p: &cudaGraphNodeParams) -> Res<CUgraphNodeParams> {
     use cudaGraphNodeType::*;
-    let mut d = CUgraphNodeParams { type_: p.r#type.0, reserved0: p.reserved0, reserved2: p.reserved2, ..Default::default() };
+    let mut d =
+        CUgraphNodeParams { type_: p.r#type.0, reserved0: p.reserved0, reserved2: p.reserved2, ..Default::default() };
     // SAFETY: the union is plain data; which member is meant is what `type` says.
     unsafe {
         d.u.reserved1 = p.u.reserved1;
@@ -473,7 +510,9 @@ pub(crate) fn add_node(
     // SAFETY: converted parameters; the driver checks the handles and the rest.
     cu(unsafe {
         match dependencyData {
-            Some(e) => f.cuGraphAddNode_v2(pGraphNode, graph, pDependencies, e as *const c_void, numDependencies, &mut d),
+            Some(e) => {
+                f.cuGraphAddNode_v2(pGraphNode, graph, pDependencies, e as *const c_void, numDependencies, &mut d)
+            }
             None => f.cuGraphAddNode_v1(pGraphNode, graph, pDependencies, numDependencies, &mut d),
         }
     })?;
@@ -527,7 +566,10 @@ mod tests {
         };
         let r = one_row(c);
         assert_eq!((r.srcPitch, r.srcHeight, r.dstPitch, r.dstHeight), (0, 0, 0, 0));
-        assert_eq!((r.srcDevice, r.dstHost, r.WidthInBytes, r.Height, r.Depth), (0x1000, 0x2000 as *mut c_void, 128, 1, 1));
+        assert_eq!(
+            (r.srcDevice, r.dstHost, r.WidthInBytes, r.Height, r.Depth),
+            (0x1000, 0x2000 as *mut c_void, 128, 1, 1)
+        );
         let p = copy3d_view(&r, 1);
         assert_eq!((p.srcPtr.pitch, p.srcPtr.xsize, p.srcPtr.ysize), (0, 0, 0));
     }

@@ -16,12 +16,12 @@ use std::ptr::null_mut;
 
 use parking_lot::Mutex;
 
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::{CUcontext, CUdevice, CUgreenCtx, CUresult, CUstream};
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::green as rt_green;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// `CU_GREEN_CTX_DEFAULT_STREAM`: NVIDIA's runtime creates every green context with it.
@@ -88,7 +88,14 @@ pub unsafe extern "C" fn cudaDevSmResourceSplitByCount(
     minCount: c_uint,
 ) -> cudaError_t {
     run(|| {
-        cu(rt::fns()?.cuDevSmResourceSplitByCount(result.cast(), nbGroups, input.cast(), remaining.cast(), useFlags, minCount))
+        cu(rt::fns()?.cuDevSmResourceSplitByCount(
+            result.cast(),
+            nbGroups,
+            input.cast(),
+            remaining.cast(),
+            useFlags,
+            minCount,
+        ))
     })
 }
 
@@ -106,7 +113,14 @@ pub unsafe extern "C" fn cudaDevSmResourceSplit(
     groupParams: *mut cudaDevSmResourceGroupParams,
 ) -> cudaError_t {
     run(|| {
-        cu(rt::fns()?.cuDevSmResourceSplit(result.cast(), nbGroups, input.cast(), remainder.cast(), flags, groupParams.cast()))
+        cu(rt::fns()?.cuDevSmResourceSplit(
+            result.cast(),
+            nbGroups,
+            input.cast(),
+            remainder.cast(),
+            flags,
+            groupParams.cast(),
+        ))
     })
 }
 
@@ -234,9 +248,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevice(device: *mut c_int, ctx: cuda
 #[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxId: *mut c_ulonglong) -> cudaError_t {
-    run(|| {
-        per_kind(ctx, |f, g| f.cuGreenCtxGetId(g, ctxId), |f, c| f.cuCtxGetId(c, ctxId))
-    })
+    run(|| per_kind(ctx, |f, g| f.cuGreenCtxGetId(g, ctxId), |f, c| f.cuCtxGetId(c, ctxId)))
 }
 
 /// Records, in `event`, all the work submitted to an execution context so far.
@@ -244,9 +256,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxI
 #[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
-    run(|| {
-        per_kind(ctx, |f, g| f.cuGreenCtxRecordEvent(g, event.cast()), |f, c| f.cuCtxRecordEvent(c, event.cast()))
-    })
+    run(|| per_kind(ctx, |f, g| f.cuGreenCtxRecordEvent(g, event.cast()), |f, c| f.cuCtxRecordEvent(c, event.cast())))
 }
 
 /// Makes all future work submitted to an execution context wait for `event`.
@@ -254,9 +264,7 @@ pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t
 #[export(family = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxWaitEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
-    run(|| {
-        per_kind(ctx, |f, g| f.cuGreenCtxWaitEvent(g, event.cast()), |f, c| f.cuCtxWaitEvent(c, event.cast()))
-    })
+    run(|| per_kind(ctx, |f, g| f.cuGreenCtxWaitEvent(g, event.cast()), |f, c| f.cuCtxWaitEvent(c, event.cast())))
 }
 
 /// Waits for all the work of an execution context.

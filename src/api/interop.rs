@@ -8,10 +8,10 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::runtime::boundary::{cu, run, Res};
-use crate::types::cudaError;
 use crate::driver::types::*;
+use crate::runtime::boundary::{cu, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// The driver's handle of a runtime graphics resource.
@@ -53,34 +53,43 @@ passthrough! {
 /// Set usage flags for mapping a graphics resource.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: c_uint) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsResourceSetMapFlags(self::resource(resource), map_flags(flags)))
-    })
+pub unsafe extern "C" fn cudaGraphicsResourceSetMapFlags(
+    resource: cudaGraphicsResource_t,
+    flags: c_uint,
+) -> cudaError_t {
+    run(|| cu(rt::ctx()?.cuGraphicsResourceSetMapFlags(self::resource(resource), map_flags(flags))))
 }
 
 /// Map graphics resources for access by CUDA.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsMapResources(count: c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsMapResources(count as c_uint, resources as *mut CUgraphicsResource, stream))
-    })
+pub unsafe extern "C" fn cudaGraphicsMapResources(
+    count: c_int,
+    resources: *mut cudaGraphicsResource_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run(|| cu(rt::ctx()?.cuGraphicsMapResources(count as c_uint, resources as *mut CUgraphicsResource, stream)))
 }
 
 /// Unmap graphics resources.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsUnmapResources(count: c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsUnmapResources(count as c_uint, resources as *mut CUgraphicsResource, stream))
-    })
+pub unsafe extern "C" fn cudaGraphicsUnmapResources(
+    count: c_int,
+    resources: *mut cudaGraphicsResource_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    run(|| cu(rt::ctx()?.cuGraphicsUnmapResources(count as c_uint, resources as *mut CUgraphicsResource, stream)))
 }
 
 /// Get an device pointer through which to access a mapped graphics resource.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(devPtr: *mut *mut c_void, size: *mut usize, resource: cudaGraphicsResource_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(
+    devPtr: *mut *mut c_void,
+    size: *mut usize,
+    resource: cudaGraphicsResource_t,
+) -> cudaError_t {
     run(|| {
         cu(rt::ctx()?.cuGraphicsResourceGetMappedPointer(devPtr as *mut CUdeviceptr, size, self::resource(resource)))
     })
@@ -96,7 +105,12 @@ pub unsafe extern "C" fn cudaGraphicsSubResourceGetMappedArray(
     mipLevel: c_uint,
 ) -> cudaError_t {
     run(|| {
-        cu(rt::ctx()?.cuGraphicsSubResourceGetMappedArray(array as *mut CUarray, self::resource(resource), arrayIndex, mipLevel))
+        cu(rt::ctx()?.cuGraphicsSubResourceGetMappedArray(
+            array as *mut CUarray,
+            self::resource(resource),
+            arrayIndex,
+            mipLevel,
+        ))
     })
 }
 
@@ -108,7 +122,10 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
     run(|| {
-        cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(mipmappedArray as *mut CUmipmappedArray, self::resource(resource)))
+        cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(
+            mipmappedArray as *mut CUmipmappedArray,
+            self::resource(resource),
+        ))
     })
 }
 

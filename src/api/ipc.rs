@@ -7,8 +7,8 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::runtime::boundary::{cu, out, run};
 use crate::driver::types::{CUipcEventHandle, CUipcMemHandle};
+use crate::runtime::boundary::{cu, out, run};
 use crate::runtime::rt;
 use crate::types::*;
 

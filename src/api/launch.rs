@@ -7,13 +7,12 @@ use cudart_rs_macros::export;
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
-
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
 use crate::runtime::thread::CallConfig;
+use crate::types::cudaError;
 use crate::types::*;
 
 use super::registration::*;
@@ -48,7 +47,16 @@ fn check_config(grid: dim3, block: dim3) -> Res {
 /// As in NVIDIA's runtimes, the dynamic shared memory size goes to the driver truncated to its
 /// 32 bits.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn launch(f: &Fns, k: CUkernel, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t, cooperative: bool) -> Res {
+pub(crate) fn launch(
+    f: &Fns,
+    k: CUkernel,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+    cooperative: bool,
+) -> Res {
     #[cfg(feature = "abi12")]
     check_config(grid, block)?;
     let shared = shared as c_uint;
@@ -94,7 +102,12 @@ const _: () = {
 /// cbindgen:ignore
 #[export(family = Launch, cupti = none)]
 #[no_mangle]
-pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: dim3, sharedMem: usize, stream: cudaStream_t) -> c_uint {
+pub unsafe extern "C" fn __cudaPushCallConfiguration(
+    gridDim: dim3,
+    blockDim: dim3,
+    sharedMem: usize,
+    stream: cudaStream_t,
+) -> c_uint {
     crate::runtime::thread::push_config(CallConfig { grid: gridDim, block: blockDim, shared: sharedMem, stream });
     0
 }
@@ -103,7 +116,12 @@ pub unsafe extern "C" fn __cudaPushCallConfiguration(gridDim: dim3, blockDim: di
 /// cbindgen:ignore
 #[export(family = Launch, cupti = none)]
 #[no_mangle]
-pub unsafe extern "C" fn __cudaPopCallConfiguration(gridDim: *mut dim3, blockDim: *mut dim3, sharedMem: *mut usize, stream: *mut c_void) -> cudaError_t {
+pub unsafe extern "C" fn __cudaPopCallConfiguration(
+    gridDim: *mut dim3,
+    blockDim: *mut dim3,
+    sharedMem: *mut usize,
+    stream: *mut c_void,
+) -> cudaError_t {
     let Some(c) = crate::runtime::thread::pop_config() else {
         return cudaError::cudaErrorMissingConfiguration;
     };
@@ -206,7 +224,11 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
 /// Launches a CUDA function with launch-time configuration.
 #[export(family = Launch, per_thread = ptsz, sem = Launch)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
+pub unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
     run(|| {
         // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
         let cfg = config.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;

@@ -11,10 +11,10 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// Library options the driver can be given: library options counted but not given
@@ -128,7 +128,12 @@ passthrough! {
 /// Returns a global device pointer
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
+pub unsafe extern "C" fn cudaLibraryGetGlobal(
+    dptr: *mut *mut c_void,
+    bytes: *mut usize,
+    library: cudaLibrary_t,
+    name: *const c_char,
+) -> cudaError_t {
     run(|| {
         // The global of the current context's device.
         let f = rt::ctx()?;
@@ -145,7 +150,12 @@ pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mu
 /// null kernel is the driver's invalid handle, an unknown device its invalid device).
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: raw::cudaFuncAttribute, value: c_int, device: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaKernelSetAttributeForDevice(
+    kernel: cudaKernel_t,
+    attr: raw::cudaFuncAttribute,
+    value: c_int,
+    device: c_int,
+) -> cudaError_t {
     run(|| {
         if !(8..=15).contains(&attr.0) {
             return Err(cudaError::cudaErrorInvalidValue);

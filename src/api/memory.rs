@@ -6,10 +6,10 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// The element size handed to `cuMemAllocPitch` (by `cudaMallocPitch` and `cudaMalloc3D`):
@@ -390,7 +390,9 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
         let r = cu(f.cuPointerGetAttributes(6, attrs.as_mut_ptr(), data.as_mut_ptr(), dptr(ptr)));
         let ty = match (r, mem_type as CUmemorytype) {
             (Ok(()), 0) => cudaMemoryType::cudaMemoryTypeUnregistered,
-            (Ok(()), CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE) if managed != 0 => cudaMemoryType::cudaMemoryTypeManaged,
+            (Ok(()), CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE) if managed != 0 => {
+                cudaMemoryType::cudaMemoryTypeManaged
+            }
             (Ok(()), CU_MEMORYTYPE_HOST) => cudaMemoryType::cudaMemoryTypeHost,
             (Ok(()), CU_MEMORYTYPE_DEVICE) => cudaMemoryType::cudaMemoryTypeDevice,
             (r, _) => {

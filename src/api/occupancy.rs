@@ -5,10 +5,9 @@
 use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
-
 use crate::runtime::boundary::{cu, out, run, Res};
-use crate::types::cudaError;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 use super::launch::cu_config;
@@ -22,7 +21,12 @@ use super::registration::*;
 /// Returns occupancy for a device function.
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize) -> cudaError_t {
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    numBlocks: *mut c_int,
+    func: *const c_void,
+    blockSize: c_int,
+    dynamicSMemSize: usize,
+) -> cudaError_t {
     run(|| max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0))
 }
 
@@ -39,17 +43,30 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     run(|| max_active_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags))
 }
 
-fn max_active_blocks(numBlocks: *mut c_int, func: *const c_void, blockSize: c_int, dynamicSMemSize: usize, flags: c_uint) -> Res {
+fn max_active_blocks(
+    numBlocks: *mut c_int,
+    func: *const c_void,
+    blockSize: c_int,
+    dynamicSMemSize: usize,
+    flags: c_uint,
+) -> Res {
     let f = rt::ctx()?;
     let h = function_of(func, f)?;
     // SAFETY: a function of the current context; the out pointer is the driver's to check.
-    cu(unsafe { f.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, h, blockSize, dynamicSMemSize, flags) })
+    cu(unsafe {
+        f.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, h, blockSize, dynamicSMemSize, flags)
+    })
 }
 
 /// Returns dynamic shared memory available per block when launching `numBlocks` blocks on SM.
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: *const c_void, numBlocks: c_int, blockSize: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
+    dynamicSmemSize: *mut usize,
+    func: *const c_void,
+    numBlocks: c_int,
+    blockSize: c_int,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let h = function_of(func, f)?;
@@ -64,7 +81,11 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSi
 /// maximum cluster size in `*clusterSize`.
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(
+    clusterSize: *mut c_int,
+    func: *const c_void,
+    launchConfig: *const cudaLaunchConfig_t,
+) -> cudaError_t {
     run(|| {
         // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
         let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
@@ -79,7 +100,11 @@ pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut 
 /// maximum number of clusters that could co-exist on the target device in `*numClusters`.
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(
+    numClusters: *mut c_int,
+    func: *const c_void,
+    launchConfig: *const cudaLaunchConfig_t,
+) -> cudaError_t {
     run(|| {
         // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
         let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);

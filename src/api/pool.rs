@@ -26,11 +26,11 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::api::memory::cu_location;
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// Descriptors `cudaMemPoolSetAccess` copies on the stack; more go to the heap.
@@ -241,7 +241,10 @@ pub unsafe extern "C" fn cudaMemPoolGetAccess(
 /// Creates a memory pool
 #[export(family = Memory, sem = Create(Pool, memPool))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemPoolCreate(
+    memPool: *mut cudaMemPool_t,
+    poolProps: *const cudaMemPoolProps,
+) -> cudaError_t {
     run(|| {
         let f = rt::fns()?;
         // NULL properties go to the driver as NULL.
@@ -261,9 +264,7 @@ pub unsafe extern "C" fn cudaMemPoolExportToShareableHandle(
     handleType: raw::cudaMemAllocationHandleType,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::fns()?.cuMemPoolExportToShareableHandle(shareableHandle, memPool, handleType.0, u64::from(flags)))
-    })
+    run(|| cu(rt::fns()?.cuMemPoolExportToShareableHandle(shareableHandle, memPool, handleType.0, u64::from(flags))))
 }
 
 /// imports a memory pool from a shared handle.
@@ -275,18 +276,17 @@ pub unsafe extern "C" fn cudaMemPoolImportFromShareableHandle(
     handleType: raw::cudaMemAllocationHandleType,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::fns()?.cuMemPoolImportFromShareableHandle(memPool, shareableHandle, handleType.0, u64::from(flags)))
-    })
+    run(|| cu(rt::fns()?.cuMemPoolImportFromShareableHandle(memPool, shareableHandle, handleType.0, u64::from(flags))))
 }
 
 /// Export data to share a memory pool allocation between processes.
 #[export(family = Memory)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemPoolExportPointer(exportData: *mut cudaMemPoolPtrExportData, ptr: *mut c_void) -> cudaError_t {
-    run(|| {
-        cu(rt::fns()?.cuMemPoolExportPointer(exportData.cast::<CUmemPoolPtrExportData>(), dptr(ptr)))
-    })
+pub unsafe extern "C" fn cudaMemPoolExportPointer(
+    exportData: *mut cudaMemPoolPtrExportData,
+    ptr: *mut c_void,
+) -> cudaError_t {
+    run(|| cu(rt::fns()?.cuMemPoolExportPointer(exportData.cast::<CUmemPoolPtrExportData>(), dptr(ptr))))
 }
 
 /// Import a memory pool allocation from another process.
@@ -333,9 +333,7 @@ pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
     location: *mut cudaMemLocation,
     r#type: raw::cudaMemAllocationType,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::fns()?.cuMemGetDefaultMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0))
-    })
+    run(|| cu(rt::fns()?.cuMemGetDefaultMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0)))
 }
 
 /// The runtime's and the driver's pool types are the same bytes: checked field by field, so
@@ -344,7 +342,9 @@ const _: () = {
     use std::mem::{offset_of, size_of};
     assert!(size_of::<cudaMemPoolProps>() == size_of::<CUmemPoolProps>());
     assert!(offset_of!(cudaMemPoolProps, location) == offset_of!(CUmemPoolProps, location));
-    assert!(offset_of!(cudaMemPoolProps, win32SecurityAttributes) == offset_of!(CUmemPoolProps, win32SecurityAttributes));
+    assert!(
+        offset_of!(cudaMemPoolProps, win32SecurityAttributes) == offset_of!(CUmemPoolProps, win32SecurityAttributes)
+    );
     assert!(offset_of!(cudaMemPoolProps, maxSize) == offset_of!(CUmemPoolProps, maxSize));
     assert!(offset_of!(cudaMemPoolProps, usage) == offset_of!(CUmemPoolProps, usage));
     assert!(offset_of!(cudaMemPoolProps, reserved) == offset_of!(CUmemPoolProps, reserved));
@@ -397,7 +397,9 @@ mod tests {
         assert_eq!(c.reserved[..r.len()], r);
         // Same bytes as the runtime's struct, padding aside (13.5's reserved1 is not passed on).
         // SAFETY: both are plain 88-byte structs.
-        let (a, b) = unsafe { (std::mem::transmute::<cudaMemPoolProps, [u8; 88]>(p), std::mem::transmute::<CUmemPoolProps, [u8; 88]>(c)) };
+        let (a, b) = unsafe {
+            (std::mem::transmute::<cudaMemPoolProps, [u8; 88]>(p), std::mem::transmute::<CUmemPoolProps, [u8; 88]>(c))
+        };
         assert_eq!(a[..4], b[..4]);
         assert_eq!(a[8..87], b[8..87]);
         #[cfg(not(feature = "abi12"))]

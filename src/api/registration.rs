@@ -20,14 +20,13 @@ use std::sync::{Arc, LazyLock, OnceLock};
 
 use parking_lot::{Mutex, RwLock};
 
-use crate::runtime::boundary::{cu, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, run, Res};
 use crate::runtime::lookup::AddrMap;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
-
 
 /// One registered fat binary. The handle the program gets is a pointer to this, so that
 /// `*handle` is the wrapper the program registered; the program only passes it back.
@@ -141,7 +140,8 @@ pub(crate) fn load(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     let mut names: Vec<*const c_char> = host_vars.iter().map(|(n, _)| n.as_ptr()).collect();
     let mut addrs: Vec<*mut c_void> = host_vars.iter().map(|&(_, a)| a as *mut c_void).collect();
     let mut jit_opts = [CU_JIT_GLOBAL_SYMBOL_NAMES, CU_JIT_GLOBAL_SYMBOL_ADDRESSES, CU_JIT_GLOBAL_SYMBOL_COUNT];
-    let mut jit_vals = [names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, host_vars.len() as *mut c_void];
+    let mut jit_vals =
+        [names.as_mut_ptr() as *mut c_void, addrs.as_mut_ptr() as *mut c_void, host_vars.len() as *mut c_void];
     let n_jit = if host_vars.is_empty() { 0 } else { jit_opts.len() as c_uint };
     let mut table = bin.unified.lock().map(|[ft, fs, dt, ds]| cudalibraryHostUniversalFunctionAndDataTable {
         functionTable: ft as *mut c_void,
@@ -422,7 +422,14 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
     }
 }
 
-fn register_var(handle: *mut *mut c_void, host: usize, deviceName: *const c_char, deviceAddress: *const c_char, size: usize, managed: bool) {
+fn register_var(
+    handle: *mut *mut c_void,
+    host: usize,
+    deviceName: *const c_char,
+    deviceAddress: *const c_char,
+    size: usize,
+    managed: bool,
+) {
     let Some(bin) = bin_of(handle) else { return };
     let Some(name) = cstring(deviceName).or_else(|| cstring(deviceAddress)) else { return };
     let v = Arc::new(Var { bin, name, size, managed, slot: host });
@@ -475,7 +482,12 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
 /// cbindgen:ignore
 #[export(family = Module)]
 #[no_mangle]
-pub unsafe extern "C" fn __cudaRegisterHostVar(fatCubinHandle: *mut *mut c_void, deviceName: *const c_char, hostVar: *mut c_char, size: usize) {
+pub unsafe extern "C" fn __cudaRegisterHostVar(
+    fatCubinHandle: *mut *mut c_void,
+    deviceName: *const c_char,
+    hostVar: *mut c_char,
+    size: usize,
+) {
     let _ = size;
     let Some(bin) = bin_of(fatCubinHandle) else { return };
     let Some(name) = cstring(deviceName) else { return };

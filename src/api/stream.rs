@@ -6,12 +6,12 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::{CUresult, CUstream};
 use crate::driver::MISSING_ENTRY_POINT;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::error;
-use crate::types::cudaError;
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 /// Stream creation as NVIDIA's runtime does it: the context, then the driver judges the out
@@ -83,9 +83,7 @@ pub unsafe extern "C" fn cudaStreamAttachMemAsync(
     length: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuStreamAttachMemAsync(stream, devPtr as u64, length, flags))
-    })
+    run(|| cu(rt::ctx()?.cuStreamAttachMemAsync(stream, devPtr as u64, length, flags)))
 }
 
 /// Returns numerical values that correspond to the least and greatest stream priorities.
@@ -192,7 +190,11 @@ fn stream_attr_size(attr: c_int) -> Option<usize> {
 /// Queries stream attribute.
 #[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: raw::cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t {
+pub unsafe extern "C" fn cudaStreamGetAttribute(
+    hStream: cudaStream_t,
+    attr: raw::cudaLaunchAttributeID,
+    value_out: *mut cudaLaunchAttributeValue,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         let mut v: cudaLaunchAttributeValue = std::mem::zeroed();
@@ -209,7 +211,11 @@ pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: raw
 /// Sets stream attribute.
 #[export(family = Stream, per_thread = ptsz)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: raw::cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t {
+pub unsafe extern "C" fn cudaStreamSetAttribute(
+    hStream: cudaStream_t,
+    attr: raw::cudaLaunchAttributeID,
+    value: *const cudaLaunchAttributeValue,
+) -> cudaError_t {
     run(|| {
         let n = stream_attr_size(attr.0).ok_or(cudaError::cudaErrorInvalidValue)?;
         let value = value.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
@@ -221,4 +227,3 @@ pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: raw
         cu(f.cuStreamSetAttribute(hStream, attr.0, &v as *const _ as *const c_void))
     })
 }
-

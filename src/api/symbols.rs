@@ -5,12 +5,11 @@
 use cudart_rs_macros::export;
 use std::ffi::{c_int, c_void};
 
-
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 use super::registration::*;
@@ -115,7 +114,14 @@ pub(crate) fn from_symbol_kind(kind: c_int) -> Res {
 
 /// A copy of no bytes to or from a symbol succeeds at once, as in NVIDIA's runtime: before
 /// the symbol, the range and the kind are looked at.
-fn to_symbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: Option<cudaStream_t>) -> Res {
+fn to_symbol(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: Option<cudaStream_t>,
+) -> Res {
     if count == 0 {
         return Ok(());
     }
@@ -135,7 +141,14 @@ fn to_symbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize
     })
 }
 
-fn from_symbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: Option<cudaStream_t>) -> Res {
+fn from_symbol(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: Option<cudaStream_t>,
+) -> Res {
     if count == 0 {
         return Ok(());
     }
@@ -159,14 +172,26 @@ fn from_symbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize
 /// Copies data to the given symbol on the device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(ToSymbol))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyToSymbol(
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| to_symbol(symbol, src, count, offset, kind.0, None))
 }
 
 /// Copies data from the given symbol on the device.
 #[export(family = Copy, per_thread = ptds, sem = Copy(FromSymbol))]
 #[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromSymbol(dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+pub unsafe extern "C" fn cudaMemcpyFromSymbol(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: raw::cudaMemcpyKind,
+) -> cudaError_t {
     run(|| from_symbol(dst, symbol, count, offset, kind.0, None))
 }
 

@@ -12,12 +12,12 @@ use std::ffi::{c_int, c_uint};
 use std::ptr::null_mut;
 
 use crate::api::array::descriptor;
-use crate::engine::formats::{from_cu_format, to_cu_format};
-use crate::runtime::boundary::{cu, out, run, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::types::cudaError;
+use crate::engine::formats::{from_cu_format, to_cu_format};
+use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
+use crate::types::cudaError;
 use crate::types::*;
 
 // ---- formats ---------------------------------------------------------------------------
@@ -313,7 +313,10 @@ passthrough! {
 /// Returns a texture object's resource descriptor.
 #[export(family = Texture)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaResourceDesc, texObject: cudaTextureObject_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(
+    pResDesc: *mut cudaResourceDesc,
+    texObject: cudaTextureObject_t,
+) -> cudaError_t {
     run(|| {
         let o = out(pResDesc)?;
         let f = rt::ctx()?;
@@ -325,7 +328,10 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaRes
 /// Returns a texture object's texture descriptor.
 #[export(family = Texture)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(
+    pTexDesc: *mut cudaTextureDesc,
+    texObject: cudaTextureObject_t,
+) -> cudaError_t {
     run(|| {
         // A null out pointer is NVIDIA's cudaErrorInvalidResourceHandle, before the object is
         // looked at.
@@ -343,7 +349,10 @@ pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaText
 /// Returns a texture object's resource view descriptor.
 #[export(family = Texture)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut cudaResourceViewDesc, texObject: cudaTextureObject_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(
+    pResViewDesc: *mut cudaResourceViewDesc,
+    texObject: cudaTextureObject_t,
+) -> cudaError_t {
     run(|| {
         let f = rt::ctx()?;
         texture_resource(f, texObject)?;
@@ -364,7 +373,10 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut
 /// Creates a surface object.
 #[export(family = Texture)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t {
+pub unsafe extern "C" fn cudaCreateSurfaceObject(
+    pSurfObject: *mut cudaSurfaceObject_t,
+    pResDesc: *const cudaResourceDesc,
+) -> cudaError_t {
     run(|| {
         // A null out pointer is refused before anything else, as NVIDIA's runtime does (the
         // driver is not asked).
@@ -388,7 +400,10 @@ passthrough! {
 /// Returns a surface object's resource descriptor.
 #[export(family = Texture)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaResourceDesc, surfObject: cudaSurfaceObject_t) -> cudaError_t {
+pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(
+    pResDesc: *mut cudaResourceDesc,
+    surfObject: cudaSurfaceObject_t,
+) -> cudaError_t {
     run(|| {
         let o = out(pResDesc)?;
         let f = rt::ctx()?;
@@ -406,7 +421,11 @@ pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaRes
 /// element size.
 #[export(family = Texture)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, fmtDesc: *const cudaChannelFormatDesc, device: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
+    maxWidthInElements: *mut usize,
+    fmtDesc: *const cudaChannelFormatDesc,
+    device: c_int,
+) -> cudaError_t {
     run(|| {
         let o = out(maxWidthInElements)?;
         // SAFETY: the caller's descriptor; null is refused.

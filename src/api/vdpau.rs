@@ -8,8 +8,8 @@
 use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::runtime::boundary::{cu, run};
 use crate::driver::types::*;
+use crate::runtime::boundary::{cu, run};
 use crate::runtime::rt;
 use crate::types::*;
 
@@ -30,7 +30,11 @@ pub type VdpGetProcAddress = c_void;
 /// Gets the CUDA device associated with a VdpDevice.
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
+pub unsafe extern "C" fn cudaVDPAUGetDevice(
+    device: *mut c_int,
+    vdpDevice: VdpDevice,
+    vdpGetProcAddress: *mut VdpGetProcAddress,
+) -> cudaError_t {
     run(|| {
         // The caller's pointer goes to the driver as it is, as NVIDIA's runtime passes it (a
         // null one is the driver's to judge; runtime ordinals are the driver's).
@@ -45,7 +49,11 @@ pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDe
 /// cannot be told the VDPAU device).
 #[export(family = Interop)]
 #[no_mangle]
-pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(device: c_int, vdpDevice: VdpDevice, vdpGetProcAddress: *mut VdpGetProcAddress) -> cudaError_t {
+pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(
+    device: c_int,
+    vdpDevice: VdpDevice,
+    vdpGetProcAddress: *mut VdpGetProcAddress,
+) -> cudaError_t {
     run(|| {
         let (dev, flags) = crate::api::interop::inactive_device(device)?;
         let mut ctx: CUcontext = std::ptr::null_mut();
@@ -61,9 +69,7 @@ pub unsafe extern "C" fn cudaGraphicsVDPAURegisterVideoSurface(
     vdpSurface: VdpVideoSurface,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsVDPAURegisterVideoSurface(resource as *mut CUgraphicsResource, vdpSurface, flags))
-    })
+    run(|| cu(rt::ctx()?.cuGraphicsVDPAURegisterVideoSurface(resource as *mut CUgraphicsResource, vdpSurface, flags)))
 }
 
 /// Register a VdpOutputSurface object.
@@ -74,7 +80,5 @@ pub unsafe extern "C" fn cudaGraphicsVDPAURegisterOutputSurface(
     vdpSurface: VdpOutputSurface,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsVDPAURegisterOutputSurface(resource as *mut CUgraphicsResource, vdpSurface, flags))
-    })
+    run(|| cu(rt::ctx()?.cuGraphicsVDPAURegisterOutputSurface(resource as *mut CUgraphicsResource, vdpSurface, flags)))
 }

@@ -41,8 +41,8 @@ use types::*;
 /// entries below).
 use crate::types::{
     cudaEglStreamConnection as EglStreamConnection, cudaExternalSemaphoreSignalParams as SemaphoreSignalParams,
-    cudaExternalSemaphoreWaitParams as SemaphoreWaitParams, cudaGraphEdgeData as GraphEdgeData, cudaGraphExecUpdateResultInfo as GraphExecUpdateResultInfo,
-    cudaGraphInstantiateParams as GraphInstantiateParams,
+    cudaExternalSemaphoreWaitParams as SemaphoreWaitParams, cudaGraphEdgeData as GraphEdgeData,
+    cudaGraphExecUpdateResultInfo as GraphExecUpdateResultInfo, cudaGraphInstantiateParams as GraphInstantiateParams,
 };
 
 /// The environment variable that names another driver library to load instead of
@@ -522,8 +522,7 @@ pub struct Driver {
     _lib: libloading::Library,
 }
 
-type GetProcAddressV2 =
-    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
+type GetProcAddressV2 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> CUresult;
 type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> CUresult;
 
 static DRIVER: OnceLock<Result<Driver, cudaError>> = OnceLock::new();

@@ -36,9 +36,9 @@ opaque! {
 }
 
 pub use super::handles::{
-    CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st,
-    CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUkern_st, CUlib_st, CUlogsCallbackEntry_st, CUmemPoolHandle_st,
-    CUstream_st, CUuserObject_st,
+    CUevent_st, CUexternalMemory_st, CUexternalSemaphore_st, CUfunc_st, CUgraphDeviceUpdatableNode_st, CUgraphExec_st,
+    CUgraphNode_st, CUgraph_st, CUkern_st, CUlib_st, CUlogsCallbackEntry_st, CUmemPoolHandle_st, CUstream_st,
+    CUuserObject_st,
 };
 pub type CUstream = *mut CUstream_st;
 pub type CUevent = *mut CUevent_st;
@@ -223,9 +223,16 @@ macro_rules! zeroed_default {
         }
     )*};
 }
-zeroed_default!(CUDA_MEMCPY2D, CUDA_MEMCPY3D, CUDA_MEMCPY3D_PEER, CUDA_ARRAY_DESCRIPTOR,
-    CUDA_ARRAY3D_DESCRIPTOR, CUDA_ARRAY_SPARSE_PROPERTIES, CUDA_ARRAY_MEMORY_REQUIREMENTS,
-    CUlaunchConfig);
+zeroed_default!(
+    CUDA_MEMCPY2D,
+    CUDA_MEMCPY3D,
+    CUDA_MEMCPY3D_PEER,
+    CUDA_ARRAY_DESCRIPTOR,
+    CUDA_ARRAY3D_DESCRIPTOR,
+    CUDA_ARRAY_SPARSE_PROPERTIES,
+    CUDA_ARRAY_MEMORY_REQUIREMENTS,
+    CUlaunchConfig
+);
 
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]
@@ -447,8 +454,9 @@ pub type CUlogIterator = c_uint;
 /// `CUlogLevel`.
 pub type CUlogLevel = c_int;
 /// `CUlogsCallback`: the runtime's `cudaLogsCallback_t` has the same parameters.
-pub type CUlogsCallback =
-    Option<unsafe extern "C" fn(data: *mut c_void, logLevel: CUlogLevel, message: *mut std::ffi::c_char, length: usize)>;
+pub type CUlogsCallback = Option<
+    unsafe extern "C" fn(data: *mut c_void, logLevel: CUlogLevel, message: *mut std::ffi::c_char, length: usize),
+>;
 
 /// `CUjit_option` values for host variables.
 pub const CU_JIT_GLOBAL_SYMBOL_NAMES: CUjit_option = 17;
@@ -699,8 +707,13 @@ pub struct CUgraphNodeParams {
     pub reserved2: i64,
 }
 
-zeroed_default!(CUDA_KERNEL_NODE_PARAMS, CUDA_MEMSET_NODE_PARAMS_v2, CUDA_HOST_NODE_PARAMS, CUDA_MEM_ALLOC_NODE_PARAMS,
-    CUgraphNodeParams);
+zeroed_default!(
+    CUDA_KERNEL_NODE_PARAMS,
+    CUDA_MEMSET_NODE_PARAMS_v2,
+    CUDA_HOST_NODE_PARAMS,
+    CUDA_MEM_ALLOC_NODE_PARAMS,
+    CUgraphNodeParams
+);
 
 const _: () = {
     use std::mem::{offset_of, size_of};
@@ -787,8 +800,12 @@ pub struct CUeglFrame {
     pub cuFormat: CUarray_format,
 }
 
-zeroed_default!(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
-    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, CUeglFrame);
+zeroed_default!(
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
+    CUeglFrame
+);
 
 pub const CU_EGL_FRAME_TYPE_ARRAY: c_int = 0;
 pub const CU_EGL_FRAME_TYPE_PITCH: c_int = 1;

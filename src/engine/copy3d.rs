@@ -78,13 +78,7 @@ pub(crate) fn array_state(f: &Fns, a: CUarray) -> Res<ArrayState> {
         ),
     };
     let blocks = |n: usize| n.div_ceil(block);
-    Ok(ArrayState {
-        array: a,
-        elem,
-        block_w: block,
-        block_h: block,
-        width_bytes: blocks(d.Width).wrapping_mul(elem),
-    })
+    Ok(ArrayState { array: a, elem, block_w: block, block_h: block, width_bytes: blocks(d.Width).wrapping_mul(elem) })
 }
 
 /// Bytes per element of a CUDA array (see [`array_state`]).

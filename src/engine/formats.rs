@@ -31,33 +31,33 @@ const PER_CHANNEL: &[(c_int, c_int, CUarray_format)] = &[
 /// format). The driver's channel count is the number of non-zero sizes.
 const FIXED: &[(c_int, [c_int; 4], CUarray_format)] = &[
     (NV12, [8, 8, 8, 0], 0xb0),
-    (5, [8, 0, 0, 0], 0xc0),    // UnsignedNormalized8X1: CU_AD_FORMAT_UNORM_INT8X1
-    (6, [8, 8, 0, 0], 0xc1),    // UnsignedNormalized8X2
-    (7, [8, 8, 8, 8], 0xc2),    // UnsignedNormalized8X4
-    (8, [16, 0, 0, 0], 0xc3),   // UnsignedNormalized16X1
-    (9, [16, 16, 0, 0], 0xc4),  // UnsignedNormalized16X2
+    (5, [8, 0, 0, 0], 0xc0),      // UnsignedNormalized8X1: CU_AD_FORMAT_UNORM_INT8X1
+    (6, [8, 8, 0, 0], 0xc1),      // UnsignedNormalized8X2
+    (7, [8, 8, 8, 8], 0xc2),      // UnsignedNormalized8X4
+    (8, [16, 0, 0, 0], 0xc3),     // UnsignedNormalized16X1
+    (9, [16, 16, 0, 0], 0xc4),    // UnsignedNormalized16X2
     (10, [16, 16, 16, 16], 0xc5), // UnsignedNormalized16X4
-    (11, [8, 0, 0, 0], 0xc6),   // SignedNormalized8X1: CU_AD_FORMAT_SNORM_INT8X1
-    (12, [8, 8, 0, 0], 0xc7),   // SignedNormalized8X2
-    (13, [8, 8, 8, 8], 0xc8),   // SignedNormalized8X4
-    (14, [16, 0, 0, 0], 0xc9),  // SignedNormalized16X1
-    (15, [16, 16, 0, 0], 0xca), // SignedNormalized16X2
+    (11, [8, 0, 0, 0], 0xc6),     // SignedNormalized8X1: CU_AD_FORMAT_SNORM_INT8X1
+    (12, [8, 8, 0, 0], 0xc7),     // SignedNormalized8X2
+    (13, [8, 8, 8, 8], 0xc8),     // SignedNormalized8X4
+    (14, [16, 0, 0, 0], 0xc9),    // SignedNormalized16X1
+    (15, [16, 16, 0, 0], 0xca),   // SignedNormalized16X2
     (16, [16, 16, 16, 16], 0xcb), // SignedNormalized16X4
-    (17, [8, 8, 8, 8], 0x91),   // UnsignedBlockCompressed1: CU_AD_FORMAT_BC1_UNORM
-    (18, [8, 8, 8, 8], 0x92),   // UnsignedBlockCompressed1SRGB
-    (19, [8, 8, 8, 8], 0x93),   // UnsignedBlockCompressed2
-    (20, [8, 8, 8, 8], 0x94),   // UnsignedBlockCompressed2SRGB
-    (21, [8, 8, 8, 8], 0x95),   // UnsignedBlockCompressed3
-    (22, [8, 8, 8, 8], 0x96),   // UnsignedBlockCompressed3SRGB
-    (23, [8, 0, 0, 0], 0x97),   // UnsignedBlockCompressed4: CU_AD_FORMAT_BC4_UNORM
-    (24, [8, 0, 0, 0], 0x98),   // SignedBlockCompressed4
-    (25, [8, 8, 0, 0], 0x99),   // UnsignedBlockCompressed5
-    (26, [8, 8, 0, 0], 0x9a),   // SignedBlockCompressed5
-    (27, [16, 16, 16, 0], 0x9b), // UnsignedBlockCompressed6H: CU_AD_FORMAT_BC6H_UF16
-    (28, [16, 16, 16, 0], 0x9c), // SignedBlockCompressed6H
-    (29, [8, 8, 8, 8], 0x9d),   // UnsignedBlockCompressed7
-    (30, [8, 8, 8, 8], 0x9e),   // UnsignedBlockCompressed7SRGB
-    (31, [10, 10, 10, 2], 0x50), // UnsignedNormalized1010102: CU_AD_FORMAT_UNORM_INT_101010_2
+    (17, [8, 8, 8, 8], 0x91),     // UnsignedBlockCompressed1: CU_AD_FORMAT_BC1_UNORM
+    (18, [8, 8, 8, 8], 0x92),     // UnsignedBlockCompressed1SRGB
+    (19, [8, 8, 8, 8], 0x93),     // UnsignedBlockCompressed2
+    (20, [8, 8, 8, 8], 0x94),     // UnsignedBlockCompressed2SRGB
+    (21, [8, 8, 8, 8], 0x95),     // UnsignedBlockCompressed3
+    (22, [8, 8, 8, 8], 0x96),     // UnsignedBlockCompressed3SRGB
+    (23, [8, 0, 0, 0], 0x97),     // UnsignedBlockCompressed4: CU_AD_FORMAT_BC4_UNORM
+    (24, [8, 0, 0, 0], 0x98),     // SignedBlockCompressed4
+    (25, [8, 8, 0, 0], 0x99),     // UnsignedBlockCompressed5
+    (26, [8, 8, 0, 0], 0x9a),     // SignedBlockCompressed5
+    (27, [16, 16, 16, 0], 0x9b),  // UnsignedBlockCompressed6H: CU_AD_FORMAT_BC6H_UF16
+    (28, [16, 16, 16, 0], 0x9c),  // SignedBlockCompressed6H
+    (29, [8, 8, 8, 8], 0x9d),     // UnsignedBlockCompressed7
+    (30, [8, 8, 8, 8], 0x9e),     // UnsignedBlockCompressed7SRGB
+    (31, [10, 10, 10, 2], 0x50),  // UnsignedNormalized1010102: CU_AD_FORMAT_UNORM_INT_101010_2
 ];
 
 /// CUDA 13.5's YUV kinds (as `channel_descriptor.h` makes them: 8-bit packed ones x y z w of

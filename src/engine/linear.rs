@@ -13,9 +13,9 @@
 
 use std::ffi::c_void;
 
-use crate::runtime::boundary::{cu, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
+use crate::runtime::boundary::{cu, Res};
 use crate::types::cudaStream_t;
 
 /// One end of a linear copy: its memory type and address.
@@ -39,7 +39,9 @@ pub(crate) fn plan2d(c: &CUDA_MEMCPY2D) -> Option<(Span, Span, usize)> {
 /// The linear copy a 3D copy is, if it is one.
 pub(crate) fn plan3d(c: &CUDA_MEMCPY3D) -> Option<(Span, Span, usize)> {
     let w = c.WidthInBytes;
-    let whole = |x: usize, y: usize, z: usize, pitch: usize, rows: usize| x == 0 && y == 0 && z == 0 && pitch == w && rows == c.Height;
+    let whole = |x: usize, y: usize, z: usize, pitch: usize, rows: usize| {
+        x == 0 && y == 0 && z == 0 && pitch == w && rows == c.Height
+    };
     if w == 0
         || c.Height == 0
         || c.Depth == 0
@@ -108,7 +110,15 @@ pub(crate) fn copy3d(f: &Fns, c: &CUDA_MEMCPY3D, stream: Option<cudaStream_t>) -
 /// Runs a checked memset of `height` rows of `width` bytes, `pitch` apart, as one linear
 /// memset when the rows follow each other (`pitch == width`); `None` otherwise.
 #[inline]
-pub(crate) fn memset2d(f: &Fns, ptr: CUdeviceptr, pitch: usize, v: u8, width: usize, height: usize, stream: Option<cudaStream_t>) -> Option<Res> {
+pub(crate) fn memset2d(
+    f: &Fns,
+    ptr: CUdeviceptr,
+    pitch: usize,
+    v: u8,
+    width: usize,
+    height: usize,
+    stream: Option<cudaStream_t>,
+) -> Option<Res> {
     if height <= 1 || pitch != width {
         return None;
     }

@@ -39,9 +39,9 @@ use std::sync::{Condvar, Mutex as StdMutex, OnceLock};
 
 use parking_lot::Mutex;
 
-use crate::runtime::boundary::{cu, Res};
 use crate::driver::types::*;
 use crate::driver::Fns;
+use crate::runtime::boundary::{cu, Res};
 use crate::types::cudaStream_t;
 
 /// The environment variable with the configuration.
@@ -149,7 +149,14 @@ pub(crate) fn chunk(len: usize, buf: usize) -> usize {
 
 /// Host to device: `len` bytes from `src`, in chunks of `chunk` bytes through `nbuf` buffers.
 /// Returns once every chunk has been copied into staging memory and its DMA started.
-pub(crate) fn to_device<E: Engine>(e: &mut E, copy: &dyn Fn(*mut u8, *const u8, usize), src: *const u8, len: usize, chunk: usize, nbuf: usize) -> Res {
+pub(crate) fn to_device<E: Engine>(
+    e: &mut E,
+    copy: &dyn Fn(*mut u8, *const u8, usize),
+    src: *const u8,
+    len: usize,
+    chunk: usize,
+    nbuf: usize,
+) -> Res {
     let mut off = 0;
     let mut k = 0;
     while off < len {
@@ -167,7 +174,14 @@ pub(crate) fn to_device<E: Engine>(e: &mut E, copy: &dyn Fn(*mut u8, *const u8, 
 
 /// Device to host: `len` bytes into `dst`. Up to `nbuf` DMAs run ahead of the host copies.
 /// Returns once every byte is in `dst`.
-pub(crate) fn from_device<E: Engine>(e: &mut E, copy: &dyn Fn(*mut u8, *const u8, usize), dst: *mut u8, len: usize, chunk: usize, nbuf: usize) -> Res {
+pub(crate) fn from_device<E: Engine>(
+    e: &mut E,
+    copy: &dyn Fn(*mut u8, *const u8, usize),
+    dst: *mut u8,
+    len: usize,
+    chunk: usize,
+    nbuf: usize,
+) -> Res {
     let chunks = len.div_ceil(chunk);
     let size = |k: usize| chunk.min(len - k * chunk);
     for k in 0..chunks.min(nbuf) {
@@ -406,7 +420,13 @@ impl Pool {
         for b in &self.bufs {
             let mut ty: std::ffi::c_uint = 0;
             // SAFETY: valid out pointer; our own buffer.
-            let known = unsafe { f.cuPointerGetAttribute((&mut ty as *mut std::ffi::c_uint).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, b.ptr as CUdeviceptr) };
+            let known = unsafe {
+                f.cuPointerGetAttribute(
+                    (&mut ty as *mut std::ffi::c_uint).cast(),
+                    CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                    b.ptr as CUdeviceptr,
+                )
+            };
             if known == CUDA_SUCCESS {
                 continue;
             }
@@ -466,13 +486,17 @@ impl Engine for DriverEngine<'_> {
 
     fn to_device(&mut self, b: usize, off: usize, n: usize) -> Res {
         // SAFETY: a pinned buffer of at least `n` bytes; the device range was checked.
-        cu(unsafe { self.f.cuMemcpyHtoDAsync(self.device + off as CUdeviceptr, self.staging(b).cast(), n, self.stream) })?;
+        cu(unsafe {
+            self.f.cuMemcpyHtoDAsync(self.device + off as CUdeviceptr, self.staging(b).cast(), n, self.stream)
+        })?;
         self.record(b)
     }
 
     fn from_device(&mut self, b: usize, off: usize, n: usize) -> Res {
         // SAFETY: as above.
-        cu(unsafe { self.f.cuMemcpyDtoHAsync(self.staging(b).cast(), self.device + off as CUdeviceptr, n, self.stream) })?;
+        cu(unsafe {
+            self.f.cuMemcpyDtoHAsync(self.staging(b).cast(), self.device + off as CUdeviceptr, n, self.stream)
+        })?;
         self.record(b)
     }
 
@@ -504,7 +528,8 @@ fn kind_of(f: &Fns, p: usize) -> Result<Option<(CUmemorytype, bool)>, ()> {
     let mut ty: std::ffi::c_uint = 0;
     let mut managed: std::ffi::c_uint = 0;
     let mut attrs = [CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED];
-    let mut data: [*mut c_void; 2] = [(&mut ty as *mut std::ffi::c_uint).cast(), (&mut managed as *mut std::ffi::c_uint).cast()];
+    let mut data: [*mut c_void; 2] =
+        [(&mut ty as *mut std::ffi::c_uint).cast(), (&mut managed as *mut std::ffi::c_uint).cast()];
     // SAFETY: valid arrays of two attributes and their out pointers.
     let r = unsafe { f.cuPointerGetAttributes(2, attrs.as_mut_ptr(), data.as_mut_ptr(), p as CUdeviceptr) };
     match r {
@@ -540,8 +565,12 @@ enum Way {
 fn way(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem: CUmemorytype) -> Option<Way> {
     let pageable = |p| matches!(kind_of(f, p), Ok(None));
     match (smem, dmem) {
-        (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE) => (pageable(src) && device_range(f, dst, n)).then_some(Way::ToDevice),
-        (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST) => (pageable(dst) && device_range(f, src, n)).then_some(Way::FromDevice),
+        (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE) => {
+            (pageable(src) && device_range(f, dst, n)).then_some(Way::ToDevice)
+        }
+        (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST) => {
+            (pageable(dst) && device_range(f, src, n)).then_some(Way::FromDevice)
+        }
         (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED) => {
             if pageable(src) && device_range(f, dst, n) {
                 Some(Way::ToDevice)
@@ -559,7 +588,15 @@ fn way(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem: CUme
 /// through the pipeline if it is one the pipeline takes (see the module documentation);
 /// `None` if it is not, and the caller makes the driver's call.
 #[inline]
-pub(crate) fn memcpy(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize, smem: CUmemorytype, dmem: CUmemorytype, stream: Option<cudaStream_t>) -> Option<Res> {
+pub(crate) fn memcpy(
+    f: &Fns,
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    smem: CUmemorytype,
+    dmem: CUmemorytype,
+    stream: Option<cudaStream_t>,
+) -> Option<Res> {
     if count < MIN_CHUNK || smem == dmem && smem != CU_MEMORYTYPE_UNIFIED {
         return None;
     }
@@ -573,7 +610,16 @@ pub(crate) fn memcpy(f: &Fns, dst: *mut c_void, src: *const c_void, count: usize
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)] // the copy's own arguments, passed on as they came
-fn pipelined(f: &Fns, dst: usize, src: usize, n: usize, smem: CUmemorytype, dmem: CUmemorytype, stream: CUstream, cfg: &Config) -> Option<Res> {
+fn pipelined(
+    f: &Fns,
+    dst: usize,
+    src: usize,
+    n: usize,
+    smem: CUmemorytype,
+    dmem: CUmemorytype,
+    stream: CUstream,
+    cfg: &Config,
+) -> Option<Res> {
     let way = way(f, dst, src, n, smem, dmem)?;
     let mut status = 0;
     // SAFETY: valid out pointer; the driver checks the stream.

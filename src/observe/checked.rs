@@ -81,7 +81,9 @@ fn pointer_vouched(p: usize) -> bool {
     let Ok(f) = crate::runtime::rt::fns() else { return true };
     let mut t: u32 = 0;
     // SAFETY: valid out pointer; the driver looks the address up.
-    unsafe { f.cuPointerGetAttribute((&mut t as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64) == CUDA_SUCCESS }
+    unsafe {
+        f.cuPointerGetAttribute((&mut t as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64) == CUDA_SUCCESS
+    }
 }
 
 fn check_handle(reg: &mut State, name: &str, k: H, h: usize) -> Option<(cudaError, String)> {
@@ -92,7 +94,10 @@ fn check_handle(reg: &mut State, name: &str, k: H, h: usize) -> Option<(cudaErro
         if a.kind.handle() == Some(k) {
             return None;
         }
-        return Some((handle_error(k), format!("{name} = {h:#x} is the {} made by #{}, not {}", a.kind.label(), a.call, article(k))));
+        return Some((
+            handle_error(k),
+            format!("{name} = {h:#x} is the {} made by #{}, not {}", a.kind.label(), a.call, article(k)),
+        ));
     }
     if reg.foreign.contains(&(k, h)) {
         return None;
@@ -101,7 +106,14 @@ fn check_handle(reg: &mut State, name: &str, k: H, h: usize) -> Option<(cudaErro
         if f.a.kind.handle() == Some(k) {
             return Some((
                 handle_error(k),
-                format!("{name} = {h:#x}: the {} made by #{} {} was destroyed by #{} {}", k.label(), f.a.call, f.a.func, f.free_call, f.free_func),
+                format!(
+                    "{name} = {h:#x}: the {} made by #{} {} was destroyed by #{} {}",
+                    k.label(),
+                    f.a.call,
+                    f.a.func,
+                    f.free_call,
+                    f.free_func
+                ),
             ));
         }
     }

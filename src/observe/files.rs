@@ -45,7 +45,8 @@ fn open_flags(path: &Path, extra: libc::c_int) -> Result<File, Refused> {
         return Err(Refused("the program runs in secure-execution mode (setuid, setgid or file capabilities): no report file is written".into()));
     }
     let c = CString::new(path.as_os_str().as_bytes()).map_err(|_| Refused("the path has a NUL byte".into()))?;
-    let flags = libc::O_RDWR | libc::O_APPEND | libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK | extra;
+    let flags =
+        libc::O_RDWR | libc::O_APPEND | libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK | extra;
     // SAFETY: a NUL-terminated path; the descriptor is owned by the File made of it.
     let fd = unsafe { libc::open(c.as_ptr(), flags, 0o644 as libc::c_uint) };
     if fd < 0 {

@@ -74,7 +74,9 @@ fn new_ctx(f: &Fns) -> Option<Ctx> {
         if f.cuStreamCreate(&mut s, 1) != CUDA_SUCCESS {
             return None;
         }
-        let ok = f.cuEventCreate(&mut a, 0) == CUDA_SUCCESS && f.cuEventRecord(a, s) == CUDA_SUCCESS && f.cuEventSynchronize(a) == CUDA_SUCCESS;
+        let ok = f.cuEventCreate(&mut a, 0) == CUDA_SUCCESS
+            && f.cuEventRecord(a, s) == CUDA_SUCCESS
+            && f.cuEventSynchronize(a) == CUDA_SUCCESS;
         let at = Instant::now();
         f.cuStreamDestroy(s);
         f.cuCtxGetDevice(&mut dev);
@@ -180,7 +182,14 @@ pub fn collect(wait: bool) {
                     s => format!("stream {s:#x}"),
                 };
                 let ts = super::abs_us(ctx.at) + from as f64 * 1e3;
-                super::timeline::gpu_span(track, &format!("GPU {} {stream}", ctx.device), &p.name, p.cat, ts, dur as f64 * 1e3);
+                super::timeline::gpu_span(
+                    track,
+                    &format!("GPU {} {stream}", ctx.device),
+                    &p.name,
+                    p.cat,
+                    ts,
+                    dur as f64 * 1e3,
+                );
             }
         }
     });

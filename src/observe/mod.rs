@@ -346,7 +346,12 @@ pub fn made_calls() -> bool {
 
 fn registration(ix: usize) -> bool {
     REGISTRATION
-        .get_or_init(|| crate::EXPORT_INFO.iter().map(|e| e.name.starts_with("__cudaRegister") || e.name.starts_with("__cudaUnregister")).collect())
+        .get_or_init(|| {
+            crate::EXPORT_INFO
+                .iter()
+                .map(|e| e.name.starts_with("__cudaRegister") || e.name.starts_with("__cudaUnregister"))
+                .collect()
+        })
         .get(ix)
         .copied()
         .unwrap_or(false)
@@ -366,10 +371,22 @@ pub fn process() -> Arc<summary::Proc> {
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_default();
             let cmd = std::fs::read("/proc/self/cmdline")
-                .map(|b| b.split(|&c| c == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>().join(" "))
+                .map(|b| {
+                    b.split(|&c| c == 0)
+                        .filter(|a| !a.is_empty())
+                        .map(|a| String::from_utf8_lossy(a).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
                 .unwrap_or_default();
-            let cmd = if cmd.chars().count() > 120 { format!("{}...", cmd.chars().take(117).collect::<String>()) } else { cmd };
-            let rank = ["RANK", "LOCAL_RANK"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty() && v.len() < 16));
+            let cmd = if cmd.chars().count() > 120 {
+                format!("{}...", cmd.chars().take(117).collect::<String>())
+            } else {
+                cmd
+            };
+            let rank = ["RANK", "LOCAL_RANK"]
+                .iter()
+                .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty() && v.len() < 16));
             let p = Arc::new(summary::Proc { pid: pid(), exe, cmd, rank, seconds: 0.0 });
             *g = Some(p.clone());
             p
@@ -438,9 +455,15 @@ pub fn init() {
 extern "C" fn forked() {
     PID.store(std::process::id(), Ordering::Relaxed);
     TID.with(|t| t.set(0));
-    if !(report::can_reset() && registry::can_reset() && timeline::can_reset() && gpu::can_reset() && probe::can_reset()) {
+    if !(report::can_reset()
+        && registry::can_reset()
+        && timeline::can_reset()
+        && gpu::can_reset()
+        && probe::can_reset())
+    {
         ON.store(false, Ordering::Release);
-        let m = b"cudart-rs: this forked child is not observed (it was forked while another thread was being observed)\n";
+        let m =
+            b"cudart-rs: this forked child is not observed (it was forked while another thread was being observed)\n";
         // SAFETY: write(2) of a static buffer.
         unsafe { libc::write(2, m.as_ptr().cast(), m.len()) };
         return;

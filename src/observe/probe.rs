@@ -11,8 +11,7 @@ use parking_lot::Mutex;
 static PIPE: OnceLock<Option<Mutex<(i32, i32)>>> = OnceLock::new();
 
 fn pipe() -> Option<&'static Mutex<(i32, i32)>> {
-    PIPE.get_or_init(|| new_pipe().map(Mutex::new))
-    .as_ref()
+    PIPE.get_or_init(|| new_pipe().map(Mutex::new)).as_ref()
 }
 
 fn new_pipe() -> Option<(i32, i32)> {

@@ -52,7 +52,13 @@ impl Kind {
     pub fn is_memory(self) -> bool {
         matches!(
             self,
-            Kind::Device | Kind::Pitched | Kind::Device3D | Kind::Async | Kind::Managed | Kind::Pinned | Kind::Registered
+            Kind::Device
+                | Kind::Pitched
+                | Kind::Device3D
+                | Kind::Async
+                | Kind::Managed
+                | Kind::Pinned
+                | Kind::Registered
         )
     }
 
@@ -223,7 +229,13 @@ impl State {
         }
         if a.kind.is_memory() {
             let end = a.addr + a.size.max(1);
-            let stale: Vec<usize> = self.freed_mem.range(..end).rev().take_while(|(_, f)| f.a.addr + f.a.size.max(1) > a.addr).map(|(&k, _)| k).collect();
+            let stale: Vec<usize> = self
+                .freed_mem
+                .range(..end)
+                .rev()
+                .take_while(|(_, f)| f.a.addr + f.a.size.max(1) > a.addr)
+                .map(|(&k, _)| k)
+                .collect();
             for k in stale {
                 self.freed_mem.remove(&k);
             }
@@ -283,7 +295,11 @@ impl State {
         self.freed_order.push_back((memory, addr, call));
         while self.freed_order.len() > FREED_KEPT {
             let (m, k, c) = self.freed_order.pop_front().unwrap();
-            let map_call = if m { self.freed_mem.get(&k).map(|f| f.free_call) } else { self.freed_handles.get(&k).map(|f| f.free_call) };
+            let map_call = if m {
+                self.freed_mem.get(&k).map(|f| f.free_call)
+            } else {
+                self.freed_handles.get(&k).map(|f| f.free_call)
+            };
             if map_call == Some(c) {
                 if m {
                     self.freed_mem.remove(&k);
@@ -297,11 +313,17 @@ impl State {
 
     /// `cudaDeviceReset` of `device`: its context's objects are gone (not leaked).
     pub fn reset(&mut self, device: i32, call: u64, func: &'static str) {
-        let mem: Vec<usize> = self.mem.values().filter(|a| a.device == device && a.kind.dies_with_context()).map(|a| a.addr).collect();
+        let mem: Vec<usize> =
+            self.mem.values().filter(|a| a.device == device && a.kind.dies_with_context()).map(|a| a.addr).collect();
         for p in mem {
             self.remove(p, true, call, func);
         }
-        let hs: Vec<usize> = self.handles.values().filter(|a| a.device == device && a.kind.dies_with_context()).map(|a| a.addr).collect();
+        let hs: Vec<usize> = self
+            .handles
+            .values()
+            .filter(|a| a.device == device && a.kind.dies_with_context())
+            .map(|a| a.addr)
+            .collect();
         for h in hs {
             self.remove(h, false, call, func);
         }
@@ -334,7 +356,14 @@ impl State {
                 }
                 return Some(s);
             }
-            return Some(format!("freed {} {:#x}+{} from #{}, freed by #{}", short(&f.a), f.a.addr, f.a.size, f.a.call, f.free_call));
+            return Some(format!(
+                "freed {} {:#x}+{} from #{}, freed by #{}",
+                short(&f.a),
+                f.a.addr,
+                f.a.size,
+                f.a.call,
+                f.free_call
+            ));
         }
         if let Some(k) = self.kernels.get(&p) {
             return Some(format!("kernel {}", super::report::demangle(k)));

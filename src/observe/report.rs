@@ -184,7 +184,8 @@ pub use super::summary::commas;
 /// The C++ name of a mangled kernel name (through the program's own `__cxa_demangle`, when
 /// the process has one), else the name as it is.
 pub fn demangle(name: &str) -> String {
-    type Demangle = unsafe extern "C" fn(*const libc::c_char, *mut libc::c_char, *mut usize, *mut libc::c_int) -> *mut libc::c_char;
+    type Demangle =
+        unsafe extern "C" fn(*const libc::c_char, *mut libc::c_char, *mut usize, *mut libc::c_int) -> *mut libc::c_char;
     if !name.starts_with("_Z") {
         return name.to_string();
     }
@@ -240,7 +241,8 @@ pub fn gather() -> Summary {
     }
     let mut kinds: Vec<_> = m.by_kind.iter().collect();
     kinds.sort();
-    out.kinds = kinds.into_iter().map(|((s, d), (n, b))| (s.label().to_string(), d.label().to_string(), *n, *b)).collect();
+    out.kinds =
+        kinds.into_iter().map(|((s, d), (n, b))| (s.label().to_string(), d.label().to_string(), *n, *b)).collect();
     out.memset = m.memset;
     if let Some(reg) = registry::try_lock() {
         out.held = HELD.iter().enumerate().map(|(i, name)| (name.to_string(), reg.held[i], reg.peak[i])).collect();
@@ -290,7 +292,11 @@ fn frame(p: usize) -> String {
     if unsafe { libc::dladdr(p as *const libc::c_void, &mut info) } == 0 {
         return format!("{p:#x}");
     }
-    let file = if info.dli_fname.is_null() { String::new() } else { unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned() };
+    let file = if info.dli_fname.is_null() {
+        String::new()
+    } else {
+        unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned()
+    };
     let sym = if info.dli_sname.is_null() {
         None
     } else {
@@ -325,7 +331,11 @@ pub fn leaks() -> String {
                 commas(a.size as u64),
                 a.kind.label(),
                 a.addr,
-                if a.kind == Kind::Pinned || a.kind == Kind::Registered { String::new() } else { format!(" (device {})", a.device) },
+                if a.kind == Kind::Pinned || a.kind == Kind::Registered {
+                    String::new()
+                } else {
+                    format!(" (device {})", a.device)
+                },
                 a.call,
                 a.func,
                 a.tid
@@ -447,7 +457,8 @@ const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
 /// What each of [`SIGNALS`] did before: the default action, or the handler of another copy
 /// of this library in the process (the 12 and the 13 runtime loaded together), which runs
 /// after this one has reported.
-static mut PREVIOUS: [std::mem::MaybeUninit<libc::sigaction>; 2] = [std::mem::MaybeUninit::zeroed(), std::mem::MaybeUninit::zeroed()];
+static mut PREVIOUS: [std::mem::MaybeUninit<libc::sigaction>; 2] =
+    [std::mem::MaybeUninit::zeroed(), std::mem::MaybeUninit::zeroed()];
 
 /// Hands signal `sig` on to what handled it before this library: restores that and raises
 /// the signal again (delivered once the current handler returns).
@@ -500,7 +511,8 @@ fn sibling_handler(h: libc::sighandler_t) -> bool {
         Some(std::ffi::OsStr::from_bytes(unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_bytes()).to_owned())
     }
     let (Some(theirs), Some(mine)) = (file_of(h), file_of(on_signal as *const () as usize)) else { return false };
-    theirs != mine && std::path::Path::new(&theirs).file_name().is_some_and(|n| n.to_string_lossy().starts_with("libcudart"))
+    theirs != mine
+        && std::path::Path::new(&theirs).file_name().is_some_and(|n| n.to_string_lossy().starts_with("libcudart"))
 }
 
 /// A pipe for the signal handler to hand signals to this process's reporting thread.

@@ -70,7 +70,6 @@ pub(crate) enum MemsetOp {
     ThreeD,
 }
 
-
 static OPS: OnceLock<Vec<Op>> = OnceLock::new();
 
 pub fn init() {
@@ -161,7 +160,10 @@ pub fn pre(c: &Call) -> Pre {
         }
         _ => {}
     }
-    if pre.refuse.is_none() && super::config().gpu && matches!(op, Op::Copy(_) | Op::Memset(_) | Op::Launch | Op::GraphLaunch) {
+    if pre.refuse.is_none()
+        && super::config().gpu
+        && matches!(op, Op::Copy(_) | Op::Memset(_) | Op::Launch | Op::GraphLaunch)
+    {
         pre.gpu = gpu::begin(c.stream());
     }
     pre
@@ -176,7 +178,17 @@ fn add(c: &Call, kind: Kind, addr: usize, size: usize, elem: usize) {
         return;
     }
     let device = current_device();
-    let a = Alloc { kind, addr, size, device, call: c.seq, func: c.ex.name, tid: super::tid(), backtrace: backtrace(), elem };
+    let a = Alloc {
+        kind,
+        addr,
+        size,
+        device,
+        call: c.seq,
+        func: c.ex.name,
+        tid: super::tid(),
+        backtrace: backtrace(),
+        elem,
+    };
     registry::lock().add(a);
 }
 
@@ -369,13 +381,9 @@ fn freed(c: &Call, pre: &Pre, status: Status, p: usize, memory: bool, kind: Kind
         // the driver made again at that address).
         Target::Unknown | Target::Freed(_) | Target::Interior(_) if ok => return None,
         Target::Live => return None,
-        Target::WrongKind(a) => format!(
-            "{p:#x} is {} (made by #{} {}), not {}",
-            a.kind.label(),
-            a.call,
-            a.func,
-            kind.label()
-        ),
+        Target::WrongKind(a) => {
+            format!("{p:#x} is {} (made by #{} {}), not {}", a.kind.label(), a.call, a.func, kind.label())
+        }
         Target::Interior(a) => format!(
             "{p:#x} is inside {} {:#x}+{} (offset {}, allocated by #{} {})",
             a.kind.label(),
@@ -406,7 +414,6 @@ fn freed(c: &Call, pre: &Pre, status: Status, p: usize, memory: bool, kind: Kind
     registry::lock().misuse(c.seq, c.ex.name, what.clone());
     Some(what)
 }
-
 
 /// `cudaPitchedPtr`'s pointer and pitch, read from the out parameter.
 #[derive(Copy, Clone, Default)]
@@ -477,7 +484,13 @@ fn end_of(reg: &State, p: usize) -> End {
     let Ok(f) = crate::runtime::rt::fns() else { return End::Pageable };
     let mut t: u32 = 0;
     // SAFETY: valid out pointer; the driver looks the address up.
-    let r = unsafe { f.cuPointerGetAttribute((&mut t as *mut u32).cast(), crate::driver::types::CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64) };
+    let r = unsafe {
+        f.cuPointerGetAttribute(
+            (&mut t as *mut u32).cast(),
+            crate::driver::types::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            p as u64,
+        )
+    };
     match (r, t) {
         (0, 2) => End::Device,
         (0, 1) => End::Pinned,
@@ -533,11 +546,27 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
         C::FromSymbol => (End::Device, ptr("dst"), c.val("count")),
         C::ThreeD | C::ThreeDPeer => {
             let parts = if k == C::ThreeD {
-                c.get::<cudaMemcpy3DParms>("p")
-                    .map(|p| (p.srcArray as usize, p.srcPtr.ptr as usize, p.dstArray as usize, p.dstPtr.ptr as usize, p.extent, p.kind.0 as i64))
+                c.get::<cudaMemcpy3DParms>("p").map(|p| {
+                    (
+                        p.srcArray as usize,
+                        p.srcPtr.ptr as usize,
+                        p.dstArray as usize,
+                        p.dstPtr.ptr as usize,
+                        p.extent,
+                        p.kind.0 as i64,
+                    )
+                })
             } else {
-                c.get::<cudaMemcpy3DPeerParms>("p")
-                    .map(|p| (p.srcArray as usize, p.srcPtr.ptr as usize, p.dstArray as usize, p.dstPtr.ptr as usize, p.extent, 4))
+                c.get::<cudaMemcpy3DPeerParms>("p").map(|p| {
+                    (
+                        p.srcArray as usize,
+                        p.srcPtr.ptr as usize,
+                        p.dstArray as usize,
+                        p.dstPtr.ptr as usize,
+                        p.extent,
+                        4,
+                    )
+                })
             };
             let Some((sa, sp, da, dp, e, kind)) = parts else { return Vec::new() };
             // With an array on either side, the width is in elements.
@@ -551,7 +580,10 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
             let src = if sa != 0 { End::Array } else { end_of(&reg, sp) };
             let dst = if da != 0 { End::Array } else { end_of(&reg, dp) };
             let bytes = (e.width * elem * e.height.max(1) * e.depth.max(1)) as u64;
-            let peer = k == C::ThreeDPeer || (sa == 0 && da == 0 && matches!((device_of(&reg, sp), device_of(&reg, dp)), (Some(a), Some(b)) if a != b));
+            let peer = k == C::ThreeDPeer
+                || (sa == 0
+                    && da == 0
+                    && matches!((device_of(&reg, sp), device_of(&reg, dp)), (Some(a), Some(b)) if a != b));
             let dir = if peer { Dir::Peer } else { Dir::of(kind, src, dst) };
             return vec![(dir, src, dst, bytes)];
         }
@@ -565,7 +597,13 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
             return (0..n)
                 .map(|i| {
                     // SAFETY: three readable arrays of `n` words.
-                    let (d, s, b) = unsafe { (*(dsts as *const usize).add(i), *(srcs as *const usize).add(i), *(sizes as *const usize).add(i)) };
+                    let (d, s, b) = unsafe {
+                        (
+                            *(dsts as *const usize).add(i),
+                            *(srcs as *const usize).add(i),
+                            *(sizes as *const usize).add(i),
+                        )
+                    };
                     let peer = matches!((device_of(&reg, s), device_of(&reg, d)), (Some(a), Some(b)) if a != b);
                     let (s, d) = (end_of(&reg, s), end_of(&reg, d));
                     (if peer { Dir::Peer } else { Dir::of(4, s, d) }, s, d, b as u64)

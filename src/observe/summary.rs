@@ -185,9 +185,27 @@ impl Summary {
     pub fn records(&self) -> String {
         let mut o = String::new();
         let p = self.procs.first().cloned().unwrap_or_default();
-        let _ = writeln!(o, "process\t{}\t{}\t{}\t{}\t{}", p.pid, clean(&p.exe), clean(p.rank.as_deref().unwrap_or("")), p.seconds, clean(&p.cmd));
+        let _ = writeln!(
+            o,
+            "process\t{}\t{}\t{}\t{}\t{}",
+            p.pid,
+            clean(&p.exe),
+            clean(p.rank.as_deref().unwrap_or("")),
+            p.seconds,
+            clean(&p.cmd)
+        );
         for r in &self.rows {
-            let _ = writeln!(o, "call\t{}\t{}\t{}\t{}\t{}\t{}\t{}", clean(&r.name), r.calls, r.errors, r.total, r.min, r.max, r.sq);
+            let _ = writeln!(
+                o,
+                "call\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                clean(&r.name),
+                r.calls,
+                r.errors,
+                r.total,
+                r.min,
+                r.max,
+                r.sq
+            );
         }
         for (d, (n, b)) in DIRS.iter().zip(self.dirs) {
             let _ = writeln!(o, "dir\t{d}\t{n}\t{b}");
@@ -322,8 +340,22 @@ mod tests {
 
     fn one(pid: u32, calls: u64, total: u64) -> Summary {
         Summary {
-            procs: vec![Proc { pid, exe: "prog".into(), rank: Some(pid.to_string()), cmd: "prog\targ".into(), seconds: 1.5 }],
-            rows: vec![Row { name: "cudaMalloc".into(), calls, errors: 1, total, min: 10, max: total, sq: (total * total) as f64 }],
+            procs: vec![Proc {
+                pid,
+                exe: "prog".into(),
+                rank: Some(pid.to_string()),
+                cmd: "prog\targ".into(),
+                seconds: 1.5,
+            }],
+            rows: vec![Row {
+                name: "cudaMalloc".into(),
+                calls,
+                errors: 1,
+                total,
+                min: 10,
+                max: total,
+                sq: (total * total) as f64,
+            }],
             dirs: [(1, 100), (0, 0), (0, 0), (0, 0), (0, 0)],
             kinds: vec![("pageable".into(), "device".into(), 1, 100)],
             memset: (2, 64),

@@ -66,12 +66,21 @@ pub fn open(path: &Path) {
 
 impl Writer {
     fn new(pid: u32) -> Writer {
-        let mut w = Writer { pid, buf: Vec::new(), threads: HashSet::new(), file: None, path: PATH.get().cloned().unwrap_or_default(), failed: false };
+        let mut w = Writer {
+            pid,
+            buf: Vec::new(),
+            threads: HashSet::new(),
+            file: None,
+            path: PATH.get().cloned().unwrap_or_default(),
+            failed: false,
+        };
         // The process's track: its program, pid and rank (ranks in order).
         let p = super::process();
         let mut name = String::new();
         esc(&format!("{} (cudart-rs)", p.label()), &mut name);
-        w.push(&format!("{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{name}\"}}}}"));
+        w.push(&format!(
+            "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{name}\"}}}}"
+        ));
         if let Some(r) = p.rank.as_ref().and_then(|r| r.parse::<i64>().ok()) {
             w.push(&format!("{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"sort_index\":{r}}}}}"));
         }
@@ -99,7 +108,12 @@ impl Writer {
                 true
             }
             Err(e) => {
-                files::refused_once("timeline", &asked, why, &format!("nor to {} ({}): no timeline", own.display(), e.0));
+                files::refused_once(
+                    "timeline",
+                    &asked,
+                    why,
+                    &format!("nor to {} ({}): no timeline", own.display(), e.0),
+                );
                 self.failed = true;
                 false
             }
@@ -130,7 +144,12 @@ impl Writer {
                 }
             }
             Err(e) => {
-                files::refused_once("timeline", &self.path.clone(), &files::Refused(e.to_string()), "no more of it is written");
+                files::refused_once(
+                    "timeline",
+                    &self.path.clone(),
+                    &files::Refused(e.to_string()),
+                    "no more of it is written",
+                );
                 self.failed = true;
             }
         }
@@ -147,7 +166,9 @@ fn event(tid: i64, thread_name: impl FnOnce() -> String, body: &str) {
     if w.threads.insert(tid) {
         let mut n = String::new();
         esc(&thread_name(), &mut n);
-        w.push(&format!("{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{n}\"}}}}"));
+        w.push(&format!(
+            "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{n}\"}}}}"
+        ));
     }
     w.push(&format!("{{\"pid\":{pid},\"tid\":{tid},{body}}}"));
     if w.buf.len() >= FLUSH_AT {

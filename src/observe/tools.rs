@@ -31,13 +31,11 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use crate::driver::types::{CUctx_st, CUuuid};
 
 /// The tools table: `{a094798c-2e74-2e74-93f2-0800200c0a66}`.
-const HOOKS: CUuuid = CUuuid {
-    bytes: [0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66],
-};
+const HOOKS: CUuuid =
+    CUuuid { bytes: [0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66] };
 /// The table whose slot 2 reads the current context: `{42d85a81-23f6-cb47-8298-f6e78a3aecdc}`.
-const CONTEXT: CUuuid = CUuuid {
-    bytes: [0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc],
-};
+const CONTEXT: CUuuid =
+    CUuuid { bytes: [0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc] };
 
 /// Entries of every enable array this module points the shims at; callback ids are below.
 pub const SLOTS: usize = 1024;
@@ -275,7 +273,15 @@ mod tests {
             *r.correlation_data = 42;
         }
         let name = std::ffi::CStr::from_ptr(r.function_name).to_string_lossy().into_owned();
-        SEEN.lock().unwrap().push((cbid, r.site, name, r.function_params as usize, ret, r.correlation_data as usize, *r.correlation_data));
+        SEEN.lock().unwrap().push((
+            cbid,
+            r.site,
+            name,
+            r.function_params as usize,
+            ret,
+            r.correlation_data as usize,
+            *r.correlation_data,
+        ));
         0
     }
     unsafe extern "C" fn fake_enable(p: *mut *mut u32, n: *mut usize) {

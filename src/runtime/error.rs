@@ -47,13 +47,13 @@ pub fn from_cu(r: CUresult) -> cudaError {
     match r {
         crate::driver::MISSING_ENTRY_POINT => cudaErrorCallRequiresNewerDriver,
         // Driver codes whose runtime counterpart has another number or meaning.
-        3 => cudaErrorInitializationError,   // CUDA_ERROR_NOT_INITIALIZED
-        4 => cudaErrorCudartUnloading,       // CUDA_ERROR_DEINITIALIZED
-        200 => cudaErrorInvalidKernelImage,  // CUDA_ERROR_INVALID_IMAGE
-        201 => cudaErrorDeviceUninitialized, // CUDA_ERROR_INVALID_CONTEXT
-        202 => cudaErrorInvalidValue,        // CUDA_ERROR_CONTEXT_ALREADY_CURRENT (deprecated)
+        3 => cudaErrorInitializationError,      // CUDA_ERROR_NOT_INITIALIZED
+        4 => cudaErrorCudartUnloading,          // CUDA_ERROR_DEINITIALIZED
+        200 => cudaErrorInvalidKernelImage,     // CUDA_ERROR_INVALID_IMAGE
+        201 => cudaErrorDeviceUninitialized,    // CUDA_ERROR_INVALID_CONTEXT
+        202 => cudaErrorInvalidValue,           // CUDA_ERROR_CONTEXT_ALREADY_CURRENT (deprecated)
         209 => cudaErrorNoKernelImageForDevice, // CUDA_ERROR_NO_BINARY_FOR_GPU
-        500 => cudaErrorSymbolNotFound,      // CUDA_ERROR_NOT_FOUND
+        500 => cudaErrorSymbolNotFound,         // CUDA_ERROR_NOT_FOUND
         701 => cudaErrorLaunchOutOfResources,
         // Everything else keeps its number where the runtime defines it.
         _ => cudaError::from_raw(r).unwrap_or(cudaErrorUnknown),

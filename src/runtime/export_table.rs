@@ -33,9 +33,8 @@ pub(crate) unsafe extern "C" fn runtime_fn(table: *mut *const c_void, id: *const
 }
 
 /// The runtime's error-naming table: `{b646c6a2-110b-294a-890a-2e89ad00abd0}`.
-const ERRORS_ID: CUuuid = CUuuid {
-    bytes: [0xb6, 0x46, 0xc6, 0xa2, 0x11, 0x0b, 0x29, 0x4a, 0x89, 0x0a, 0x2e, 0x89, 0xad, 0x00, 0xab, 0xd0],
-};
+const ERRORS_ID: CUuuid =
+    CUuuid { bytes: [0xb6, 0x46, 0xc6, 0xa2, 0x11, 0x0b, 0x29, 0x4a, 0x89, 0x0a, 0x2e, 0x89, 0xad, 0x00, 0xab, 0xd0] };
 
 /// Its layout, as NVIDIA's runtime 13.0 has it: the size in bytes, then the runtime's version,
 /// an interface version (1), and a call's error name and description.

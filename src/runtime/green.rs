@@ -32,9 +32,7 @@ pub(crate) fn destroyed_green_answer() -> Option<cudaError> {
         return None;
     }
     let dev = rt::primary_device_of(cur)?;
-    GONE_BEFORE_PRIMARY[dev as usize]
-        .load(Ordering::Relaxed)
-        .then_some(cudaError::cudaErrorInvalidResourceHandle)
+    GONE_BEFORE_PRIMARY[dev as usize].load(Ordering::Relaxed).then_some(cudaError::cudaErrorInvalidResourceHandle)
 }
 
 /// Notes that a green context of `dev` was destroyed while this runtime had not yet retained

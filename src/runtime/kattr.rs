@@ -99,7 +99,11 @@ impl FixedAttrs {
             Some(b) => b as *const Block,
             None => {
                 let slots = (0..devices)
-                    .map(|_| Slot { seq: AtomicU32::new(0), gen: AtomicU64::new(0), vals: std::array::from_fn(|_| AtomicI32::new(0)) })
+                    .map(|_| Slot {
+                        seq: AtomicU32::new(0),
+                        gen: AtomicU64::new(0),
+                        vals: std::array::from_fn(|_| AtomicI32::new(0)),
+                    })
                     .collect();
                 let b: &'static Block = Box::leak(Box::new(Block { slots }));
                 self.blocks.insert(kernel, b as *const Block as usize);

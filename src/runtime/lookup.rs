@@ -67,7 +67,10 @@ pub(crate) struct AddrMap {
 
 impl AddrMap {
     pub(crate) const fn new() -> AddrMap {
-        AddrMap { current: AtomicPtr::new(std::ptr::null_mut()), writer: Mutex::new(Writer { tables: Vec::new(), used: 0 }) }
+        AddrMap {
+            current: AtomicPtr::new(std::ptr::null_mut()),
+            writer: Mutex::new(Writer { tables: Vec::new(), used: 0 }),
+        }
     }
 
     /// The value of `key`, if it has one.

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 
 use parking_lot::Mutex;
 
-use crate::runtime::error::{cu, Res};
 use crate::driver::{self, types::*, Driver, Fns};
+use crate::runtime::error::{cu, Res};
 use crate::types::cudaError;
 
 /// Devices beyond this ordinal are not supported.
@@ -40,14 +40,12 @@ pub fn set_default_device(first: Option<c_int>) {
 }
 
 static INIT: OnceLock<Result<c_int, cudaError>> = OnceLock::new();
-static PRIMARY: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
-    [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
+static PRIMARY: [AtomicPtr<CUctx_st>; MAX_DEVICES] = [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
 /// Every device's primary context handle once retained, kept after `cudaDeviceReset` (the
 /// driver's handle of a device's primary context never changes): a thread that had it
 /// current keeps it current through a reset, as with NVIDIA's runtime, and the next call
 /// that needs a context retains it again ([`ctx`]).
-static KNOWN: [AtomicPtr<CUctx_st>; MAX_DEVICES] =
-    [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
+static KNOWN: [AtomicPtr<CUctx_st>; MAX_DEVICES] = [const { AtomicPtr::new(null_mut()) }; MAX_DEVICES];
 /// Whether any primary context was ever reset (until then no current context can be a
 /// reset primary one, and [`ctx`] does not look).
 static RESET: AtomicBool = AtomicBool::new(false);

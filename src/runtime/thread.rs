@@ -159,7 +159,12 @@ mod tests {
     use super::*;
 
     fn cfg(x: u32) -> CallConfig {
-        CallConfig { grid: dim3 { x, y: 1, z: 1 }, block: dim3 { x: 1, y: 1, z: 1 }, shared: x as usize, stream: std::ptr::null_mut() }
+        CallConfig {
+            grid: dim3 { x, y: 1, z: 1 },
+            block: dim3 { x: 1, y: 1, z: 1 },
+            shared: x as usize,
+            stream: std::ptr::null_mut(),
+        }
     }
 
     #[test]

@@ -88,4 +88,3 @@ pub struct cudaMemcpy3DPeerParms {
     /// Requested memory copy size
     pub extent: cudaExtent,
 }
-

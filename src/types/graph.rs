@@ -3,12 +3,12 @@
 
 use std::ffi::{c_int, c_longlong, c_uchar, c_uint, c_ulonglong, c_void};
 
-#[cfg(not(feature = "abi12"))]
-use super::{cudaExecutionContext_t, cudaMemcpyAttributes};
 use super::{
     cudaEvent_t, cudaExternalSemaphoreSignalParams, cudaExternalSemaphoreWaitParams, cudaExternalSemaphore_t,
     cudaGraphDeviceNode_t, cudaMemAccessDesc, cudaMemPoolProps, cudaMemcpy3DParms, cudaStream_t, dim3,
 };
+#[cfg(not(feature = "abi12"))]
+use super::{cudaExecutionContext_t, cudaMemcpyAttributes};
 
 /// Opaque graph: a driver `CUgraph`.
 pub struct CUgraph_st {

@@ -91,8 +91,7 @@ pub fn check_desc(d: &Desc) -> Res {
     } else if h == 0 {
         false
     } else {
-        (le(w, 16384) && le(h, 16384) && le(z, 16384))
-            || (!surf && le(w, 8192) && le(h, 8192) && le(z, 32768))
+        (le(w, 16384) && le(h, 16384) && le(z, 16384)) || (!surf && le(w, 8192) && le(h, 8192) && le(z, 32768))
     };
     if ok {
         Ok(())
@@ -114,10 +113,7 @@ impl State {
     /// Creates an array (checked descriptor) owned by `owner` on device `dev`.
     pub fn new_array(&mut self, desc: Desc, dev: c_int, owner: Owner) -> Res<usize> {
         let (row_bytes, rows, slices) = layout(&desc);
-        let bytes = row_bytes
-            .checked_mul(rows)
-            .and_then(|v| v.checked_mul(slices))
-            .ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
+        let bytes = row_bytes.checked_mul(rows).and_then(|v| v.checked_mul(slices)).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
         if bytes > TOTAL_MEM - self.used[dev as usize] {
             return Err(CUDA_ERROR_OUT_OF_MEMORY);
         }
@@ -129,12 +125,26 @@ impl State {
         if desc.format == NV12 {
             // Plane 0: full-size 8-bit luma; plane 1: half-size 2-channel 8-bit chroma.
             let y = Desc { width: desc.width, height: desc.height, depth: 0, format: 0x01, channels: 1, flags: 0 };
-            let uv = Desc { width: desc.width / 2, height: desc.height / 2, depth: 0, format: 0x01, channels: 2, flags: 0 };
+            let uv =
+                Desc { width: desc.width / 2, height: desc.height / 2, depth: 0, format: 0x01, channels: 2, flags: 0 };
             let mut off = 0;
             for pd in [y, uv] {
                 let (r, n, sl) = layout(&pd);
                 let ph = new_handle();
-                self.arrays.insert(ph, Array { desc: pd, dev, owner: Owner::Plane(h), row_bytes: r, rows: n, slices: sl, data: data + off, buf: None, planes: Vec::new() });
+                self.arrays.insert(
+                    ph,
+                    Array {
+                        desc: pd,
+                        dev,
+                        owner: Owner::Plane(h),
+                        row_bytes: r,
+                        rows: n,
+                        slices: sl,
+                        data: data + off,
+                        buf: None,
+                        planes: Vec::new(),
+                    },
+                );
                 off += r * n * sl;
                 planes.push(ph);
             }

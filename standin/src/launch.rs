@@ -149,9 +149,7 @@ unsafe fn set_attribute(h: usize, attr: c_int, value: *const c_void) -> Res {
         PRIORITY => {
             // Clamped to [greatest, least] = [-5, 0], as at creation.
             let p = (v as *const c_int).read_unaligned().clamp(-5, 0);
-            let stored = with(|s| {
-                Ok(s.streams.get_mut(&h).map(|x| x.priority = p).is_some())
-            })?;
+            let stored = with(|s| Ok(s.streams.get_mut(&h).map(|x| x.priority = p).is_some()))?;
             if !stored {
                 PRIORITIES.lock().get_or_insert_with(HashMap::new).insert(h, p);
             }
@@ -247,7 +245,12 @@ fn introduced(name: &str) -> c_int {
 /// (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`, checked second) is a success with a null
 /// pointer; a negative version finds the newest form (the driver finds cuMemAlloc at
 /// 0xfffffffb).
-pub fn proc_address(name: &str, version: c_int, flags: u64, lookup: impl Fn(&str, c_int) -> Option<*mut c_void>) -> Result<(*mut c_void, c_int), CUresult> {
+pub fn proc_address(
+    name: &str,
+    version: c_int,
+    flags: u64,
+    lookup: impl Fn(&str, c_int) -> Option<*mut c_void>,
+) -> Result<(*mut c_void, c_int), CUresult> {
     let mut driver = 0;
     // SAFETY: a valid out pointer.
     unsafe { crate::cuDriverGetVersion(&mut driver) };
@@ -256,7 +259,13 @@ pub fn proc_address(name: &str, version: c_int, flags: u64, lookup: impl Fn(&str
     }
     let version = if version < 0 { driver } else { version };
     // The CUDA 12.5 form (with the green context), which the runtime asks for.
-    let lookup = |n: &str, v: c_int| if n == "cuStreamGetCtx" && v >= 12050 { Some(cuStreamGetCtx_v2 as *mut c_void) } else { lookup(n, v) };
+    let lookup = |n: &str, v: c_int| {
+        if n == "cuStreamGetCtx" && v >= 12050 {
+            Some(cuStreamGetCtx_v2 as *mut c_void)
+        } else {
+            lookup(n, v)
+        }
+    };
     let Some(f) = lookup(name, version) else {
         return Ok((std::ptr::null_mut(), crate::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND));
     };

@@ -36,16 +36,7 @@ impl State {
         }
         let (addr, mem) = self.backing(size).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
         let buffer_id = self.buffer_id();
-        self.allocs.insert(addr, Alloc {
-            size,
-            kind,
-            flags,
-            dev,
-            mem,
-            buffer_id,
-            sync_memops: false,
-            pages: None,
-        });
+        self.allocs.insert(addr, Alloc { size, kind, flags, dev, mem, buffer_id, sync_memops: false, pages: None });
         if counted_dev {
             self.used[dev as usize] += size;
         } else if kind == Kind::Pinned || kind == Kind::Managed {
@@ -347,7 +338,11 @@ impl State {
                 // Likewise the rows per slice cover y and the height; several slices need them.
                 let multi_row = h > 1 || d > 1;
                 let row_end = e.x.checked_add(w).ok_or(inval)?;
-                if base == 0 || (e.pitch > MAX_PITCH && multi_row) || (e.pitch == 0 && multi_row) || (e.pitch != 0 && e.pitch < row_end) {
+                if base == 0
+                    || (e.pitch > MAX_PITCH && multi_row)
+                    || (e.pitch == 0 && multi_row)
+                    || (e.pitch != 0 && e.pitch < row_end)
+                {
                     return Err(inval);
                 }
                 let pitch = if e.pitch == 0 { row_end } else { e.pitch };
@@ -421,8 +416,28 @@ impl State {
 
 fn ends2d(c: &CUDA_MEMCPY2D) -> (End, End) {
     (
-        End { mt: c.srcMemoryType, host: c.srcHost as usize, dev: c.srcDevice as usize, array: c.srcArray as usize, x: c.srcXInBytes, y: c.srcY, z: 0, pitch: c.srcPitch, height: 0 },
-        End { mt: c.dstMemoryType, host: c.dstHost as usize, dev: c.dstDevice as usize, array: c.dstArray as usize, x: c.dstXInBytes, y: c.dstY, z: 0, pitch: c.dstPitch, height: 0 },
+        End {
+            mt: c.srcMemoryType,
+            host: c.srcHost as usize,
+            dev: c.srcDevice as usize,
+            array: c.srcArray as usize,
+            x: c.srcXInBytes,
+            y: c.srcY,
+            z: 0,
+            pitch: c.srcPitch,
+            height: 0,
+        },
+        End {
+            mt: c.dstMemoryType,
+            host: c.dstHost as usize,
+            dev: c.dstDevice as usize,
+            array: c.dstArray as usize,
+            x: c.dstXInBytes,
+            y: c.dstY,
+            z: 0,
+            pitch: c.dstPitch,
+            height: 0,
+        },
     )
 }
 
@@ -448,8 +463,28 @@ unsafe fn memcpy2d(c: *const CUDA_MEMCPY2D, stream: CUstream) -> Res {
 
 fn ends3d(c: &CUDA_MEMCPY3D) -> (End, End) {
     (
-        End { mt: c.srcMemoryType, host: c.srcHost as usize, dev: c.srcDevice as usize, array: c.srcArray as usize, x: c.srcXInBytes, y: c.srcY, z: c.srcZ, pitch: c.srcPitch, height: c.srcHeight },
-        End { mt: c.dstMemoryType, host: c.dstHost as usize, dev: c.dstDevice as usize, array: c.dstArray as usize, x: c.dstXInBytes, y: c.dstY, z: c.dstZ, pitch: c.dstPitch, height: c.dstHeight },
+        End {
+            mt: c.srcMemoryType,
+            host: c.srcHost as usize,
+            dev: c.srcDevice as usize,
+            array: c.srcArray as usize,
+            x: c.srcXInBytes,
+            y: c.srcY,
+            z: c.srcZ,
+            pitch: c.srcPitch,
+            height: c.srcHeight,
+        },
+        End {
+            mt: c.dstMemoryType,
+            host: c.dstHost as usize,
+            dev: c.dstDevice as usize,
+            array: c.dstArray as usize,
+            x: c.dstXInBytes,
+            y: c.dstY,
+            z: c.dstZ,
+            pitch: c.dstPitch,
+            height: c.dstHeight,
+        },
     )
 }
 
@@ -477,8 +512,28 @@ unsafe fn memcpy3d_peer(c: *const CUDA_MEMCPY3D_PEER, stream: CUstream) -> Res {
         s.check_stream(stream as usize)?;
         s.live_ctx(c.srcContext as usize)?;
         s.live_ctx(c.dstContext as usize)?;
-        let mut a = End { mt: c.srcMemoryType, host: c.srcHost as usize, dev: c.srcDevice as usize, array: c.srcArray as usize, x: c.srcXInBytes, y: c.srcY, z: c.srcZ, pitch: c.srcPitch, height: c.srcHeight };
-        let mut b = End { mt: c.dstMemoryType, host: c.dstHost as usize, dev: c.dstDevice as usize, array: c.dstArray as usize, x: c.dstXInBytes, y: c.dstY, z: c.dstZ, pitch: c.dstPitch, height: c.dstHeight };
+        let mut a = End {
+            mt: c.srcMemoryType,
+            host: c.srcHost as usize,
+            dev: c.srcDevice as usize,
+            array: c.srcArray as usize,
+            x: c.srcXInBytes,
+            y: c.srcY,
+            z: c.srcZ,
+            pitch: c.srcPitch,
+            height: c.srcHeight,
+        };
+        let mut b = End {
+            mt: c.dstMemoryType,
+            host: c.dstHost as usize,
+            dev: c.dstDevice as usize,
+            array: c.dstArray as usize,
+            x: c.dstXInBytes,
+            y: c.dstY,
+            z: c.dstZ,
+            pitch: c.dstPitch,
+            height: c.dstHeight,
+        };
         fix_array_pitch(&mut a, c.WidthInBytes);
         fix_array_pitch(&mut b, c.WidthInBytes);
         s.copy3d(&a, &b, c.WidthInBytes, c.Height, c.Depth)

@@ -296,9 +296,8 @@ pub fn init() {
         .and_then(|v| v.trim().parse::<c_int>().ok())
         .map(|n| n.clamp(1, MAX_DEVICES))
         .unwrap_or(1);
-    let ctxs = (0..ndev)
-        .map(|_| Primary { handle: new_handle(), refcount: 0, active: false, flags: 0, peers: 0 })
-        .collect();
+    let ctxs =
+        (0..ndev).map(|_| Primary { handle: new_handle(), refcount: 0, active: false, flags: 0, peers: 0 }).collect();
     *g = Some(State {
         ndev,
         ctxs,

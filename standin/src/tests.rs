@@ -425,7 +425,10 @@ fn host_memory_registration() {
         assert_eq!(mem::cuMemHostGetFlags(&mut fl, p), CUDA_SUCCESS);
         assert_eq!(fl, 2);
         let mut mt: u32 = 0;
-        assert_eq!(mem::cuPointerGetAttribute((&mut mt as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64), CUDA_SUCCESS);
+        assert_eq!(
+            mem::cuPointerGetAttribute((&mut mt as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p as u64),
+            CUDA_SUCCESS
+        );
         assert_eq!(mt as c_int, CU_MEMORYTYPE_HOST);
         assert_eq!(mem::cuMemHostUnregister(p), CUDA_SUCCESS);
         assert_eq!(mem::cuMemHostUnregister(p), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
@@ -446,11 +449,16 @@ fn pointer_attributes() {
         let local = 5u64;
         let hp = &local as *const u64 as u64;
         let mut v: u32 = 9;
-        assert_eq!(mem::cuPointerGetAttribute((&mut v as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, hp), CUDA_ERROR_INVALID_VALUE);
-        let mut attrs = [CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_CONTEXT, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL];
+        assert_eq!(
+            mem::cuPointerGetAttribute((&mut v as *mut u32).cast(), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, hp),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        let mut attrs =
+            [CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_CONTEXT, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL];
         let mut ctx: CUcontext = 1 as CUcontext;
         let mut ord: c_int = 7;
-        let mut data: [*mut c_void; 3] = [(&mut v as *mut u32).cast(), (&mut ctx as *mut CUcontext).cast(), (&mut ord as *mut c_int).cast()];
+        let mut data: [*mut c_void; 3] =
+            [(&mut v as *mut u32).cast(), (&mut ctx as *mut CUcontext).cast(), (&mut ord as *mut c_int).cast()];
         assert_eq!(mem::cuPointerGetAttributes(3, attrs.as_mut_ptr(), data.as_mut_ptr(), hp), CUDA_SUCCESS);
         assert_eq!((v, ctx, ord), (0, null_mut(), -2));
         assert_eq!(mem::cuPointerGetAttributes(3, attrs.as_mut_ptr(), data.as_mut_ptr(), d + 50), CUDA_SUCCESS);
@@ -460,7 +468,10 @@ fn pointer_attributes() {
         mem::cuPointerGetAttribute((&mut start as *mut u64).cast(), CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, d + 50);
         assert_eq!(start, d);
         let mut hostp: u64 = 1;
-        assert_eq!(mem::cuPointerGetAttribute((&mut hostp as *mut u64).cast(), CU_POINTER_ATTRIBUTE_HOST_POINTER, d), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(
+            mem::cuPointerGetAttribute((&mut hostp as *mut u64).cast(), CU_POINTER_ATTRIBUTE_HOST_POINTER, d),
+            CUDA_ERROR_INVALID_VALUE
+        );
         let one: u32 = 1;
         assert_eq!(mem::cuPointerSetAttribute((&one as *const u32).cast(), 6, d), CUDA_SUCCESS);
         mem::cuPointerGetAttribute((&mut v as *mut u32).cast(), 6, d);

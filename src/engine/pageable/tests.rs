@@ -60,7 +60,12 @@ struct LateEngine {
 
 impl LateEngine {
     fn new(device: Vec<u8>, nbuf: usize, buf: usize) -> LateEngine {
-        LateEngine { device, staging: (0..nbuf).map(|_| vec![0xee; buf]).collect(), pending: (0..nbuf).map(|_| None).collect(), dmas: 0 }
+        LateEngine {
+            device,
+            staging: (0..nbuf).map(|_| vec![0xee; buf]).collect(),
+            pending: (0..nbuf).map(|_| None).collect(),
+            dmas: 0,
+        }
     }
 
     fn run(&mut self, b: usize) {
@@ -113,7 +118,8 @@ fn plain(d: *mut u8, s: *const u8, n: usize) {
     unsafe { std::ptr::copy_nonoverlapping(s, d, n) }
 }
 
-const SIZES: &[usize] = &[1, 3, 4095, 4096, 4097, 65535, MIN_CHUNK - 1, MIN_CHUNK, MIN_CHUNK + 1, 3 * MIN_CHUNK + 17, 10 * MIN_CHUNK + 3];
+const SIZES: &[usize] =
+    &[1, 3, 4095, 4096, 4097, 65535, MIN_CHUNK - 1, MIN_CHUNK, MIN_CHUNK + 1, 3 * MIN_CHUNK + 17, 10 * MIN_CHUNK + 3];
 
 #[test]
 fn to_device_with_late_dmas_and_a_source_reused_at_once() {
@@ -144,7 +150,10 @@ fn from_device_with_late_dmas() {
                 let mut e = LateEngine::new(dev.clone(), nbuf, MIN_CHUNK);
                 from_device(&mut e, &plain, host[skew..].as_mut_ptr(), n, MIN_CHUNK, nbuf).unwrap();
                 assert!(host[skew..skew + n] == dev[..], "size {n}, skew {skew}, {nbuf} buffers");
-                assert!(host[..skew].iter().chain(&host[skew + n..]).all(|&b| b == 0x11), "bytes around the copy are untouched");
+                assert!(
+                    host[..skew].iter().chain(&host[skew + n..]).all(|&b| b == 0x11),
+                    "bytes around the copy are untouched"
+                );
                 assert_eq!(e.dmas, n.div_ceil(MIN_CHUNK));
             }
         }
@@ -177,10 +186,16 @@ fn an_engine_error_stops_the_pipeline() {
     let n = 5 * MIN_CHUNK;
     let host = pattern(n, 1);
     let mut e = Failing(LateEngine::new(vec![0; n], 2, MIN_CHUNK), 3);
-    assert_eq!(to_device(&mut e, &plain, host.as_ptr(), n, MIN_CHUNK, 2), Err(crate::types::cudaError::cudaErrorIllegalAddress));
+    assert_eq!(
+        to_device(&mut e, &plain, host.as_ptr(), n, MIN_CHUNK, 2),
+        Err(crate::types::cudaError::cudaErrorIllegalAddress)
+    );
     let mut out = vec![0u8; n];
     let mut e = Failing(LateEngine::new(host.clone(), 2, MIN_CHUNK), 3);
-    assert_eq!(from_device(&mut e, &plain, out.as_mut_ptr(), n, MIN_CHUNK, 2), Err(crate::types::cudaError::cudaErrorIllegalAddress));
+    assert_eq!(
+        from_device(&mut e, &plain, out.as_mut_ptr(), n, MIN_CHUNK, 2),
+        Err(crate::types::cudaError::cudaErrorIllegalAddress)
+    );
 }
 
 #[test]
