@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# For the GPU machine (prepared here by scripts/gpu/gpu-bundle.sh; .gpu carried), from the
+# repository root:
+#   bash scripts/gpu/standin-gpu.sh [TEST...]
+# What the stand-in driver and checked mode are held to, recorded from NVIDIA's runtime:
+#  1. ctest/driver_refusals.c (what the driver refuses), ctest/checked_host.c (host memory
+#     that is not there) and the TESTs named (default: those two and STANDIN_GPU_TESTS), both
+#     ABIs, through scripts/test/ctest.sh --gpu --only (one job per test and ABI, in parallel):
+#     built against NVIDIA's header and ours, run under NVIDIA's runtime (the reference; for 13
+#     also the machine's 13.0.96, differences as NOTE lines), ours, and ours preloaded; every
+#     output must be NVIDIA's.
+#  2. checked_host under ours with CUDART_RS_CHECKED=1, both builds, both ABIs: no case may end
+#     its process and every guarded call must be refused with cudaErrorInvalidValue (the test's
+#     own checks); the two builds print the same, recorded as
+#     expected/<abi>/checked_host.checked.out.
+# $OUT (default target/standin-gpu) gets standin-gpu.log (everything printed), expected.tgz
+# (expected/<abi>/*.out: unpack into ctest/ and commit) and runs.tgz (every run's output,
+# stderr and build log). A PASS or FAIL line per test and ABI; the last line is
+# `N passed, N failed, N skipped`.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$root"
+
+out=${OUT:-$root/target/standin-gpu}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/standin-gpu.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+tests=("$@")
+((${#tests[@]})) || tests=(driver_refusals checked_host ${STANDIN_GPU_TESTS:-})
+# Seconds a job (one test, one ABI, every build and runtime) may take.
+job_limit=${STANDIN_GPU_JOB_SECONDS:-170}
+
+main() {
+    echo "== GPU"
+    nvidia-smi -L 2>&1 || echo "nvidia-smi -L failed"
+    echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)"
+    if [[ ! -f .gpu/dist/lib/libcudart.so.13 ]]; then
+        echo "no .gpu/dist: run scripts/gpu/gpu-bundle.sh first and carry .gpu"
+        echo "0 passed, 1 failed, 0 skipped"
+        return 1
+    fi
+    echo "bundle: $(tr '\n' ' ' <.gpu/BUNDLE-INFO 2>/dev/null)"
+    echo "build: $(tr '\n' ' ' <.gpu/dist/BUILD-INFO 2>/dev/null)"
+    local passed=0 failed=0 skipped=0 t abi job
+    local started=$SECONDS
+    echo "== ${tests[*]}: NVIDIA's runtime and ours (scripts/test/ctest.sh --gpu), one job per test and ABI"
+    for t in "${tests[@]}"; do
+        [[ -f ctest/$t.c || -f ctest/$t.cu ]] || { echo "FAIL $t: no ctest/$t.c"; failed=$((failed + 1)); continue; }
+        for abi in 13 12; do
+            job=$work/$t-$abi
+            mkdir -p "$job"
+            CUDART_RS_DIST=.gpu/dist NVIDIA12_LIB=$root/.gpu/nvidia12 CU12_INCLUDE=$root/.gpu/cu12/include \
+                OUT=$job/out CTEST_WORK=$job/build \
+                timeout -k 5 "$job_limit" bash scripts/test/ctest.sh --gpu --abi "$abi" --only "$t" >"$job/log" 2>&1 &
+        done
+    done
+    wait
+    for t in "${tests[@]}"; do
+        for abi in 13 12; do
+            job=$work/$t-$abi
+            [[ -f $job/log ]] || continue
+            echo "-- $t [$abi]"
+            grep -v -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$job/log"
+            if ! add_summary "$(tail -n 1 "$job/log")"; then
+                echo "FAIL $t [$abi]: the run ended early (over ${job_limit}s?)"
+                failed=$((failed + 1))
+            fi
+            mkdir -p "$work/expected" "$work/runs/$t-$abi"
+            [[ -d $job/out/expected ]] && cp -r "$job/out/expected/." "$work/expected/"
+            [[ -f $job/out/gpu-runs.tgz ]] && tar -C "$work/runs/$t-$abi" -xzf "$job/out/gpu-runs.tgz"
+        done
+    done
+    echo "(${SECONDS}s so far, $((SECONDS - started))s for the jobs)"
+
+    echo "== checked_host with CUDART_RS_CHECKED=1 under ours"
+    local bin base rc name=checked_host
+    for abi in 13 12; do
+        [[ " ${tests[*]} " == *" $name "* ]] || break
+        local outs=() ok=1 why=
+        for b in ours-header nvidia-header; do
+            bin=$work/$name-$abi/build/$abi/$name/$b
+            base=$work/runs/$name-$abi/checked-$b
+            if [[ ! -x $bin ]]; then
+                ok=0; why+=" no $b build;"; continue
+            fi
+            { env -u LD_PRELOAD LD_LIBRARY_PATH="$root/.gpu/dist/lib" CUDART_RS_CHECKED=1 \
+                timeout -k 5 120 "$bin" >"$base.out" 2>"$base.err" </dev/null; } 2>/dev/null
+            rc=$?
+            outs+=("$base.out")
+            if ((rc != 0)) || grep -q '^FAIL' "$base.out"; then
+                ok=0; why+=" $b: exit $rc;"
+                grep -E '^FAIL|killed by|did not return' "$base.out" | head -n 20 | sed 's/^/      /'
+                tail -n 5 "$base.err" | sed 's/^/      | /'
+            fi
+        done
+        if ((${#outs[@]} == 2)) && ! cmp -s "${outs[0]}" "${outs[1]}"; then
+            ok=0; why+=" the two builds print differently;"
+            diff -u "${outs[0]}" "${outs[1]}" | head -n 30 | sed 's/^/      /'
+        fi
+        if ((${#outs[@]})); then
+            mkdir -p "$work/expected/$abi"
+            cp "${outs[0]}" "$work/expected/$abi/$name.checked.out"
+            echo "   misuse reports of the ours-header run: $(grep -c 'Misuse' "${outs[0]%.out}.err" 2>/dev/null)"
+        fi
+        if ((ok)); then
+            echo "PASS $name [$abi, CUDART_RS_CHECKED=1]"; passed=$((passed + 1))
+        else
+            echo "FAIL $name [$abi, CUDART_RS_CHECKED=1]:$why"; failed=$((failed + 1))
+        fi
+    done
+
+    [[ -d $work/expected ]] && tar -C "$work" -czf "$out/expected.tgz" expected
+    [[ -d $work/runs ]] && tar -C "$work" -czf "$out/runs.tgz" runs
+    echo "standin-gpu: $(((SECONDS)))s; \$OUT: standin-gpu.log, expected.tgz, runs.tgz"
+    echo "$passed passed, $failed failed, $skipped skipped"
+    ((failed == 0))
+}
+
+main 2>&1 | tee "$out/standin-gpu.log"
+exit "${PIPESTATUS[0]}"
