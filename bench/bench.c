@@ -56,7 +56,9 @@ int bench_max_potential_block_size(int *min_grid, int *block);
     X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) X(cuOccupancyMaxPotentialBlockSize)   \
     X(cuOccupancyAvailableDynamicSMemPerBlock) X(cuStreamIsCapturing) X(cuStreamGetPriority)      \
     X(cuStreamGetFlags) X(cuStreamGetDevice) X(cuStreamGetId) X(cuEventElapsedTime)              \
-    X(cuMemHostAlloc) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuArrayCreate) X(cuArrayDestroy)
+    X(cuMemHostAlloc) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuArrayCreate) X(cuArrayDestroy)  \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuEventCreate) X(cuEventDestroy) X(cuStreamBeginCapture) \
+    X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiate) X(cuGraphExecDestroy) X(cuGraphLaunch)
 #define DECLARE(n) static __typeof__(n) *p_##n;
 DRV_LIST(DECLARE)
 
@@ -448,6 +450,63 @@ static void query_rows(void) {
     ROW("cudaEventElapsedTime", K, NOP, rt_elapsed(), NOP, drv_elapsed());
 }
 
+/* ---- objects and graphs: what frameworks create per step, capture and replay ---- */
+#define GRAPH_NODES 20
+static int rt_stream_create(void) { cudaStream_t x; int e = cudaStreamCreate(&x); return e ? e : (int)cudaStreamDestroy(x); }
+static int drv_stream_create(void) { CUstream x; int e = p_cuStreamCreate(&x, 0); return e ? e : (int)p_cuStreamDestroy(x); }
+static int rt_event_create(void) { cudaEvent_t x; int e = cudaEventCreate(&x); return e ? e : (int)cudaEventDestroy(x); }
+static int drv_event_create(void) { CUevent x; int e = p_cuEventCreate(&x, 0); return e ? e : (int)p_cuEventDestroy(x); }
+static int rt_malloc_async_1m(void) { void *p; int e = cudaMallocAsync(&p, 1 << 20, s); return e ? e : (int)cudaFreeAsync(p, s); }
+static int drv_malloc_async_1m(void) {
+    CUdeviceptr p;
+    int e = p_cuMemAllocAsync(&p, 1 << 20, (CUstream)s);
+    return e ? e : (int)p_cuMemFreeAsync(p, (CUstream)s);
+}
+/* GRAPH_NODES kernel launches on s captured into a graph (a chain of kernel nodes). */
+static int rt_capture(cudaGraph_t *g) {
+    int e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    for (int i = 0; i < GRAPH_NODES && !e; i++) e = cudaLaunchKernel(bench_kernel_k3(), dim3_1, dim3_32, k_args, 0, s);
+    int e2 = cudaStreamEndCapture(s, g);
+    return e ? e : e2;
+}
+static int drv_capture(CUgraph *g) {
+    int e = p_cuStreamBeginCapture((CUstream)s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    for (int i = 0; i < GRAPH_NODES && !e; i++) e = p_cuLaunchKernel(f_k3, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, k_args, NULL);
+    int e2 = p_cuStreamEndCapture((CUstream)s, g);
+    return e ? e : e2;
+}
+static int rt_capture_destroy(void) { cudaGraph_t g; int e = rt_capture(&g); return e ? e : (int)cudaGraphDestroy(g); }
+static int drv_capture_destroy(void) { CUgraph g; int e = drv_capture(&g); return e ? e : (int)p_cuGraphDestroy(g); }
+static cudaGraph_t graph;
+static cudaGraphExec_t graph_exec;
+static int rt_instantiate(void) {
+    cudaGraphExec_t x;
+    int e = cudaGraphInstantiate(&x, graph, 0);
+    return e ? e : (int)cudaGraphExecDestroy(x);
+}
+static int drv_instantiate(void) {
+    CUgraphExec x;
+    int e = p_cuGraphInstantiate(&x, (CUgraph)graph, 0);
+    return e ? e : (int)p_cuGraphExecDestroy(x);
+}
+
+static void graph_rows(void) {
+    int K = quick ? 200 : 1000, KQ = quick ? 50 : 100, KG = quick ? 10 : 30;
+    ROW("cudaStreamCreate+cudaStreamDestroy", KQ, NOP, rt_stream_create(), NOP, drv_stream_create());
+    ROW("cudaEventCreate+cudaEventDestroy", K, NOP, rt_event_create(), NOP, drv_event_create());
+    ROW("cudaMallocAsync+cudaFreeAsync 1 MiB", K, RS, rt_malloc_async_1m(), DS, drv_malloc_async_1m());
+    ROW("capture of 20 launches + cudaStreamEndCapture (+cudaGraphDestroy)", KG, NOP, rt_capture_destroy(), NOP,
+        drv_capture_destroy());
+    if (rt_capture(&graph) || cudaGraphInstantiate(&graph_exec, graph, 0)) {
+        printf("# no graph: %s\n", cudaGetErrorName(cudaGetLastError()));
+        return;
+    }
+    ROW("cudaGraphInstantiate, 20 nodes (+cudaGraphExecDestroy)", KG, NOP, rt_instantiate(), NOP, drv_instantiate());
+    ROW("cudaGraphLaunch, 20 nodes", KG, RS, cudaGraphLaunch(graph_exec, s), DS, p_cuGraphLaunch((CUgraphExec)graph_exec, (CUstream)s));
+    cudaGraphExecDestroy(graph_exec);
+    cudaGraphDestroy(graph);
+}
+
 /* ---- allocations: every kind at 4 KiB, 4 MiB and 256 MiB ---- */
 static const struct {
     size_t bytes;
@@ -781,7 +840,7 @@ static void thread_rows(void) {
 int main(int argc, char **argv) {
     if (argc < 2 || (strcmp(argv[1], "runtime") && strcmp(argv[1], "driver"))) {
         fprintf(stderr, "usage: bench runtime|driver [--quick] [--only SECTION,...] [--rows 'PART|PART...']\n"
-                        "  sections: latency, queries, allocations, bandwidth, threads (bench/report.py makes the table)\n");
+                        "  sections: latency, queries, graphs, allocations, bandwidth, threads (bench/report.py makes the table)\n");
         return 2;
     }
     driver_mode = !strcmp(argv[1], "driver");
@@ -836,6 +895,7 @@ int main(int argc, char **argv) {
 
     if (section("latency")) latency_rows();
     if (section("queries")) query_rows();
+    if (section("graphs")) graph_rows();
     if (section("allocations")) alloc_rows();
     if (section("bandwidth")) {
         /* --quick stops at 64 MiB. */

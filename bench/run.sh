@@ -12,7 +12,7 @@
 # NVIDIA's slowest, ⚠ ours slower by more than 2% within the spread, ▼ ours' best run slower
 # than the other build's slowest. About two and a half minutes on an H100 for the three
 # runtimes; --quick: fewer batches and bandwidth sizes up to 64 MiB; --only runs these
-# sections (latency, queries, allocations, bandwidth, threads); --rows only the rows whose
+# sections (latency, queries, graphs, allocations, bandwidth, threads); --rows only the rows whose
 # names contain one of the parts.
 # --against REV|DIR (repeatable): another build of ours. DIR holds its libcudart.so.13; a
 # revision is looked for in .gpu/ab/REV/ (scripts/gpu/gpu-bundle.sh carries target/ab/ there,
@@ -41,6 +41,7 @@ done
 
 out=${OUT:-$root/target/bench}
 mkdir -p "$out/runs"
+rm -f "$out"/runs/*.txt "$out"/runs/*.err
 out=$(cd "$out" && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 nvcc=${NVCC:-$cuda/bin/nvcc}
