@@ -56,7 +56,9 @@ int bench_max_potential_block_size(int *min_grid, int *block);
     X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) X(cuOccupancyMaxPotentialBlockSize)   \
     X(cuOccupancyAvailableDynamicSMemPerBlock) X(cuStreamIsCapturing) X(cuStreamGetPriority)      \
     X(cuStreamGetFlags) X(cuStreamGetDevice) X(cuStreamGetId) X(cuEventElapsedTime)              \
-    X(cuMemHostAlloc) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuArrayCreate) X(cuArrayDestroy)
+    X(cuMemHostAlloc) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuArrayCreate) X(cuArrayDestroy)  \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuEventCreate) X(cuEventDestroy) X(cuStreamBeginCapture) \
+    X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiate) X(cuGraphExecDestroy) X(cuGraphLaunch)
 #define DECLARE(n) static __typeof__(n) *p_##n;
 DRV_LIST(DECLARE)
 
@@ -112,6 +114,32 @@ static double median(double *v, int n) {
 #define MAXB 64
 static int batches = 15;
 
+/* --rows A|B|...: only the rows whose names contain one of these (all rows without it). */
+static const char *rows_wanted;
+static int wanted(const char *name) {
+    if (!rows_wanted) return 1;
+    for (const char *p = rows_wanted; *p;) {
+        size_t n = strcspn(p, "|");
+        for (const char *q = name; *q; q++)
+            if (n && !strncmp(q, p, n)) return 1;
+        p += n + (p[n] == '|');
+    }
+    return 0;
+}
+
+/* --only A,B,...: the sections to run (all without it). */
+static const char *only;
+static int section(const char *name) {
+    if (!only) return 1;
+    size_t n = strlen(name);
+    for (const char *p = only; *p;) {
+        size_t m = strcspn(p, ",");
+        if (m == n && !strncmp(p, name, n)) return 1;
+        p += m + (p[m] == ',');
+    }
+    return 0;
+}
+
 static void emit(const char *name, const char *unit, double v, int err) {
     if (err)
         printf("%s\t%s\tERR %d\n", name, unit, err);
@@ -127,6 +155,7 @@ static void emit(const char *name, const char *unit, double v, int err) {
     do {                                                                                     \
         double v_[MAXB];                                                                     \
         int err_ = 0;                                                                        \
+        if (!wanted(name)) break;                                                            \
         for (int w_ = 0; w_ < 2; w_++) {                                                     \
             for (int i_ = 0; i_ < (K); i_++) {                                               \
                 int e_ = (int)(body);                                                        \
@@ -419,6 +448,63 @@ static void query_rows(void) {
     ROW("cudaStreamGetDevice", K, NOP, rt_stream_device(), NOP, drv_stream_device());
     ROW("cudaStreamGetId", K, NOP, rt_stream_id(), NOP, drv_stream_id());
     ROW("cudaEventElapsedTime", K, NOP, rt_elapsed(), NOP, drv_elapsed());
+}
+
+/* ---- objects and graphs: what frameworks create per step, capture and replay ---- */
+#define GRAPH_NODES 20
+static int rt_stream_create(void) { cudaStream_t x; int e = cudaStreamCreate(&x); return e ? e : (int)cudaStreamDestroy(x); }
+static int drv_stream_create(void) { CUstream x; int e = p_cuStreamCreate(&x, 0); return e ? e : (int)p_cuStreamDestroy(x); }
+static int rt_event_create(void) { cudaEvent_t x; int e = cudaEventCreate(&x); return e ? e : (int)cudaEventDestroy(x); }
+static int drv_event_create(void) { CUevent x; int e = p_cuEventCreate(&x, 0); return e ? e : (int)p_cuEventDestroy(x); }
+static int rt_malloc_async_1m(void) { void *p; int e = cudaMallocAsync(&p, 1 << 20, s); return e ? e : (int)cudaFreeAsync(p, s); }
+static int drv_malloc_async_1m(void) {
+    CUdeviceptr p;
+    int e = p_cuMemAllocAsync(&p, 1 << 20, (CUstream)s);
+    return e ? e : (int)p_cuMemFreeAsync(p, (CUstream)s);
+}
+/* GRAPH_NODES kernel launches on s captured into a graph (a chain of kernel nodes). */
+static int rt_capture(cudaGraph_t *g) {
+    int e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    for (int i = 0; i < GRAPH_NODES && !e; i++) e = cudaLaunchKernel(bench_kernel_k3(), dim3_1, dim3_32, k_args, 0, s);
+    int e2 = cudaStreamEndCapture(s, g);
+    return e ? e : e2;
+}
+static int drv_capture(CUgraph *g) {
+    int e = p_cuStreamBeginCapture((CUstream)s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    for (int i = 0; i < GRAPH_NODES && !e; i++) e = p_cuLaunchKernel(f_k3, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, k_args, NULL);
+    int e2 = p_cuStreamEndCapture((CUstream)s, g);
+    return e ? e : e2;
+}
+static int rt_capture_destroy(void) { cudaGraph_t g; int e = rt_capture(&g); return e ? e : (int)cudaGraphDestroy(g); }
+static int drv_capture_destroy(void) { CUgraph g; int e = drv_capture(&g); return e ? e : (int)p_cuGraphDestroy(g); }
+static cudaGraph_t graph;
+static cudaGraphExec_t graph_exec;
+static int rt_instantiate(void) {
+    cudaGraphExec_t x;
+    int e = cudaGraphInstantiate(&x, graph, 0);
+    return e ? e : (int)cudaGraphExecDestroy(x);
+}
+static int drv_instantiate(void) {
+    CUgraphExec x;
+    int e = p_cuGraphInstantiate(&x, (CUgraph)graph, 0);
+    return e ? e : (int)p_cuGraphExecDestroy(x);
+}
+
+static void graph_rows(void) {
+    int K = quick ? 200 : 1000, KQ = quick ? 50 : 100, KG = quick ? 10 : 30;
+    ROW("cudaStreamCreate+cudaStreamDestroy", KQ, NOP, rt_stream_create(), NOP, drv_stream_create());
+    ROW("cudaEventCreate+cudaEventDestroy", K, NOP, rt_event_create(), NOP, drv_event_create());
+    ROW("cudaMallocAsync+cudaFreeAsync 1 MiB", K, RS, rt_malloc_async_1m(), DS, drv_malloc_async_1m());
+    ROW("capture of 20 launches + cudaStreamEndCapture (+cudaGraphDestroy)", KG, NOP, rt_capture_destroy(), NOP,
+        drv_capture_destroy());
+    if (rt_capture(&graph) || cudaGraphInstantiate(&graph_exec, graph, 0)) {
+        printf("# no graph: %s\n", cudaGetErrorName(cudaGetLastError()));
+        return;
+    }
+    ROW("cudaGraphInstantiate, 20 nodes (+cudaGraphExecDestroy)", KG, NOP, rt_instantiate(), NOP, drv_instantiate());
+    ROW("cudaGraphLaunch, 20 nodes", KG, RS, cudaGraphLaunch(graph_exec, s), DS, p_cuGraphLaunch((CUgraphExec)graph_exec, (CUstream)s));
+    cudaGraphExecDestroy(graph_exec);
+    cudaGraphDestroy(graph);
 }
 
 /* ---- allocations: every kind at 4 KiB, 4 MiB and 256 MiB ---- */
@@ -750,152 +836,18 @@ static void thread_rows(void) {
     }
 }
 
-/* ---- report ---- */
-#define MAXROWS 256
-#define MAXRUNS 8
-struct row {
-    char name[128], unit[16];
-    double v[3][MAXRUNS]; /* NVIDIA, ours, driver */
-    int n[3], err[3];
-};
-static struct row rows[MAXROWS];
-static int nrows;
-
-static struct row *find_row(const char *name, const char *unit) {
-    for (int i = 0; i < nrows; i++)
-        if (!strcmp(rows[i].name, name)) return &rows[i];
-    if (nrows == MAXROWS) return NULL;
-    struct row *r = &rows[nrows++];
-    snprintf(r->name, sizeof r->name, "%s", name);
-    snprintf(r->unit, sizeof r->unit, "%s", unit);
-    return r;
-}
-
-static void read_run(const char *path, int who) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "bench: cannot read %s\n", path);
-        return;
-    }
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '\n') continue;
-        line[strcspn(line, "\n")] = 0;
-        char *name = strtok(line, "\t"), *unit = strtok(NULL, "\t"), *val = strtok(NULL, "\t");
-        if (!name || !unit || !val) continue;
-        struct row *r = find_row(name, unit);
-        if (!r) continue;
-        if (!strncmp(val, "ERR", 3)) {
-            r->err[who] = 1;
-            continue;
-        }
-        if (r->n[who] < MAXRUNS) r->v[who][r->n[who]++] = atof(val);
-    }
-    fclose(f);
-}
-
-static double med_of(struct row *r, int who) {
-    double t[MAXRUNS];
-    memcpy(t, r->v[who], sizeof(double) * r->n[who]);
-    return median(t, r->n[who]);
-}
-static double spread_of(struct row *r, int who) {
-    double m = med_of(r, who), lo = r->v[who][0], hi = lo;
-    for (int i = 1; i < r->n[who]; i++) {
-        if (r->v[who][i] < lo) lo = r->v[who][i];
-        if (r->v[who][i] > hi) hi = r->v[who][i];
-    }
-    return m > 0 ? 100 * (hi - lo) / m : 0;
-}
-
-static double min_of(struct row *r, int who) {
-    double v = r->v[who][0];
-    for (int i = 1; i < r->n[who]; i++)
-        if (r->v[who][i] < v) v = r->v[who][i];
-    return v;
-}
-static double max_of(struct row *r, int who) {
-    double v = r->v[who][0];
-    for (int i = 1; i < r->n[who]; i++)
-        if (r->v[who][i] > v) v = r->v[who][i];
-    return v;
-}
-
-static void fmt_val(char *buf, size_t n, double v, const char *unit) {
-    if (!strcmp(unit, "ns"))
-        snprintf(buf, n, v < 100 ? "%.1f ns" : "%.0f ns", v);
-    else
-        snprintf(buf, n, v < 10 ? "%.2f %s" : "%.1f %s", v, unit);
-}
-
-static int report(int argc, char **argv) {
-    int who = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--")) {
-            who++;
-            continue;
-        }
-        if (who < 3) read_run(argv[i], who);
-    }
-    printf("| Row | NVIDIA | ours | ours/NVIDIA | driver | ours − driver | spread NVIDIA / ours / driver |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|\n");
-    int slower = 0, over = 0, behind = 0;
-    for (int i = 0; i < nrows; i++) {
-        struct row *r = &rows[i];
-        int lat = !strcmp(r->unit, "ns");
-        char nv[48] = "—", us[48] = "—", ratio[32] = "—", dr[48] = "—", diff[48] = "—", spread[64] = "";
-        double mn = 0, mo = 0, md = 0;
-        if (r->err[0]) snprintf(nv, sizeof nv, "error");
-        if (r->err[1]) snprintf(us, sizeof us, "error");
-        if (r->err[2]) snprintf(dr, sizeof dr, "error");
-        if (r->n[0]) fmt_val(nv, sizeof nv, mn = med_of(r, 0), r->unit);
-        if (r->n[1]) fmt_val(us, sizeof us, mo = med_of(r, 1), r->unit);
-        if (r->n[2]) fmt_val(dr, sizeof dr, md = med_of(r, 2), r->unit);
-        const char *flag = "";
-        if (r->n[0] && r->n[1] && mn > 0) {
-            snprintf(ratio, sizeof ratio, "%.2f", mo / mn);
-            /* Behind beyond the spread: ours' best run worse than NVIDIA's worst (✗); else
-             * slower by more than 2% within the spread (⚠). */
-            if (lat ? min_of(r, 1) > max_of(r, 0) : max_of(r, 1) < min_of(r, 0)) {
-                flag = " ✗";
-                behind++;
-            } else if (lat ? mo > mn * 1.02 : mo < mn * 0.98) {
-                flag = " ⚠";
-                slower++;
-            }
-        }
-        if (r->n[1] && r->n[2]) {
-            snprintf(diff, sizeof diff, lat ? "%+.1f ns" : "%+.2f %s", mo - md, r->unit);
-            if (lat && mo - md > 20) over++;
-        }
-        for (int w = 0; w < 3; w++) {
-            char t[16];
-            snprintf(t, sizeof t, r->n[w] > 1 ? "%.0f%%" : "—", spread_of(r, w));
-            strcat(spread, t);
-            if (w < 2) strcat(spread, " / ");
-        }
-        printf("| %s | %s | %s | %s%s | %s | %s | %s |\n", r->name, nv, us, ratio, flag, dr, diff, spread);
-    }
-    printf("\nRows where ours is behind NVIDIA's beyond the spread of the runs (ours' best run slower than NVIDIA's "
-           "slowest, ✗): %d; slower by more than 2%% within the spread (⚠): %d; latency rows more than 20 ns above the "
-           "driver: %d.\n",
-           behind, slower, over);
-    return 0;
-}
-
 /* ---- main ---- */
 int main(int argc, char **argv) {
-    if (argc > 1 && !strcmp(argv[1], "report")) return report(argc - 2, argv + 2);
     if (argc < 2 || (strcmp(argv[1], "runtime") && strcmp(argv[1], "driver"))) {
-        fprintf(stderr, "usage: bench runtime|driver [--quick] [--only latency|queries|allocations|bandwidth|threads]\n"
-                        "       bench report RUN.. -- RUN.. -- RUN..   (NVIDIA's, ours, the driver's)\n");
+        fprintf(stderr, "usage: bench runtime|driver [--quick] [--only SECTION,...] [--rows 'PART|PART...']\n"
+                        "  sections: latency, queries, graphs, allocations, bandwidth, threads (bench/report.py makes the table)\n");
         return 2;
     }
     driver_mode = !strcmp(argv[1], "driver");
-    const char *only = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_wanted = argv[++i];
     }
     if (quick) batches = 9;
     double t0 = now_ns();
@@ -941,10 +893,11 @@ int main(int argc, char **argv) {
         printf("# kernels and symbols unavailable: %s\n", cudaGetErrorName(cudaGetLastError()));
     setup_small_pitched();
 
-    if (!only || !strcmp(only, "latency")) latency_rows();
-    if (!only || !strcmp(only, "queries")) query_rows();
-    if (!only || !strcmp(only, "allocations")) alloc_rows();
-    if (!only || !strcmp(only, "bandwidth")) {
+    if (section("latency")) latency_rows();
+    if (section("queries")) query_rows();
+    if (section("graphs")) graph_rows();
+    if (section("allocations")) alloc_rows();
+    if (section("bandwidth")) {
         /* --quick stops at 64 MiB. */
         size_t n = quick ? (64 << 20) : big;
         CK(cudaMalloc(&d_a, n));
@@ -961,7 +914,7 @@ int main(int argc, char **argv) {
         CK(cudaFreeHost(h_big_pinned));
         free(h_big_pageable);
     }
-    if (!only || !strcmp(only, "threads")) thread_rows();
+    if (section("threads")) thread_rows();
     printf("# %s run took %.1f s\n", argv[1], (now_ns() - t0) / 1e9);
     return 0;
 }

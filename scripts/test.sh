@@ -11,6 +11,8 @@
 #      scripts/test/abi/selftest.sh                  (each of those checks fails when broken)
 #      scripts/test/nodriver-check.sh                (no driver: ours == NVIDIA's runtime here)
 #      scripts/dev/coverage.py --check               (docs/coverage.md's numbers == the symbol report)
+#      bench/callgrind.sh --check                    (instructions per hot call on the stand-in, within
+#                                                     10% of bench/callgrind-baseline.txt; valgrind)
 #      scripts/package/install-check.sh              (install into a temporary DESTDIR; a program
 #                                                     built with pkg-config alone runs on it)
 #      scripts/package/deb.sh --no-build             (Debian packages and lintian; when debhelper
@@ -99,6 +101,17 @@ if run_step "build" bash scripts/build.sh; then
     fi
     run_step "no driver: NVIDIA's runtime and ours" bash scripts/test/nodriver-check.sh
     run_step "coverage numbers up to date" python3 scripts/dev/coverage.py --check
+    if command -v valgrind >/dev/null; then
+        run_step "instructions per hot call within 10% of bench/callgrind-baseline.txt" bash bench/callgrind.sh --check
+        # The guard fails where a row costs more: the same check against a baseline with one
+        # row a fifth lower.
+        awk '!/^#/ && !done { $2 = int($2 * 0.8); done = 1 } 1' bench/callgrind-baseline.txt >"$log/lowered.txt"
+        run_step "instruction-count guard fails on a row over its baseline" \
+            bash -c 'o=$(CALLGRIND_BASELINE="$1" bash bench/callgrind.sh --check); [[ $? == 1 && $o == *"callgrind: FAIL "* ]]' \
+            _ "$log/lowered.txt"
+    else
+        step "instruction counts: skipped (no valgrind: apt-get install valgrind)"
+    fi
     run_step "install, pkg-config program" bash scripts/package/install-check.sh
     if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null; then
         if run_step "Debian packages and lintian" bash scripts/package/deb.sh --no-build &&

@@ -12,6 +12,8 @@
 #   .gpu/nvidia135/         NVIDIA's libcudart.so.13 (13.5.37) and .gpu/cu135/include/ its
 #                           headers: the 13 ABI's reference in scripts/test/ctest.sh --gpu (ours is
 #                           13.5's ABI); the machine's 13.0.96 runs there as a second one
+#   .gpu/ab/REV/            other builds for bench/run.sh --against REV (bench/ab-build.sh's
+#                           target/ab/REV/, the library xz-compressed)
 #   .gpu/host/              the host programs (ctest/host/), every build (scripts/test/host-check.sh)
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/gpu/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
@@ -69,6 +71,13 @@ if compgen -G 'dist/deb/*.deb' >/dev/null; then
         echo "gpu-bundle: could not fetch Debian's pkgconf packages: .gpu/deb/tools is empty" >&2
     fi
 fi
+# Other builds for bench/run.sh --against (bench/ab-build.sh), compressed.
+for d in target/ab/*/; do
+    [[ -f $d/libcudart.so.13 ]] || continue
+    mkdir -p "target/gpu-staging/ab/$(basename "$d")"
+    xz -c "$d/libcudart.so.13" >"target/gpu-staging/ab/$(basename "$d")/libcudart.so.13.xz"
+    cp "$d/BUILD-INFO" "target/gpu-staging/ab/$(basename "$d")/"
+done
 {
     echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "nvidia13=nvidia-cuda-runtime 13.0.96"

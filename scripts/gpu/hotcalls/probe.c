@@ -60,6 +60,8 @@ static const char ptx[] =
     "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
 
 static size_t sz;
+static dim3 dim3_1(void) { dim3 d = {1, 1, 1}; return d; }
+static dim3 dim3_32(void) { dim3 d = {32, 1, 1}; return d; }
 static int host_alloc(unsigned flags) { void *p; int e = cudaHostAlloc(&p, sz, flags); return e ? e : (int)cudaFreeHost(p); }
 static int malloc_host(void) { void *p; int e = cudaMallocHost(&p, sz); return e ? e : (int)cudaFreeHost(p); }
 static int malloc_dev(void) { void *p; int e = cudaMalloc(&p, sz); return e ? e : (int)cudaFree(p); }
@@ -103,6 +105,31 @@ static int func_attrs(void) { struct cudaFuncAttributes a; return cudaFuncGetAtt
 static int func_set(void) { return cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, 0); }
 static int occupancy(void) { int n; return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)k, 128, 0); }
 static int func_name(void) { const char *n; return cudaFuncGetName(&n, (const void *)k); }
+static int stream_create(void) { cudaStream_t s; int e = cudaStreamCreate(&s); return e ? e : (int)cudaStreamDestroy(s); }
+static int event_create(void) { cudaEvent_t v; int e = cudaEventCreate(&v); return e ? e : (int)cudaEventDestroy(v); }
+static int malloc_async(void) {
+    void *p;
+    int e = cudaMallocAsync(&p, 1 << 20, stream);
+    return e ? e : (int)cudaFreeAsync(p, stream);
+}
+/* A graph of 20 kernel nodes in a chain (probe_k on 32 threads), captured from a stream. */
+static void *kout;
+static void *kargs[1] = {&kout};
+static int capture20(cudaGraph_t *g) {
+    int e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    for (int i = 0; !e && i < 20; i++) e = cudaLaunchKernel((const void *)k, dim3_1(), dim3_32(), kargs, 0, stream);
+    int e2 = cudaStreamEndCapture(stream, g);
+    return e ? e : e2;
+}
+static int capture_end(void) { cudaGraph_t g; int e = capture20(&g); return e ? e : (int)cudaGraphDestroy(g); }
+static cudaGraph_t graph;
+static cudaGraphExec_t graph_exec;
+static int instantiate(void) {
+    cudaGraphExec_t x;
+    int e = cudaGraphInstantiate(&x, graph, 0);
+    return e ? e : (int)cudaGraphExecDestroy(x);
+}
+static int graph_launch(void) { return cudaGraphLaunch(graph_exec, stream); }
 
 int main(void) {
     const char *lib = getenv("PROBE_MARK_LIB");
@@ -165,6 +192,17 @@ int main(void) {
     PROBE("cudaFuncGetAttributes after a set", 20, func_attrs());
     PROBE("cudaOccupancyMaxActiveBlocksPerMultiprocessor", 20, occupancy());
     PROBE("cudaFuncGetName", 20, func_name());
+    PROBE("cudaStreamCreate+cudaStreamDestroy", 20, stream_create());
+    PROBE("cudaEventCreate+cudaEventDestroy", 20, event_create());
+    PROBE("cudaMallocAsync+cudaFreeAsync 1 MiB", 20, malloc_async());
+    if (cudaMalloc(&kout, 4096) || capture20(&graph) || cudaGraphInstantiate(&graph_exec, graph, 0)) {
+        printf("graph: %s\n", cudaGetErrorName(cudaGetLastError()));
+        return 1;
+    }
+    PROBE("capture of 20 launches + cudaStreamEndCapture", 10, capture_end());
+    PROBE("cudaGraphInstantiate+cudaGraphExecDestroy, 20 nodes", 10, instantiate());
+    PROBE("cudaGraphLaunch, 20 nodes", 20, graph_launch());
+    cudaStreamSynchronize(stream);
     mark("cudaLibraryUnload");
     printf("cudaLibraryUnload: %s\n", cudaGetErrorName(cudaLibraryUnload(l)));
     mark("end");
