@@ -58,7 +58,7 @@ int bench_max_potential_block_size(int *min_grid, int *block);
     X(cuStreamGetFlags) X(cuStreamGetDevice) X(cuStreamGetId) X(cuEventElapsedTime)              \
     X(cuMemHostAlloc) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuArrayCreate) X(cuArrayDestroy)  \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuEventCreate) X(cuEventDestroy) X(cuStreamBeginCapture) \
-    X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiate) X(cuGraphExecDestroy) X(cuGraphLaunch)
+    X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags) X(cuGraphExecDestroy) X(cuGraphLaunch)
 #define DECLARE(n) static __typeof__(n) *p_##n;
 DRV_LIST(DECLARE)
 
@@ -486,7 +486,7 @@ static int rt_instantiate(void) {
 }
 static int drv_instantiate(void) {
     CUgraphExec x;
-    int e = p_cuGraphInstantiate(&x, (CUgraph)graph, 0);
+    int e = p_cuGraphInstantiateWithFlags(&x, (CUgraph)graph, 0);
     return e ? e : (int)p_cuGraphExecDestroy(x);
 }
 
