@@ -694,7 +694,12 @@ fn observe(rs: &mut String, exports: &[Export], names: &[String], out: &Path, cb
     rs.push_str("}\n\n");
     let ld = out.join("observe-shims.ld");
     fs::write(&ld, script).unwrap();
-    println!("cargo:rustc-cdylib-link-arg=-Wl,{}", ld.display());
+    // CUDART_RS_BARE_EXPORTS=1: each exported name is the export's own code, no shim (a
+    // build for measuring what the shims cost; observation and NVIDIA's tools see no call).
+    println!("cargo:rerun-if-env-changed=CUDART_RS_BARE_EXPORTS");
+    if env::var_os("CUDART_RS_BARE_EXPORTS").is_none_or(|v| v.is_empty() || v == "0") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,{}", ld.display());
+    }
 }
 
 /// `$OUT_DIR/enum_names.rs`: for every `pub enum` of `src/types`, a function of the same
