@@ -12,7 +12,8 @@
 #                                  /etc/ld.so.conf.d/0000-cudart-rs-13.conf (a link) and a
 #                                  folder holding only the library's link
 #   cudart-rs-standin_V_ARCH.deb   the stand-in driver, cudart-rs/stand-in/libcuda.so.1
-#   cudart-rs_V_ARCH.deb           the cudart-rs command (/usr/bin/cudart-rs) and its manual
+#   cudart-rs_V_ARCH.deb           the cudart-rs command (/usr/bin/cudart-rs), its manual, the
+#                                  README and docs/ (/usr/share/doc/cudart-rs/)
 #   *-dbgsym_V_ARCH.deb            debug info, /usr/lib/debug/.build-id/xx/yyy.debug
 #   lintian.log                    what lintian says of them
 # with the standard tools: scripts/build.sh builds the libraries (cargo), then
@@ -85,6 +86,7 @@ mkdir -p "$src/scripts/package" "$src/packaging" "$src/dist/include" "$src/targe
 cp scripts/package/install.sh "$src/scripts/package/"
 cp packaging/cudart-rs.pc.in packaging/cudart-rs.1 "$src/packaging/"
 cp Cargo.toml README.md "$src/"
+cp -r docs "$src/docs"
 cp -r dist/include/. "$src/dist/include/"
 cp dist/BUILD-INFO "$src/dist/"
 cp target/release/libcudart.so target/release/libcuda_standin.so target/release/cudart-rs "$src/target/release/"
