@@ -52,6 +52,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             for (abi, path) in l.each() {
                 println!("  {}  CUDA {abi} ABI, {}", path.display(), runtime_version(path));
             }
+            println!("  from: {}", l.origin);
         }
         Err(e) => println!("  {e}"),
     }
