@@ -72,6 +72,12 @@ impl Libs {
         }
         v
     }
+
+    /// The stand-in driver installed with the libraries (install.sh --standin, the
+    /// cudart-rs-standin package, the wheel, dist/), present or not.
+    pub fn standin(&self) -> PathBuf {
+        self.dir.join("stand-in/libcuda.so.1")
+    }
 }
 
 /// Where the wheel's libraries lie for a command in `bin` (the wheel's script): the package
