@@ -78,6 +78,11 @@ impl Libs {
     pub fn standin(&self) -> PathBuf {
         self.dir.join("stand-in/libcuda.so.1")
     }
+
+    /// Whether the libraries are the wheel's.
+    pub fn from_wheel(&self) -> bool {
+        self.origin.starts_with("the wheel")
+    }
 }
 
 /// Where the wheel's libraries lie for a command in `bin` (the wheel's script): the package
