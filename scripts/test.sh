@@ -21,6 +21,10 @@
 #                                                     the Python API, cuda-pathfinder and NVIDIA's
 #                                                     wheel beside it, on the stand-in; each check
 #                                                     counted)
+#      scripts/package/readme-check.sh               (README's install lines word for word in a fresh
+#                                                     clone: the wheel with pip; as root, install.sh
+#                                                     and the Debian packages in a private mount
+#                                                     namespace; each check counted)
 #      scripts/package/deb.sh --no-build             (Debian packages and lintian; when debhelper
 #                                                     and lintian are installed, as CI does)
 #      scripts/package/deb-test.sh --system          (in CI, as root, or with CUDART_RS_DEB_TEST=1:
@@ -134,6 +138,9 @@ if run_step "build" bash scripts/build.sh; then
     else
         step "Debian packages: skipped (no dpkg-buildpackage, debhelper or lintian: apt-get install dpkg-dev debhelper lintian)"
     fi
+    step "README's install lines in a fresh clone: scripts/package/readme-check.sh"
+    bash scripts/package/readme-check.sh 2>&1 | tee "$log/readme.out"
+    add_summary "$(tail -n 1 "$log/readme.out")" || { echo "==== step failed: README's install lines (no summary line)"; failed_steps+=("README's install lines"); }
     step "host programs: scripts/test/host-check.sh --standin"
     bash scripts/test/host-check.sh --standin 2>&1 | tee "$log/host.out"
     add_summary "$(tail -n 1 "$log/host.out")" || { echo "==== step failed: host programs (no summary line)"; failed_steps+=("host programs"); }
