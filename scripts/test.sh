@@ -15,6 +15,16 @@
 #                                                     10% of bench/callgrind-baseline.txt; valgrind)
 #      scripts/package/install-check.sh              (install into a temporary DESTDIR; a program
 #                                                     built with pkg-config alone runs on it)
+#      scripts/package/wheel.sh --no-build           (the wheel: maturin, auditwheel repair)
+#      scripts/package/wheel-check.sh                (the wheel installed with pip into fresh virtual
+#                                                     environments: the command, python -m cudart_rs,
+#                                                     the Python API, cuda-pathfinder and NVIDIA's
+#                                                     wheel beside it, on the stand-in; each check
+#                                                     counted)
+#      scripts/package/readme-check.sh               (README's install lines word for word in a fresh
+#                                                     clone: the wheel with pip; as root, install.sh
+#                                                     and the Debian packages in a private mount
+#                                                     namespace; each check counted)
 #      scripts/package/deb.sh --no-build             (Debian packages and lintian; when debhelper
 #                                                     and lintian are installed, as CI does)
 #      scripts/package/deb-test.sh --system          (in CI, as root, or with CUDART_RS_DEB_TEST=1:
@@ -113,6 +123,11 @@ if run_step "build" bash scripts/build.sh; then
         step "instruction counts: skipped (no valgrind: apt-get install valgrind)"
     fi
     run_step "install, pkg-config program" bash scripts/package/install-check.sh
+    if run_step "wheel" bash scripts/package/wheel.sh --no-build; then
+        step "wheel installed and used: scripts/package/wheel-check.sh"
+        bash scripts/package/wheel-check.sh 2>&1 | tee "$log/wheel.out"
+        add_summary "$(tail -n 1 "$log/wheel.out")" || { echo "==== step failed: wheel installed and used (no summary line)"; failed_steps+=("wheel installed and used"); }
+    fi
     if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null; then
         if run_step "Debian packages and lintian" bash scripts/package/deb.sh --no-build &&
             [[ ${CI:-} == true || ${CUDART_RS_DEB_TEST:-} == 1 ]] && [[ $(id -u) == 0 ]]; then
@@ -123,6 +138,9 @@ if run_step "build" bash scripts/build.sh; then
     else
         step "Debian packages: skipped (no dpkg-buildpackage, debhelper or lintian: apt-get install dpkg-dev debhelper lintian)"
     fi
+    step "README's install lines in a fresh clone: scripts/package/readme-check.sh"
+    bash scripts/package/readme-check.sh 2>&1 | tee "$log/readme.out"
+    add_summary "$(tail -n 1 "$log/readme.out")" || { echo "==== step failed: README's install lines (no summary line)"; failed_steps+=("README's install lines"); }
     step "host programs: scripts/test/host-check.sh --standin"
     bash scripts/test/host-check.sh --standin 2>&1 | tee "$log/host.out"
     add_summary "$(tail -n 1 "$log/host.out")" || { echo "==== step failed: host programs (no summary line)"; failed_steps+=("host programs"); }

@@ -11,11 +11,13 @@ use crate::Libs;
 pub const USAGE: &str = "\
 usage: cudart-rs doctor [--lib DIR] [<program>...]
 
-Shows the cudart-rs runtime libraries, the CUDA driver the runtime loads (and its
-version), the GPUs it sees, and for each <program> (an executable or a shared
-library; a name is looked up in PATH) which libcudart it loads on its own and
-under `cudart-rs run` (whose preload wins over the program's RPATH). Where Python
-finds PyTorch, the same for PyTorch's libtorch_cuda.so.
+Shows the cudart-rs runtime libraries and where they came from, the CUDA driver
+the runtime loads (and its version; where there is none, the stand-in driver),
+the GPUs it sees, and for each <program> (an executable or a shared library; a
+name is looked up in PATH) which libcudart it loads on its own and under
+`cudart-rs run` (whose preload wins over the program's RPATH). Where Python finds
+PyTorch, the same for PyTorch's libtorch_cuda.so (with the command from a wheel,
+the Python of its environment).
 
 Options:
       --lib DIR    the runtime libraries in DIR (default: those installed with
@@ -52,10 +54,11 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             for (abi, path) in l.each() {
                 println!("  {}  CUDA {abi} ABI, {}", path.display(), runtime_version(path));
             }
+            println!("  from: {}", l.origin);
         }
         Err(e) => println!("  {e}"),
     }
-    driver();
+    driver(libs.as_ref().ok());
     for prog in &programs {
         program(prog, libs.as_ref().ok());
     }
@@ -86,7 +89,7 @@ fn runtime_version(path: &Path) -> String {
     }
 }
 
-fn driver() {
+fn driver(libs: Option<&Libs>) {
     type Init = unsafe extern "C" fn(c_uint) -> c_int;
     type GetInt = unsafe extern "C" fn(*mut c_int) -> c_int;
     type DeviceGet = unsafe extern "C" fn(*mut c_int, c_int) -> c_int;
@@ -104,6 +107,7 @@ fn driver() {
         Err(e) => {
             println!("  {} cannot be loaded{how}: {e}", name.to_string_lossy());
             println!("  (no NVIDIA driver here: every runtime call answers cudaErrorInsufficientDriver)");
+            standin(libs);
             return;
         }
     };
@@ -154,6 +158,18 @@ fn driver() {
             let nm = std::ffi::CStr::from_ptr(buf.as_ptr()).to_string_lossy();
             println!("  {i}: {nm}, compute capability {major}.{minor}{gib}");
         }
+    }
+}
+
+/// Where there is no driver: the stand-in, which runs programs without a GPU.
+fn standin(libs: Option<&Libs>) {
+    let Some(libs) = libs else { return };
+    let s = libs.standin();
+    if s.is_file() {
+        println!("  the stand-in driver (device memory in host memory, no kernels) runs programs without a GPU:");
+        println!("    cudart-rs run --standin -- PROGRAM      ({})", s.display());
+    } else {
+        println!("  no stand-in driver with these libraries ({} is missing): scripts/package/install.sh --standin, the cudart-rs-standin package and the wheel install one, to run programs without a GPU", s.display());
     }
 }
 
@@ -251,7 +267,11 @@ fn analyse(label: &str, path: &Path, e: &elf::Elf, libs: Option<&Libs>) {
         .unwrap_or_else(|| "/lib64/ld-linux-x86-64.so.2".into());
     let own = resolved(&interp, path, None);
     for n in &needs {
-        let got = own.iter().find(|(k, _)| k == *n).map_or("not found", |(_, p)| p.as_str());
+        let got = match own.iter().find(|(k, _)| k == *n) {
+            Some((_, p)) => tidy(p),
+            None => "not found".to_string(),
+        };
+        let got = got.as_str();
         let whose = if libs.is_some_and(|l| {
             l.each()
                 .iter()
@@ -260,6 +280,11 @@ fn analyse(label: &str, path: &Path, e: &elf::Elf, libs: Option<&Libs>) {
             " (cudart-rs)"
         } else {
             ""
+        };
+        let whose = if whose.is_empty() && got.contains("-packages/nvidia/") {
+            " (NVIDIA's, from its wheel nvidia-cuda-runtime)"
+        } else {
+            whose
         };
         println!("  on its own:          {n} => {got}{whose}");
     }
@@ -278,6 +303,16 @@ fn analyse(label: &str, path: &Path, e: &elf::Elf, libs: Option<&Libs>) {
     }
 }
 
+/// A path the loader gave, its folder without the `..` of a RUNPATH's `$ORIGIN/../..` (as
+/// PyTorch's wheels have); the file's own name kept.
+fn tidy(p: &str) -> String {
+    let p = Path::new(p);
+    match (p.parent().and_then(|d| std::fs::canonicalize(d).ok()), p.file_name()) {
+        (Some(d), Some(f)) => d.join(f).display().to_string(),
+        _ => p.display().to_string(),
+    }
+}
+
 /// Whether the file defines the runtime's functions itself (NVIDIA's static runtime).
 fn has_static_runtime(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|b| {
@@ -286,9 +321,15 @@ fn has_static_runtime(path: &Path) -> bool {
     })
 }
 
-/// PyTorch, where `python3` finds it (located without importing it).
+/// PyTorch, where `python3` finds it (located without importing it): with the command from a
+/// wheel, the Python of its environment.
 fn pytorch(libs: Option<&Libs>) {
-    let Ok(out) = Command::new("python3")
+    let beside = std::env::current_exe().ok().and_then(|e| e.parent().map(|b| b.join("python3")));
+    let python = match beside.filter(|p| libs.is_some_and(Libs::from_wheel) && p.is_file()) {
+        Some(p) => p,
+        None => PathBuf::from("python3"),
+    };
+    let Ok(out) = Command::new(&python)
         .args(["-c", "import importlib.util as u; s = u.find_spec('torch'); print(s.submodule_search_locations[0] if s and s.submodule_search_locations else '')"])
         .output()
     else {

@@ -4,14 +4,16 @@
 
 mod doctor;
 mod elf;
+mod libs;
 mod run;
 #[allow(dead_code)]
 #[path = "../../src/observe/summary.rs"]
 mod summary;
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+pub use libs::Libs;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -72,65 +74,4 @@ fn version_text() -> String {
         Err(e) => s.push_str(&format!("\n  {e}")),
     }
     s
-}
-
-/// The runtime libraries this command runs programs on.
-pub struct Libs {
-    pub dir: PathBuf,
-    pub lib13: Option<PathBuf>,
-    pub lib12: Option<PathBuf>,
-}
-
-impl Libs {
-    /// The libraries in `dir` (`--lib`), else in `CUDART_RS_LIBDIR`, else where this command
-    /// was installed with them: `../lib/cudart-rs` (scripts/package/install.sh),
-    /// `../lib/<triplet>/cudart-rs` (the Debian packages), `../lib` (the build's dist/), or the
-    /// folder the build was told (`CUDART_RS_LIBDIR` at build time).
-    pub fn find(dir: Option<&Path>) -> Result<Libs, String> {
-        let mut tried = Vec::new();
-        let mut candidates: Vec<PathBuf> = Vec::new();
-        if let Some(d) = dir {
-            candidates.push(d.to_path_buf());
-        } else {
-            if let Some(d) = std::env::var_os("CUDART_RS_LIBDIR").filter(|d| !d.is_empty()) {
-                candidates.push(d.into());
-            }
-            if let Some(bin) = std::env::current_exe()
-                .ok()
-                .and_then(|e| e.canonicalize().ok())
-                .and_then(|e| e.parent().map(Path::to_path_buf))
-            {
-                let triplet = format!("{}-linux-gnu", std::env::consts::ARCH);
-                candidates.push(bin.join("../lib/cudart-rs"));
-                candidates.push(bin.join("../lib").join(&triplet).join("cudart-rs"));
-                candidates.push(bin.join("../lib64/cudart-rs"));
-                candidates.push(bin.join("../lib"));
-            }
-            if let Some(d) = option_env!("CUDART_RS_LIBDIR") {
-                candidates.push(d.into());
-            }
-        }
-        for d in candidates {
-            let l13 = d.join("libcudart.so.13");
-            let l12 = d.join("libcudart.so.12");
-            if l13.exists() || l12.exists() {
-                let d = d.canonicalize().unwrap_or(d);
-                let abs = |p: PathBuf| p.exists().then(|| d.join(p.file_name().unwrap()));
-                return Ok(Libs { lib13: abs(l13), lib12: abs(l12), dir: d });
-            }
-            tried.push(d.display().to_string());
-        }
-        Err(format!("no libcudart.so.13 or libcudart.so.12 of cudart-rs found (looked in {}); say where with --lib DIR or CUDART_RS_LIBDIR", tried.join(", ")))
-    }
-
-    pub fn each(&self) -> Vec<(u32, &Path)> {
-        let mut v = Vec::new();
-        if let Some(p) = &self.lib13 {
-            v.push((13, p.as_path()));
-        }
-        if let Some(p) = &self.lib12 {
-            v.push((12, p.as_path()));
-        }
-        v
-    }
 }

@@ -47,12 +47,18 @@ Options:
                          folder, removed at the end
       --lib DIR          Run on the libraries in DIR (default: those installed
                          with this command)
+      --driver PATH      Run on the driver library PATH instead of libcuda.so.1
+                         (sets CUDART_RS_DRIVER)
+      --standin          Run on the stand-in driver installed with the libraries
+                         (device memory in host memory, no kernels): try a
+                         program on a machine without a GPU
   -h, --help             This help
 
 Examples:
   cudart-rs run --summary -- ./app
   cudart-rs run --summary --timeline t.json -- torchrun --nproc-per-node 2 train.py
   cudart-rs run --trace=warn --leaks -- python3 test.py
+  cudart-rs run --standin --summary -- ./app
 ";
 
 /// The observation variables this command sets (and clears when not asked for).
@@ -80,6 +86,8 @@ struct Opts {
     abi: Option<u32>,
     output: Option<PathBuf>,
     lib: Option<PathBuf>,
+    driver: Option<PathBuf>,
+    standin: bool,
     command: Vec<OsString>,
 }
 
@@ -114,6 +122,8 @@ fn parse(args: Vec<OsString>) -> Result<Option<Opts>, String> {
             }
             Short('o') | Long("output") => o.output = Some(p.value().map_err(|e| e.to_string())?.into()),
             Long("lib") => o.lib = Some(p.value().map_err(|e| e.to_string())?.into()),
+            Long("driver") => o.driver = Some(p.value().map_err(|e| e.to_string())?.into()),
+            Long("standin") => o.standin = true,
             Short('h') | Long("help") => return Ok(None),
             Value(v) => {
                 o.command.push(v);
@@ -124,6 +134,9 @@ fn parse(args: Vec<OsString>) -> Result<Option<Opts>, String> {
     }
     if o.command.is_empty() {
         return Err("no command to run (cudart-rs run [<options>] -- <command> [<args>...])".into());
+    }
+    if o.driver.is_some() && o.standin {
+        return Err("--driver or --standin, not both".into());
     }
     if o.gpu_spans && o.timeline.is_none() {
         return Err("--gpu-spans needs --timeline FILE".into());
@@ -223,6 +236,19 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     if preload.is_empty() {
         return fail(format!("no CUDA {} runtime in {}", o.abi.unwrap_or(13), libs.dir.display()));
     }
+    let driver = match (&o.driver, o.standin) {
+        (Some(d), _) if !d.is_file() => return fail(format!("--driver {}: no such file", d.display())),
+        (Some(d), _) => Some(absolute(d)),
+        (None, true) if !libs.standin().is_file() => {
+            return fail(format!(
+                "no stand-in driver with the libraries in {} ({} is missing: scripts/package/install.sh --standin, the cudart-rs-standin package and the wheel install it)",
+                libs.dir.display(),
+                libs.standin().display()
+            ))
+        }
+        (None, true) => Some(libs.standin()),
+        (None, false) => None,
+    };
     let (dir, keep) = match output_dir(o.output.as_deref()) {
         Ok(d) => d,
         Err(e) => return fail(e),
@@ -249,6 +275,9 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         ld.push(old);
     }
     cmd.env("LD_PRELOAD", ld);
+    if let Some(d) = &driver {
+        cmd.env("CUDART_RS_DRIVER", d);
+    }
     if let Some(f) = &o.trace {
         cmd.env("CUDART_RS_TRACE", f);
         if keep {
@@ -479,5 +508,9 @@ mod tests {
         assert!(parse(args(&["--gpu-spans", "./app"])).is_err());
         assert!(parse(args(&["--summary"])).is_err());
         assert!(parse(args(&["--bogus", "./app"])).is_err());
+        let o = parse(args(&["--driver", "/x/libcuda.so.1", "./app"])).unwrap().unwrap();
+        assert_eq!((o.driver, o.standin), (Some(PathBuf::from("/x/libcuda.so.1")), false));
+        assert!(parse(args(&["--standin", "./app"])).unwrap().unwrap().standin);
+        assert!(parse(args(&["--standin", "--driver", "d", "./app"])).is_err());
     }
 }

@@ -15,6 +15,8 @@
 #   .gpu/ab/REV/            other builds for bench/run.sh --against REV (bench/ab-build.sh's
 #                           target/ab/REV/, the library xz-compressed)
 #   .gpu/host/              the host programs (ctest/host/), every build (scripts/test/host-check.sh)
+#   .gpu/wheel/             the wheel (scripts/package/wheel.sh --no-build, into dist/wheel/):
+#                           bash scripts/gpu/wheel-gpu.sh there
 #   .gpu/cu12-clang/        the CUDA tests (ctest/*.cu) built for the 12 ABI with clang
 #                           (scripts/gpu/cu12-build.sh: NAME and NAME.log per test; NAME.skip, the
 #                           reason, for a test not built, e.g. where clang-19 is missing)
@@ -62,6 +64,15 @@ bash scripts/test/host-check.sh --build target/gpu-staging/host
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/
 cp "$nv/cu135/nvidia/cu13/lib/libcudart.so.13" target/gpu-staging/nvidia135/libcudart.so
 cp -a "$nv/cu135/nvidia/cu13/include/." target/gpu-staging/cu135/include/
+# The wheel, for scripts/gpu/wheel-gpu.sh (maturin and auditwheel come from PyPI the first time).
+if bash scripts/package/wheel.sh --no-build >target/gpu-staging/wheel.log 2>&1; then
+    mkdir -p target/gpu-staging/wheel
+    cp dist/wheel/*.whl target/gpu-staging/wheel/
+else
+    tail -n 5 target/gpu-staging/wheel.log >&2
+    echo "gpu-bundle: no wheel (scripts/package/wheel.sh failed): scripts/gpu/wheel-gpu.sh cannot run there" >&2
+fi
+rm -f target/gpu-staging/wheel.log
 if compgen -G 'dist/deb/*.deb' >/dev/null; then
     mkdir -p target/gpu-staging/deb/tools
     cp dist/deb/*.deb target/gpu-staging/deb/
@@ -83,6 +94,7 @@ done
     echo "nvidia13=nvidia-cuda-runtime 13.0.96"
     echo "nvidia135=nvidia-cuda-runtime 13.5.37 (with its headers in cu135/include)"
     echo "nvidia12=nvidia-cuda-runtime-cu12 12.9.79, headers with nvidia-cuda-nvcc-cu12 12.9.86 crt/"
+    echo "wheel=$(basename "$(compgen -G 'target/gpu-staging/wheel/*.whl' | head -n 1)" 2>/dev/null)"
     echo "cu12-clang=$(find target/gpu-staging/cu12-clang -maxdepth 1 -type f -perm -u+x | wc -l) CUDA tests built for 12 ($(head -n 1 target/gpu-staging/cu12-clang/BUILD-INFO 2>/dev/null | sed 's/^compiler=//'))"
 } >target/gpu-staging/BUNDLE-INFO
 rm -rf .gpu
@@ -93,4 +105,4 @@ if ((size >= 60)); then
     echo "gpu-bundle: .gpu is ${size} MiB, over the 60 MiB it must stay under" >&2
     exit 1
 fi
-echo "gpu-bundle: .gpu/ ready (${size} MiB): carry .gpu and run: bash scripts/gpu/gpu-check.sh (several GPUs: bash scripts/gpu/gpu-multi.sh)"
+echo "gpu-bundle: .gpu/ ready (${size} MiB): carry .gpu and run: bash scripts/gpu/gpu-check.sh (several GPUs: bash scripts/gpu/gpu-multi.sh; the wheel: bash scripts/gpu/wheel-gpu.sh)"

@@ -14,6 +14,9 @@
 #     gdb (when installed) a backtrace through the library's internal frames names source
 #     lines with the debug file beside the library, and again from a build-id tree
 #     (DEBUGDIR=/usr/lib/debug), and names none without a debug file;
+#   - the manual page names the README and docs/ installed beside it (DOCDIR);
+#   - installed into a prefix outside the system's (no DESTDIR), it prints the PKG_CONFIG_PATH
+#     and MANPATH lines, and with them pkg-config finds NVIDIA's names and man the page;
 #   - --uninstall leaves no file behind.
 # Prints one line per check; the last is `N passed, N failed`. Exit status non-zero on a failure.
 set -uo pipefail
@@ -47,6 +50,8 @@ v13=$(sed -n 's/^version13=//p' dist/BUILD-INFO) v12=$(sed -n 's/^version12=//p'
 {
     echo "./usr/local/bin/cudart-rs f 755 "
     echo "./usr/local/share/man/man1/cudart-rs.1 f 644 "
+    echo "./usr/local/share/doc/cudart-rs/README.md f 644 "
+    (cd docs && find . -maxdepth 1 -type f \( -name '*.md' -o -name '*.png' \)) | sed 's|^\./\(.*\)|./usr/local/share/doc/cudart-rs/docs/\1 f 644 |'
     (cd dist/include && find . -type f) | sed 's|^\./\(.*\)|./usr/local/include/cudart-rs/\1 f 644 |'
     # The 12 ABI's toolkit root: a header of each name.
     (cd dist/include && find . -type f) | sed 's|^\./\(.*\)|./usr/local/lib/cudart-rs/12/include/\1 f 644 |'
@@ -66,7 +71,7 @@ v13=$(sed -n 's/^version13=//p' dist/BUILD-INFO) v12=$(sed -n 's/^version12=//p'
     echo "./usr/local/lib/cudart-rs/13/include l 777 ../../../include/cudart-rs"
 } | LC_ALL=C sort >"$tmp/want"
 if diff -u "$tmp/want" "$tmp/files"; then
-    ok "installed files and links: libcudart.so.$v13, libcudart.so.$v12 (the versions the ABIs report), the headers, the toolkit roots cudart-rs/13 and 12, $(grep -c 'pkgconfig/.*\.pc' "$tmp/want") pkg-config files, the command and its manual page"
+    ok "installed files and links: libcudart.so.$v13, libcudart.so.$v12 (the versions the ABIs report), the headers, the toolkit roots cudart-rs/13 and 12, $(grep -c 'pkgconfig/.*\.pc' "$tmp/want") pkg-config files, the command, its manual page, the README and docs/"
 else
     bad "installed files and links (diff above)"
 fi
@@ -78,6 +83,15 @@ for a in 13 12; do
         bad "libcudart.so.$a not stripped, or the header differs from include/"
     fi
 done
+
+# The manual page names the documents where they were installed.
+man1=$dest/usr/local/share/man/man1/cudart-rs.1
+if grep -qx '\.I /usr/local/share/doc/cudart-rs/README.md' "$man1" && ! grep -q '@DOCDIR@' "$man1" &&
+    cmp -s README.md "$dest/usr/local/share/doc/cudart-rs/README.md"; then
+    ok "the manual page names /usr/local/share/doc/cudart-rs/README.md and docs/, installed there"
+else
+    bad "the manual page does not name the installed README ($(grep -n 'doc/cudart-rs\|@DOCDIR@' "$man1" | head -n 3))"
+fi
 
 # The command finds the libraries installed with it.
 v=$("$dest/usr/local/bin/cudart-rs" --version 2>&1)
@@ -231,6 +245,37 @@ if command -v gdb >/dev/null; then
     mv "$tmp/debug-aside" "$dest/usr/local/lib/cudart-rs/.debug"
 else
     echo "   (gdb is not installed: the backtrace checks are skipped)"
+fi
+
+# A prefix outside the system's, installed for real (no DESTDIR): the lines it prints make
+# pkg-config and man find it.
+prefix=$tmp/prefix
+if env -u PKG_CONFIG_PATH -u PKG_CONFIG_LIBDIR -u MANPATH bash scripts/package/install.sh --abi 13 --no-debug PREFIX="$prefix" \
+    >"$tmp/prefix.log" 2>&1; then
+    grep '^  export ' "$tmp/prefix.log" | sed 's/^ */   /'
+    if grep -q "^  export PKG_CONFIG_PATH=\"$prefix/lib/pkgconfig" "$tmp/prefix.log" &&
+        flags=$(env -u PKG_CONFIG_PATH -u PKG_CONFIG_LIBDIR bash -c "$(grep '^  export PKG_CONFIG_PATH=' "$tmp/prefix.log"); pkg-config --cflags --libs cudart-13.0" 2>&1) &&
+        [[ $flags == *"-L$prefix/lib/cudart-rs/13/lib"* ]]; then
+        ok "PREFIX=\$tmp/prefix: prints export PKG_CONFIG_PATH=...; with it pkg-config cudart-13.0 gives $flags"
+    else
+        cat "$tmp/prefix.log"
+        bad "PREFIX=\$tmp/prefix: no working PKG_CONFIG_PATH line (pkg-config: ${flags:-})"
+    fi
+    if ! command -v man >/dev/null; then
+        echo "   (no man: the MANPATH line is not tried)"
+    elif grep -q "^  export MANPATH=\"$prefix/share/man:" "$tmp/prefix.log" &&
+        page=$(env -u MANPATH bash -c "$(grep '^  export ' "$tmp/prefix.log"); man -w cudart-rs" 2>&1) &&
+        [[ $page == "$prefix/share/man/man1/cudart-rs.1"* ]]; then
+        ok "PREFIX=\$tmp/prefix: prints export MANPATH=...; with the lines it prints man -w cudart-rs gives $page"
+    else
+        bad "PREFIX=\$tmp/prefix: no working MANPATH line (man -w: ${page:-})"
+    fi
+    bash scripts/package/install.sh --abi 13 --no-debug --uninstall PREFIX="$prefix" >/dev/null
+    left=$(cd "$prefix" && find . \( -type f -o -type l \) | sort)
+    [[ -z $left ]] || bad "--uninstall PREFIX=\$tmp/prefix left: $left"
+else
+    cat "$tmp/prefix.log"
+    bad "install.sh PREFIX=\$tmp/prefix"
 fi
 
 bash scripts/package/install.sh --uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null

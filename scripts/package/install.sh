@@ -14,7 +14,8 @@
 #   $PKGCONFIGDIR/cudart-rs-13.pc, cudart-rs-12.pc, and NVIDIA's names: cudart-13.0.pc ...
 #                 cudart-13.5.pc, cudart-12.0.pc ... cudart-12.9.pc (each version whose
 #                 runtime an ABI replaces)
-#   $MANDIR/man1/cudart-rs.1                  the command's manual page
+#   $MANDIR/man1/cudart-rs.1                  the command's manual page (naming $DOCDIR)
+#   $DOCDIR/README.md, $DOCDIR/docs/          the README and the documents of docs/
 #   $BINDIR/cudart-rs                         the command (`cudart-rs run`, `cudart-rs doctor`),
 #                                             which finds the libraries at ../lib/cudart-rs,
 #                                             ../lib/<triplet>/cudart-rs or ../lib64/cudart-rs
@@ -23,12 +24,14 @@
 #               $DEBUGDIR/.build-id/xx/yyyyyyyy.debug (found by the library's build id)
 # Nothing goes into a folder the dynamic loader searches: installing changes no program's
 # runtime. Programs find this one through pkg-config (a RUNPATH to $LIBDIR/cudart-rs), or
-# through LD_LIBRARY_PATH=$LIBDIR/cudart-rs or LD_PRELOAD (README.md, "Use").
+# through LD_LIBRARY_PATH=$LIBDIR/cudart-rs or LD_PRELOAD (README.md, "Use"). For a prefix whose
+# folders pkg-config, man or the shell do not search (PREFIX=$HOME/.local, /opt/...), it prints
+# the PATH, PKG_CONFIG_PATH and MANPATH lines that make them.
 #
 # Usage: scripts/package/install.sh [--abi 13|12|both] [--no-debug] [--unstripped] [--standin] [--uninstall] [VAR=value...]
 #   Variables (arguments or environment), as make's install targets take them:
 #     PREFIX=/usr/local  BINDIR=$PREFIX/bin  LIBDIR=$PREFIX/lib  INCLUDEDIR=$PREFIX/include
-#     MANDIR=$PREFIX/share/man
+#     MANDIR=$PREFIX/share/man  DOCDIR=$PREFIX/share/doc/cudart-rs
 #     PKGCONFIGDIR=$LIBDIR/pkgconfig  DEBUGDIR=(unset)  DESTDIR=(unset: the real root)
 #   --no-debug     no debug files
 #   --unstripped   the libraries as cargo built them (target/release, target/abi12/release),
@@ -49,7 +52,7 @@ while (($#)); do
         --unstripped) unstripped=1 debug=0 ;;
         --uninstall) uninstall=1 ;;
         --standin) standin=1 ;;
-        PREFIX=* | BINDIR=* | MANDIR=* | LIBDIR=* | INCLUDEDIR=* | PKGCONFIGDIR=* | DEBUGDIR=* | DESTDIR=*) export "${1?}" ;;
+        PREFIX=* | BINDIR=* | MANDIR=* | DOCDIR=* | LIBDIR=* | INCLUDEDIR=* | PKGCONFIGDIR=* | DEBUGDIR=* | DESTDIR=*) export "${1?}" ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "install: unknown argument '$1' (--help)" >&2; exit 2 ;;
     esac
@@ -61,12 +64,13 @@ for a in $abis; do [[ $a == 13 || $a == 12 ]] || { echo "install: --abi 13, 12 o
 PREFIX=${PREFIX:-/usr/local}
 BINDIR=${BINDIR:-$PREFIX/bin}
 MANDIR=${MANDIR:-$PREFIX/share/man}
+DOCDIR=${DOCDIR:-$PREFIX/share/doc/cudart-rs}
 LIBDIR=${LIBDIR:-$PREFIX/lib}
 INCLUDEDIR=${INCLUDEDIR:-$PREFIX/include}
 PKGCONFIGDIR=${PKGCONFIGDIR:-$LIBDIR/pkgconfig}
 DEBUGDIR=${DEBUGDIR:-}
 DESTDIR=${DESTDIR:-}
-for v in PREFIX BINDIR MANDIR LIBDIR INCLUDEDIR PKGCONFIGDIR; do
+for v in PREFIX BINDIR MANDIR DOCDIR LIBDIR INCLUDEDIR PKGCONFIGDIR; do
     [[ ${!v} == /* ]] || { echo "install: $v must be an absolute path (got '${!v}')" >&2; exit 2; }
 done
 [[ -z $DEBUGDIR || $DEBUGDIR == /* ]] || { echo "install: DEBUGDIR must be an absolute path" >&2; exit 2; }
@@ -108,7 +112,7 @@ if ((uninstall)); then
             [[ -n $id ]] && rm -f "$DESTDIR$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
         fi
         rm -f "$f" "$DESTDIR$MANDIR/man1/cudart-rs.1"
-        rm -rf "$DESTDIR$INCLUDEDIR/cudart-rs"
+        rm -rf "$DESTDIR$INCLUDEDIR/cudart-rs" "$DESTDIR$DOCDIR"
         rmdir "$DESTDIR$cudartdir/.debug" "$DESTDIR$cudartdir" 2>/dev/null || true
     fi
     echo "install: removed cudart-rs ($abis) from $DESTDIR$PREFIX"
@@ -152,7 +156,11 @@ d=$DESTDIR
 hdr=$INCLUDEDIR/cudart-rs
 install -d -m 0755 "$d$cudartdir" "$d$hdr" "$d$PKGCONFIGDIR" "$d$BINDIR"
 install -m 0755 "$cmd" "$d$BINDIR/cudart-rs"
-install -D -m 0644 "$root/packaging/cudart-rs.1" "$d$MANDIR/man1/cudart-rs.1"
+install -d -m 0755 "$d$MANDIR/man1" "$d$DOCDIR/docs"
+sed "s|@DOCDIR@|$DOCDIR|g" "$root/packaging/cudart-rs.1" >"$d$MANDIR/man1/cudart-rs.1"
+chmod 0644 "$d$MANDIR/man1/cudart-rs.1"
+install -m 0644 "$root/README.md" "$d$DOCDIR/"
+install -m 0644 "$root"/docs/*.md "$root"/docs/*.png "$d$DOCDIR/docs/"
 if ((debug)) && [[ -n $DEBUGDIR ]]; then
     id=$(build_id "$cmd")
     [[ -n $id ]] && install -D -m 0644 "$dist/bin/.debug/cudart-rs.debug" "$d$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
@@ -226,4 +234,33 @@ echo "  CMake:       find_package(CUDAToolkit) with CUDAToolkit_ROOT=$cudartdir/
 ((standin)) && echo "  stand-in:    $cudartdir/stand-in/libcuda.so.1 (CUDART_RS_DRIVER=that path: no GPU needed)"
 if ((debug)); then
     echo "  debug info:  ${DEBUGDIR:+$DEBUGDIR/.build-id/}${DEBUGDIR:-$cudartdir/.debug/}"
+fi
+echo "  manual:      $MANDIR/man1/cudart-rs.1 (man cudart-rs); README and docs: $DOCDIR/"
+
+# searched LIST DIR: whether DIR is one of LIST's colon-separated folders.
+searched() { [[ ":$1:" == *":$2:"* ]]; }
+# For a real installation, the lines that make the shell, pkg-config and man find it where they
+# do not already (a prefix outside the system's).
+if [[ -z $DESTDIR ]]; then
+    lines=()
+    searched "$PATH" "$BINDIR" || lines+=("export PATH=\"$BINDIR:\$PATH\"")
+    if command -v pkg-config >/dev/null; then
+        pc_path=$(pkg-config --variable pc_path pkg-config 2>/dev/null)
+    else
+        pc_path=/usr/local/lib/pkgconfig:/usr/lib/pkgconfig
+    fi
+    searched "${PKG_CONFIG_PATH:-}:$pc_path" "$PKGCONFIGDIR" ||
+        lines+=("export PKG_CONFIG_PATH=\"$PKGCONFIGDIR\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\"")
+    # (man-db also searches the share/man beside each folder of PATH, but other man programs
+    # do not: MANPATH, unless man already looks there.)
+    if command -v manpath >/dev/null; then
+        man_path=$(manpath -q 2>/dev/null)
+    else
+        man_path=/usr/local/share/man:/usr/share/man
+    fi
+    searched "$man_path" "$MANDIR" || lines+=("export MANPATH=\"$MANDIR:\${MANPATH:-}\"")
+    if ((${#lines[@]})); then
+        echo "install: $PREFIX is not where your shell, pkg-config or man look; add to your shell's startup file:"
+        printf '  %s\n' "${lines[@]}"
+    fi
 fi
