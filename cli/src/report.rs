@@ -7,8 +7,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use figures::text::{count, shown};
-
 use crate::{out, reports, run};
 
 pub const USAGE: &str = "\
@@ -81,15 +79,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         }
     }
     if let Some(f) = &file {
-        match reports::timeline(&procs, f) {
-            Ok((n, calls)) => o.push_str(&format!(
-                "\ntimeline: {} ({}, {})\n",
-                shown(f),
-                count(n as u64, "process", "processes"),
-                count(calls as u64, "call", "calls")
-            )),
-            Err(e) => o.push_str(&format!("\ncudart-rs report: the timeline is not written: {e}\n")),
-        }
+        o.push_str(&reports::timeline_line(&procs, f, "cudart-rs report"));
     }
     let _ = std::io::Write::write_all(&mut std::io::stdout(), o.as_bytes());
     if procs.is_empty() || !problems.is_empty() {

@@ -257,6 +257,20 @@ pub fn timeline(procs: &[Proc], file: &Path) -> Result<(usize, usize), String> {
     Ok((n_procs, calls))
 }
 
+/// [`timeline`], said in a line: `timeline: FILE (2 processes, 1,234 calls)`, or why it is not
+/// written (`who`: the command saying it).
+pub fn timeline_line(procs: &[Proc], file: &Path, who: &str) -> String {
+    match timeline(procs, file) {
+        Ok((n, calls)) => format!(
+            "\ntimeline: {} ({}, {})\n",
+            shown(file),
+            count(n as u64, "process", "processes"),
+            count(calls as u64, "call", "calls")
+        ),
+        Err(e) => format!("\n{who}: the timeline is not written: {e}\n"),
+    }
+}
+
 /// `DIR/summary.txt` (each process's summary), `summary.tsv` (their figures) and
 /// `leaks.txt` (their leak reports), written new; what could not be written is said.
 pub fn write_files(dir: &Path, procs: &[Proc], leaks: &[(String, String)], summary: bool) -> Vec<String> {

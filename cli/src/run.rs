@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
-use figures::text::{count, shown};
+use figures::text::shown;
 
 use crate::{out, reports, signals, Libs};
 
@@ -403,15 +403,7 @@ fn report(o: &Opts, dir: &Path, keep: bool, timeline: Option<&Path>, elapsed: Du
     }
     if let Some(t) = timeline {
         if procs.iter().any(|p| p.part.is_some()) {
-            match reports::timeline(&procs, t) {
-                Ok((n, calls)) => err.push_str(&format!(
-                    "\ntimeline: {} ({}, {})\n",
-                    shown(t),
-                    count(n as u64, "process", "processes"),
-                    count(calls as u64, "call", "calls")
-                )),
-                Err(e) => err.push_str(&format!("\ncudart-rs run: the timeline is not written: {e}\n")),
-            }
+            err.push_str(&reports::timeline_line(&procs, t, "cudart-rs run"));
         } else {
             // The empty array claimed at the start is this run's own: it goes.
             let _ = std::fs::remove_file(t);
