@@ -175,7 +175,10 @@ for r in range(2):
     if hosts:
         cmd = ["unshare", "--uts", "sh", "-c", 'hostname "$0" && exec "$@"', "cudart-rs-node%d" % r, *cmd]
     print("  $ " + " ".join(cmd), flush=True)
-    nodes.append((d, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(env, CUDA_VISIBLE_DEVICES=str(r)))))
+    # A GPU each; NCCL_HOSTID: NCCL tells hosts apart by their name, which the UTS namespaces
+    # change: the two "nodes" are one machine to it (shared memory between them, no network).
+    e = dict(env, CUDA_VISIBLE_DEVICES=str(r), NCCL_HOSTID="cudart-rs-observe-gpu")
+    nodes.append((d, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)))
 res = []
 for r, (d, p) in enumerate(nodes):
     try:
