@@ -59,11 +59,16 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         Err(e) => println!("  {e}"),
     }
     driver(libs.as_ref().ok());
+    let mut missing = false;
     for prog in &programs {
-        program(prog, libs.as_ref().ok());
+        missing |= !program(prog, libs.as_ref().ok());
     }
     pytorch(libs.as_ref().ok());
-    ExitCode::SUCCESS
+    if missing {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn usage_error(e: impl std::fmt::Display) -> ExitCode {
@@ -222,23 +227,34 @@ fn resolved(interp: &str, file: &Path, preload: Option<&str>) -> Vec<(String, St
     v
 }
 
-fn program(prog: &Path, libs: Option<&Libs>) {
+/// What `prog` loads; false when there is no such program (said on stderr).
+fn program(prog: &Path, libs: Option<&Libs>) -> bool {
     println!();
-    let Some(path) = locate(prog) else {
-        println!("{}: not found", prog.display());
-        return;
+    let found = locate(prog).map(|p| (std::fs::read(&p), p));
+    let (bytes, path) = match found {
+        Some((Ok(b), p)) => (b, p),
+        Some((Err(e), p)) => {
+            eprintln!("cudart-rs doctor: {}: {e}", figures::text::shown(&p));
+            return false;
+        }
+        None => {
+            eprintln!(
+                "cudart-rs doctor: {}: not found (no such file, nor a program in PATH)",
+                figures::text::shown(prog)
+            );
+            return false;
+        }
     };
     let Some(e) = elf::read(&path) else {
-        let first = std::fs::read(&path)
-            .ok()
-            .and_then(|b| b.split(|&c| c == b'\n').next().map(|l| String::from_utf8_lossy(l).into_owned()));
+        let first = bytes.split(|&c| c == b'\n').next().map(|l| String::from_utf8_lossy(l).into_owned());
         match first.filter(|l| l.starts_with("#!")) {
             Some(l) => println!("{}: a script ({}): its interpreter loads the runtime, if anything does; name the library that needs libcudart (for PyTorch see below)", path.display(), l.trim_start_matches("#!").trim()),
             None => println!("{}: not an ELF file", path.display()),
         }
-        return;
+        return true;
     };
     analyse(&path.display().to_string(), &path, &e, libs);
+    true
 }
 
 fn analyse(label: &str, path: &Path, e: &elf::Elf, libs: Option<&Libs>) {

@@ -1,16 +1,17 @@
 //! `cudart-rs run`: the command with cudart-rs preloaded and the observation variables set,
 //! every process it starts included; at the end, one summary of all processes that made
-//! runtime calls, a leak report per process and one timeline.
+//! runtime calls, a leak report per process and one timeline, made from the records the
+//! processes kept (so a process that `_exit`s, `exec`s or is killed is reported too).
 
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::summary::{commas, Summary};
-use crate::Libs;
+use figures::text::shown;
+
+use crate::{out, reports, signals, Libs};
 
 pub const USAGE: &str = "\
 usage: cudart-rs run [<options>] [--] <command> [<args>...]
@@ -20,7 +21,9 @@ with the observation modes asked for, in it and in every process it starts, and
 exits with the command's exit status. At the end it prints (to stderr) one
 summary of all processes that made CUDA runtime calls; processes that made none
 (shells, `timeout`, launchers such as torchrun: the registrations of fat binaries
-that loading a library of kernels makes do not count) report nothing.
+that loading a library of kernels makes do not count) report nothing. Each
+process keeps its figures in a record as it runs: one that ends by _exit, exec,
+a signal or a crash is reported too.
 
 Options:
   --trace[=FILTER]       Trace every call: arguments decoded, result, duration, one
@@ -35,16 +38,18 @@ Options:
                          the program's backtrace there)
   --timeline FILE        One Chrome trace-event file of all processes, a track per
                          process and host thread (open it in ui.perfetto.dev or
-                         chrome://tracing); FILE is replaced
+                         chrome://tracing)
   --gpu-spans            With --timeline: copies, memsets and kernels as they ran
                          on the GPU, a track per stream
   --checked              Check handles and pointers before each call; what would
                          crash returns an error and is reported
   --abi 12|13|both       Which runtime to preload (default: both; each process
                          uses the one its program was built for)
-  -o, --output DIR       Keep every process's reports in DIR (summary.txt,
-                         summary.tsv, leaks.txt, trace.txt); default: a temporary
+  -o, --output DIR       Keep every process's reports in DIR: summary.txt,
+                         summary.tsv, leaks.txt, trace.txt, and records/ (what
+                         'cudart-rs report DIR' reads); default: a temporary
                          folder, removed at the end
+      --force-overwrite  Replace the reports of an earlier run in DIR, and FILE
       --lib DIR          Run on the libraries in DIR (default: those installed
                          with this command)
       --driver PATH      Run on the driver library PATH instead of libcuda.so.1
@@ -54,15 +59,31 @@ Options:
                          program on a machine without a GPU
   -h, --help             This help
 
+Files: DIR is made if missing (readable by you only); an existing DIR that is not
+empty, and an existing FILE, are refused unless --force-overwrite is given, which
+replaces only the file names above (a symbolic link is removed, never followed).
+A folder of another user is refused. Report files are made new, mode 0600 (they
+hold command lines and addresses); paths are taken as they are when the command
+starts.
+
+Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this command are passed to
+<command> (one from the terminal, ^C or ^\\, reaches it already and is not sent
+twice); this command stays to report, then exits with <command>'s status (128 +
+the signal's number when a signal ended it). A signal ignored when this command
+started (nohup) stays ignored in <command>; no signal disposition or mask of
+<command> is changed, and the runtime catches no signal.
+
 Examples:
   cudart-rs run --summary -- ./app
   cudart-rs run --summary --timeline t.json -- torchrun --nproc-per-node 2 train.py
   cudart-rs run --trace=warn --leaks -- python3 test.py
   cudart-rs run --standin --summary -- ./app
+  cudart-rs run -o node0 -- torchrun --nnodes 2 --node-rank 0 ...   (then:
+  cudart-rs report node0 node1 --timeline job.json)
 ";
 
 /// The observation variables this command sets (and clears when not asked for).
-const VARS: [&str; 7] = [
+const VARS: [&str; 8] = [
     "CUDART_RS_TRACE",
     "CUDART_RS_TRACE_FILE",
     "CUDART_RS_SUMMARY",
@@ -70,12 +91,10 @@ const VARS: [&str; 7] = [
     "CUDART_RS_LEAKS",
     "CUDART_RS_TIMELINE",
     "CUDART_RS_CHECKED",
+    "CUDART_RS_RECORD",
 ];
 
-/// The reports' files in the output folder.
-const FILES: [&str; 4] = ["summary.txt", "summary.tsv", "leaks.txt", "trace.txt"];
-
-#[derive(Default)]
+#[derive(Default, Debug)]
 struct Opts {
     trace: Option<String>,
     summary: bool,
@@ -85,10 +104,20 @@ struct Opts {
     checked: bool,
     abi: Option<u32>,
     output: Option<PathBuf>,
+    force: bool,
     lib: Option<PathBuf>,
     driver: Option<PathBuf>,
     standin: bool,
     command: Vec<OsString>,
+}
+
+/// An option's value that names a file or folder: not an option itself (`--timeline --`).
+pub fn path_value(p: &mut lexopt::Parser, opt: &str) -> Result<PathBuf, String> {
+    let v = p.value().map_err(|e| e.to_string())?;
+    if v.is_empty() || v.to_string_lossy().starts_with('-') {
+        return Err(format!("{opt} needs a name, not {:?} ({opt} NAME; a name that starts with - as {opt}=./NAME)", v));
+    }
+    Ok(v.into())
 }
 
 fn parse(args: Vec<OsString>) -> Result<Option<Opts>, String> {
@@ -109,7 +138,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Opts>, String> {
                     Some(v) => return Err(format!("--leaks={}: the only choice is backtrace", v.to_string_lossy())),
                 })
             }
-            Long("timeline") => o.timeline = Some(p.value().map_err(|e| e.to_string())?.into()),
+            Long("timeline") => o.timeline = Some(path_value(&mut p, "--timeline")?),
             Long("gpu-spans") => o.gpu_spans = true,
             Long("checked") => o.checked = true,
             Long("abi") => {
@@ -120,9 +149,10 @@ fn parse(args: Vec<OsString>) -> Result<Option<Opts>, String> {
                     _ => return Err("--abi takes 12, 13 or both".into()),
                 }
             }
-            Short('o') | Long("output") => o.output = Some(p.value().map_err(|e| e.to_string())?.into()),
-            Long("lib") => o.lib = Some(p.value().map_err(|e| e.to_string())?.into()),
-            Long("driver") => o.driver = Some(p.value().map_err(|e| e.to_string())?.into()),
+            Short('o') | Long("output") => o.output = Some(path_value(&mut p, "-o")?),
+            Long("force-overwrite") => o.force = true,
+            Long("lib") => o.lib = Some(path_value(&mut p, "--lib")?),
+            Long("driver") => o.driver = Some(path_value(&mut p, "--driver")?),
             Long("standin") => o.standin = true,
             Short('h') | Long("help") => return Ok(None),
             Value(v) => {
@@ -152,28 +182,11 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// A path made absolute (the command may change its folder).
-fn absolute(p: &Path) -> PathBuf {
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf())
-    }
-}
-
-/// The output folder: the one asked for (made if missing, our report files in it removed),
-/// or a new private one in the temporary folder (removed at the end).
-fn output_dir(asked: Option<&Path>) -> Result<(PathBuf, bool), String> {
+/// Where the reports go: the folder asked for (claimed), or a new private one in the
+/// temporary folder (removed at the end).
+fn output_dir(asked: Option<&Path>, force: bool) -> Result<(PathBuf, bool), String> {
     if let Some(d) = asked {
-        let d = absolute(d);
-        std::fs::create_dir_all(&d).map_err(|e| format!("cannot make {}: {e}", d.display()))?;
-        for f in FILES {
-            let p = d.join(f);
-            if p.symlink_metadata().is_ok() {
-                std::fs::remove_file(&p).map_err(|e| format!("cannot remove the earlier {}: {e}", p.display()))?;
-            }
-        }
-        return Ok((d, true));
+        return out::claim_dir(d, force).map(|d| (d, true));
     }
     let tmp = std::env::var_os("TMPDIR").filter(|t| !t.is_empty()).map(PathBuf::from).unwrap_or_else(|| "/tmp".into());
     let mut template = tmp.join("cudart-rs.XXXXXX").into_os_string().into_encoded_bytes();
@@ -181,37 +194,11 @@ fn output_dir(asked: Option<&Path>) -> Result<(PathBuf, bool), String> {
     // SAFETY: a NUL-terminated template that mkdtemp rewrites in place.
     let r = unsafe { libc::mkdtemp(template.as_mut_ptr().cast()) };
     if r.is_null() {
-        return Err(format!("cannot make a folder in {}: {}", tmp.display(), std::io::Error::last_os_error()));
+        return Err(format!("cannot make a folder in {}: {}", shown(&tmp), std::io::Error::last_os_error()));
     }
     template.pop();
     // SAFETY: the bytes came from an OsString and mkdtemp only replaced the X's with ASCII.
     Ok((PathBuf::from(unsafe { OsString::from_encoded_bytes_unchecked(template) }), false))
-}
-
-/// The main child, for the signal handler to pass SIGTERM and SIGHUP on to.
-static CHILD: AtomicI32 = AtomicI32::new(0);
-
-extern "C" fn on_signal(sig: libc::c_int) {
-    let c = CHILD.load(Ordering::Relaxed);
-    // SIGINT and SIGQUIT from a terminal reach the command's processes themselves; SIGTERM and
-    // SIGHUP sent to this command are passed on. This command stays to report.
-    if c > 0 && (sig == libc::SIGTERM || sig == libc::SIGHUP) {
-        // SAFETY: kill is async-signal-safe.
-        unsafe { libc::kill(c, sig) };
-    }
-}
-
-fn handle_signals() {
-    for sig in [libc::SIGINT, libc::SIGQUIT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: a handler that only calls kill; handlers go back to the default in exec.
-        unsafe {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = on_signal as *const () as usize;
-            sa.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut sa.sa_mask);
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
-        }
-    }
 }
 
 pub fn main(args: Vec<OsString>) -> ExitCode {
@@ -237,8 +224,8 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         return fail(format!("no CUDA {} runtime in {}", o.abi.unwrap_or(13), libs.dir.display()));
     }
     let driver = match (&o.driver, o.standin) {
-        (Some(d), _) if !d.is_file() => return fail(format!("--driver {}: no such file", d.display())),
-        (Some(d), _) => Some(absolute(d)),
+        (Some(d), _) if !d.is_file() => return fail(format!("--driver {}: no such file", shown(d))),
+        (Some(d), _) => Some(out::absolute(d)),
         (None, true) if !libs.standin().is_file() => {
             return fail(format!(
                 "no stand-in driver with the libraries in {} ({} is missing: scripts/package/install.sh --standin, the cudart-rs-standin package and the wheel install it)",
@@ -249,19 +236,26 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         (None, true) => Some(libs.standin()),
         (None, false) => None,
     };
-    let (dir, keep) = match output_dir(o.output.as_deref()) {
-        Ok(d) => d,
+    // Everything written is claimed now, before the command starts.
+    let timeline = match o.timeline.as_deref().map(|t| out::claim_file(t, o.force)).transpose() {
+        Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let timeline = o.timeline.as_deref().map(absolute);
-    if let Some(t) = &timeline {
-        // The file asked for is replaced (a link there is removed, not followed).
-        if t.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
-            if let Err(e) = std::fs::remove_file(t) {
-                return fail(format!("cannot replace {}: {e}", t.display()));
+    let (dir, keep) = match output_dir(o.output.as_deref(), o.force) {
+        Ok(d) => d,
+        Err(e) => {
+            if let Some(t) = &timeline {
+                let _ = std::fs::remove_file(t);
             }
+            return fail(e);
         }
+    };
+    let records = dir.join(out::RECORDS);
+    if let Err(e) = out::make_dir(&records) {
+        return fail(e);
     }
+    // A run inside another: its records are handed to the outer run at the end.
+    let outer = std::env::var_os("CUDART_RS_RECORD").filter(|v| !v.is_empty()).map(PathBuf::from);
 
     let mut cmd = Command::new(&o.command[0]);
     cmd.args(&o.command[1..]);
@@ -278,6 +272,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     if let Some(d) = &driver {
         cmd.env("CUDART_RS_DRIVER", d);
     }
+    cmd.env("CUDART_RS_RECORD", &records);
     if let Some(f) = &o.trace {
         cmd.env("CUDART_RS_TRACE", f);
         if keep {
@@ -285,37 +280,28 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         }
     }
     if o.summary {
-        cmd.env("CUDART_RS_SUMMARY", dir.join("summary.txt"));
-        cmd.env("CUDART_RS_SUMMARY_DATA", dir.join("summary.tsv"));
+        cmd.env("CUDART_RS_SUMMARY", "1");
     }
     if let Some(bt) = o.leaks {
-        let mut v = OsString::from(if bt { "backtrace," } else { "1," });
-        v.push(dir.join("leaks.txt"));
-        cmd.env("CUDART_RS_LEAKS", v);
+        cmd.env("CUDART_RS_LEAKS", if bt { "backtrace" } else { "1" });
     }
-    if let Some(t) = &timeline {
-        let mut v = t.clone().into_os_string();
-        if o.gpu_spans {
-            v.push(",gpu");
-        }
-        cmd.env("CUDART_RS_TIMELINE", v);
+    if timeline.is_some() {
+        cmd.env("CUDART_RS_TIMELINE", if o.gpu_spans { "1,gpu" } else { "1" });
     }
     if o.checked {
         cmd.env("CUDART_RS_CHECKED", "1");
     }
 
     // Processes the command leaves behind are handed to this one when their parent ends, so
-    // that it can wait for their reports.
+    // that it can wait for them.
     // SAFETY: plain prctl.
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-    handle_signals();
+    signals::catch();
     let started = Instant::now();
-    // SAFETY: between fork and exec only async-signal-safe calls: the signal mask is reset.
+    // SAFETY: between fork and exec only async-signal-safe calls.
     let child = unsafe {
         cmd.pre_exec(|| {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+            signals::in_child();
             Ok(())
         })
         .spawn()
@@ -326,15 +312,21 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             if !keep {
                 let _ = std::fs::remove_dir_all(&dir);
             }
+            if let Some(t) = &timeline {
+                let _ = std::fs::remove_file(t);
+            }
             eprintln!("cudart-rs run: cannot run {}: {e}", o.command[0].to_string_lossy());
             return ExitCode::from(if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 });
         }
     };
-    CHILD.store(child.id() as i32, Ordering::Relaxed);
+    signals::child_is(child.id() as i32);
     let status = wait_all(child.id() as i32);
     let elapsed = started.elapsed();
 
     report(&o, &dir, keep, timeline.as_deref(), elapsed);
+    if let Some(outer) = outer {
+        hand_over(&records, &outer);
+    }
     if !keep {
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -346,7 +338,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
 }
 
 /// Waits for the command, then for up to 5 s for the processes it left (handed to this
-/// one); says how many still run after that (their reports come later, if at all).
+/// one); says how many still run after that (what they did so far is reported).
 fn wait_all(main: i32) -> Option<std::process::ExitStatus> {
     let mut status = None;
     loop {
@@ -373,8 +365,8 @@ fn wait_all(main: i32) -> Option<std::process::ExitStatus> {
             continue;
         }
         if Instant::now() >= until {
-            eprintln!(
-                "cudart-rs run: processes the command started still run; what they report later is not in this summary"
+            crate::say(
+                "cudart-rs run: processes the command started still run; their figures so far are in the summary\n",
             );
             break;
         }
@@ -384,85 +376,60 @@ fn wait_all(main: i32) -> Option<std::process::ExitStatus> {
 }
 
 fn report(o: &Opts, dir: &Path, keep: bool, timeline: Option<&Path>, elapsed: Duration) {
+    let (procs, problems) = reports::read(&[dir.to_path_buf()]);
     let mut err = String::new();
+    for p in problems {
+        err.push_str(&format!("cudart-rs run: {p}\n"));
+    }
     if o.summary {
-        let text = std::fs::read_to_string(dir.join("summary.tsv")).unwrap_or_default();
-        err.push_str(&merged(&Summary::parse(&text), elapsed));
+        err.push_str(&reports::summary(&procs, Some(elapsed)));
+    }
+    let leaks = if o.leaks.is_some() { reports::leak_reports(&procs) } else { Vec::new() };
+    if keep {
+        for e in reports::write_files(dir, &procs, &leaks, o.summary) {
+            err.push_str(&format!("cudart-rs run: {e}\n"));
+        }
     }
     if o.leaks.is_some() {
-        let text = std::fs::read_to_string(dir.join("leaks.txt")).unwrap_or_default();
+        err.push_str("\n==== cudart-rs leak reports ====\n");
         if keep {
-            err.push_str("\n==== cudart-rs leak reports ====\n");
-            let mut who = String::new();
-            for line in text.lines() {
-                if let Some(rest) = line.strip_prefix("========= cudart-rs leak check (") {
-                    who = rest.trim_end_matches(')').to_string();
-                } else if let Some(rest) = line.strip_prefix("========= LEAK SUMMARY: ") {
-                    err.push_str(&format!(" {who}: {rest}\n"));
-                }
-            }
-            err.push_str(&format!(" in full: {}\n", dir.join("leaks.txt").display()));
+            err.push_str(&reports::leak_lines(&leaks));
+            err.push_str(&format!(" in full: {}\n", shown(&dir.join("leaks.txt"))));
         } else {
-            err.push('\n');
-            err.push_str(&text);
+            for (_, text) in &leaks {
+                err.push_str(text);
+            }
         }
     }
     if let Some(t) = timeline {
-        match std::fs::read_to_string(t) {
-            Ok(text) => {
-                let procs = text.lines().filter(|l| l.contains("\"name\":\"process_name\"")).count();
-                let calls = text.lines().filter(|l| l.contains("\"ph\":\"X\"") && !l.contains("\"cat\":\"gpu")).count();
-                err.push_str(&format!(
-                    "\ntimeline: {} ({} processes, {} calls)\n",
-                    t.display(),
-                    procs,
-                    commas(calls as u64)
-                ));
-            }
-            Err(_) => {
-                err.push_str(&format!("\ntimeline: none written ({}): no process made a runtime call\n", t.display()))
-            }
+        if procs.iter().any(|p| p.part.is_some()) {
+            err.push_str(&reports::timeline_line(&procs, t, "cudart-rs run"));
+        } else {
+            // The empty array claimed at the start is this run's own: it goes.
+            let _ = std::fs::remove_file(t);
+            err.push_str(&format!("\ntimeline: none written ({}): no process made a runtime call\n", shown(t)));
         }
     }
     if keep {
-        err.push_str(&format!("reports of each process: {}\n", dir.display()));
+        err.push_str(&format!("reports of each process: {}\n", shown(dir)));
     }
-    eprint!("{err}");
+    crate::say(&err);
 }
 
-/// The summary of a run: each process's, and the sum.
-fn merged(each: &[Summary], elapsed: Duration) -> String {
-    match each {
-        [] => "\n==== cudart-rs summary: no process made a CUDA runtime call ====\n(A program linked with NVIDIA's static runtime never loads libcudart.so: 'cudart-rs doctor PROGRAM' tells.)\n".to_string(),
-        [one] => format!("\n{}", one.render()),
-        _ => {
-            let mut o = format!("\n==== cudart-rs summary: {} processes made runtime calls ({:.3} s) ====\n", each.len(), elapsed.as_secs_f64());
-            o.push_str("\nProcesses:\n");
-            o.push_str("      PID  Rank      Calls  Errors  API time (ns)     Bytes copied   Kernels  Command\n");
-            let mut sorted: Vec<&Summary> = each.iter().collect();
-            sorted.sort_by_key(|s| {
-                let p = &s.procs[0];
-                (p.rank.as_ref().and_then(|r| r.parse::<i64>().ok()).unwrap_or(i64::MAX), p.pid)
-            });
-            let mut total = Summary::default();
-            for s in sorted {
-                let p = &s.procs[0];
-                o.push_str(&format!(
-                    " {:>8}  {:>4}  {:>9}  {:>6}  {:>13}  {:>15}  {:>8}  {}\n",
-                    p.pid,
-                    p.rank.as_deref().unwrap_or("-"),
-                    commas(s.calls()),
-                    commas(s.errors()),
-                    commas(s.time()),
-                    commas(s.bytes_copied()),
-                    commas(s.kernel_launches()),
-                    if p.cmd.is_empty() { &p.exe } else { &p.cmd }
-                ));
-                total.add(s);
-            }
-            o.push_str("\nAll processes:\n");
-            o.push_str(&total.tables("Peak (sum)"));
-            o
+/// A run inside another (`cudart-rs run` under `cudart-rs run`): this run's records are
+/// copied into the outer run's records folder, for it to report them too.
+fn hand_over(records: &Path, outer: &Path) {
+    let Ok(entries) = std::fs::read_dir(records) else { return };
+    for e in entries.flatten() {
+        let from = e.path();
+        let Some(name) = from.file_name() else { continue };
+        let to = outer.join(name);
+        let done = std::fs::read(&from).and_then(|b| {
+            let mut f = out::create_new(&to)?;
+            std::io::Write::write_all(&mut f, &b)
+        });
+        if let Err(err) = done {
+            crate::say(&format!("cudart-rs run: the record {} is not handed to the outer run: {err}\n", shown(&from)));
         }
     }
 }
@@ -485,6 +452,7 @@ mod tests {
             "--gpu-spans",
             "-o",
             "out",
+            "--force-overwrite",
             "--",
             "./app",
             "--trace",
@@ -494,7 +462,7 @@ mod tests {
         assert_eq!(o.trace.as_deref(), Some("copy,launch"));
         assert_eq!(o.leaks, Some(true));
         assert_eq!(o.timeline, Some(PathBuf::from("t.json")));
-        assert!(o.gpu_spans && !o.summary);
+        assert!(o.gpu_spans && !o.summary && o.force);
         assert_eq!(o.output, Some(PathBuf::from("out")));
         assert_eq!(o.command, args(&["./app", "--trace"]));
         // The command starts at the first word that is not an option.
@@ -512,5 +480,12 @@ mod tests {
         assert_eq!((o.driver, o.standin), (Some(PathBuf::from("/x/libcuda.so.1")), false));
         assert!(parse(args(&["--standin", "./app"])).unwrap().unwrap().standin);
         assert!(parse(args(&["--standin", "--driver", "d", "./app"])).is_err());
+        // A file name is not an option.
+        assert!(parse(args(&["--timeline", "--", "./app"])).unwrap_err().contains("--timeline needs a name"));
+        assert!(parse(args(&["-o", "--summary", "./app"])).is_err());
+        assert_eq!(
+            parse(args(&["--timeline=./-t.json", "./app"])).unwrap().unwrap().timeline,
+            Some(PathBuf::from("./-t.json"))
+        );
     }
 }

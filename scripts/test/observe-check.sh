@@ -5,7 +5,11 @@
 # what the program did (scripts/test/observe/check.py); then, with ctest/observe/procs.c, the
 # reports of process trees (wrappers, shells, forks, processes sharing a path), report files
 # that are unsafe to write, the `cudart-rs` command, and secure-execution mode: a setuid
-# program, made and removed by the check as root (scripts/test/observe/procs.py).
+# program, made and removed by the check as root (scripts/test/observe/procs.py); then
+# signals (Python's KeyboardInterrupt, nohup, the command's forwarding), processes that end
+# by _exit, exec or SIGKILL, threaded forks and forks during initialisation, what the command
+# writes and refuses (as root and as another user), a full disk (a small tmpfs, as root), and
+# a job of two nodes joined by `cudart-rs report` (scripts/test/observe/ends.py).
 #
 #   bash scripts/test/observe-check.sh --standin [--abi 13|12|both]
 #       Here (and in scripts/test.sh): dist/ (scripts/build.sh), the stand-in driver.
@@ -77,7 +81,7 @@ main() {
             rc=1
             continue
         fi
-        local args=(--exe "$exe" --stress "$work/$abi/stress" --work "$work/$abi/runs" --label "[$abi]")
+        local args=(--exe "$exe" --stress "$work/$abi/stress" --work "$work/$abi/runs" --label "[$abi]" --cli "$dist/bin/cudart-rs")
         if [[ $mode == gpu ]]; then
             args+=(--gpu)
         else
@@ -93,6 +97,9 @@ main() {
             args+=(--driver "$dist/lib/stand-in/libcuda.so.1")
         fi
         python3 scripts/test/observe/procs.py "${args[@]}" || rc=1
+        # Signals, the ends of processes (_exit, exec, kills), forks, report files, several
+        # nodes.
+        python3 scripts/test/observe/ends.py "${args[@]}" --work "$work/$abi/ends" || rc=1
     done
     if [[ $mode == gpu ]]; then
         # cudart-rs run on a DDP training of two ranks started by torchrun (two GPUs).

@@ -545,10 +545,57 @@ pub fn on_load(f: fn(GetExportTable)) {
 /// `cudaErrorInsufficientDriver` when there is no driver or it is older than this ABI needs.
 #[inline]
 pub fn get() -> Result<&'static Driver, cudaError> {
-    match DRIVER.get_or_init(load) {
+    match DRIVER.get().unwrap_or_else(|| initialising(|| DRIVER.get_or_init(load))) {
         Ok(d) => Ok(d),
         Err(e) => Err(*e),
     }
+}
+
+/// Held while the driver's one-time initialisation runs (loading it, here; `cuInit` and the
+/// device count, in the runtime): a fork waits for it, so that a forked child never inherits
+/// an initialisation half done by a thread it does not have (it would wait for it forever).
+static INITIALISING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// The thread in the initialisation (a fork it makes itself, the driver starting a helper,
+/// does not wait for itself).
+static INIT_THREAD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+thread_local! {
+    static FORK_HELD: std::cell::RefCell<Option<std::sync::MutexGuard<'static, ()>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The fork handlers are registered when the library is loaded (registered on first use, a
+/// fork during their registration would leave the child a `Once` it waits for forever).
+#[used]
+#[link_section = ".init_array"]
+static FORK_HANDLERS: extern "C" fn() = {
+    extern "C" fn register() {
+        // SAFETY: registering plain C functions to run around a fork.
+        unsafe { libc::pthread_atfork(Some(fork_prepare), Some(fork_done), Some(fork_done)) };
+    }
+    register
+};
+
+/// Runs a step of the one-time initialisation under [`INITIALISING`].
+pub fn initialising<T>(f: impl FnOnce() -> T) -> T {
+    let _g = INITIALISING.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: plain system call.
+    INIT_THREAD.store(unsafe { libc::gettid() }, std::sync::atomic::Ordering::Relaxed);
+    let r = f();
+    INIT_THREAD.store(0, std::sync::atomic::Ordering::Relaxed);
+    r
+}
+
+extern "C" fn fork_prepare() {
+    // SAFETY: plain system call.
+    if INIT_THREAD.load(std::sync::atomic::Ordering::Relaxed) == unsafe { libc::gettid() } {
+        return;
+    }
+    let g = INITIALISING.lock().unwrap_or_else(|e| e.into_inner());
+    FORK_HELD.with(|h| *h.borrow_mut() = Some(g));
+}
+
+extern "C" fn fork_done() {
+    drop(FORK_HELD.with(|h| h.borrow_mut().take()));
 }
 
 /// The driver version, or 0 when no driver can be loaded.

@@ -13,8 +13,9 @@
 //!   the address again (made since by the driver API) or it is readable host memory again.
 
 use super::args::{A, H};
+use super::call::{Call, Family};
+use super::probe;
 use super::registry::{self, State};
-use super::{probe, Call};
 use crate::driver::types::*;
 use crate::types::cudaError;
 
@@ -134,7 +135,7 @@ pub fn check(c: &Call) -> Option<(cudaError, String)> {
     }
     let fam = c.ex.family;
     let frees = matches!(c.ex.base, "cudaFree" | "cudaFreeAsync" | "cudaFreeHost" | "cudaHostUnregister");
-    let uses = matches!(fam, super::Family::Copy | super::Family::Memset);
+    let uses = matches!(fam, Family::Copy | Family::Memset);
     let anything = c.args.iter().any(|a| match *a {
         A::H(k, h) => checked_kind(k) && h != 0,
         A::P(p) => p != 0 && (frees || uses),

@@ -7,30 +7,35 @@
 //! - opened without following a symbolic link (`O_NOFOLLOW`), never truncated, and only if
 //!   it is a regular file of this user with one name (a file some other user made, or a
 //!   hard link to another file, is left alone);
-//! - written whole under an exclusive `flock`, appended to what is there: each process's
-//!   report is a block of its own, headed by the process it describes (the timeline is kept
-//!   one valid JSON array, see [`append_json_events`]);
+//! - written whole under an exclusive `flock`, appended to what is there, and only when what
+//!   is there is a report of the same kind ([`append_report`]): each process's report is a
+//!   block of its own, headed by the process it describes;
+//! - created readable by its owner only (0600: reports hold command lines and addresses);
 //! - not written at all in secure-execution mode ([`crate::driver::env::secure`]).
 //!
-//! A path that cannot be used so is reported on stderr, once per path, and the report goes
-//! to stderr instead (the timeline to a file of this process's own, created anew).
+//! A path that cannot be used so, and an error while writing (a full disk), is said on
+//! stderr, once per report and path ([`say_once`]), and the report goes to stderr instead.
+//! Messages are written with `write(2)`, which takes no lock a forked child could inherit.
 
 use std::collections::HashSet;
 use std::ffi::CString;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::MutexGuard;
 
-use parking_lot::Mutex;
+use figures::text::shown;
+
+use super::lock::Lock;
 
 /// Why a report file was not used.
 #[derive(Debug)]
 pub struct Refused(pub String);
 
-/// Opens `path` for appending a report: created if missing (mode 0644 less the umask),
-/// refused if it is a symbolic link, not a regular file, another user's, or has other names.
+/// Opens `path` for appending a report: created if missing (mode 0600), refused if it is a
+/// symbolic link, not a regular file, another user's, or has other names.
 pub fn open_append(path: &Path) -> Result<File, Refused> {
     open_flags(path, libc::O_CREAT)
 }
@@ -48,7 +53,7 @@ fn open_flags(path: &Path, extra: libc::c_int) -> Result<File, Refused> {
     let flags =
         libc::O_RDWR | libc::O_APPEND | libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK | extra;
     // SAFETY: a NUL-terminated path; the descriptor is owned by the File made of it.
-    let fd = unsafe { libc::open(c.as_ptr(), flags, 0o644 as libc::c_uint) };
+    let fd = unsafe { libc::open(c.as_ptr(), flags, 0o600 as libc::c_uint) };
     if fd < 0 {
         let e = std::io::Error::last_os_error();
         return Err(Refused(match e.raw_os_error() {
@@ -102,70 +107,102 @@ impl Drop for Locked<'_> {
     }
 }
 
-/// Says on stderr, once per path and process, why a report file was not used.
-pub fn refused_once(what: &str, path: &Path, why: &Refused, instead: &str) {
-    static SAID: Mutex<Option<HashSet<(String, std::path::PathBuf)>>> = Mutex::new(None);
-    let mut g = SAID.lock();
-    if g.get_or_insert_with(HashSet::new).insert((what.to_string(), path.to_path_buf())) {
-        eprintln!("cudart-rs: the {what} is not written to {}: {}; {instead}", path.display(), why.0);
+/// Writes `text` to stderr with `write(2)` (whole, unless stderr is gone).
+pub fn say(text: impl AsRef<[u8]>) {
+    let mut b = text.as_ref();
+    while !b.is_empty() {
+        // SAFETY: write(2) of a live buffer.
+        let n = unsafe { libc::write(2, b.as_ptr().cast(), b.len()) };
+        if n < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            continue;
+        }
+        if n <= 0 {
+            return;
+        }
+        b = &b[n as usize..];
     }
 }
 
+/// Whether `f` is still the file at `path` (not replaced since it was opened).
+pub fn same_file(f: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (f.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+static SAID: Lock<Option<HashSet<(String, PathBuf)>>> = Lock::new(None);
+
+/// Says on stderr, once per report and path in a process, why the report is not written
+/// to `path` (`why`) and where it goes (`instead`).
+pub fn say_once(what: &str, path: &Path, why: &str, instead: &str) {
+    let mut g = SAID.lock();
+    if g.get_or_insert_with(HashSet::new).insert((what.to_string(), path.to_path_buf())) {
+        drop(g);
+        let to = if path.as_os_str().is_empty() { String::new() } else { format!(" to {}", shown(path)) };
+        say(format!("cudart-rs: the {what} is not written{to}: {why}; {instead}\n"));
+    }
+}
+
+/// What a report file of each kind begins with: an existing file is appended to only when
+/// it is one.
+pub fn begins(what: &str) -> &'static str {
+    match what {
+        "summary" => "==== cudart-rs summary",
+        "summary data" => "process\t",
+        "leak report" => figures::leaks::HEAD,
+        "call trace" => "cudart-rs[",
+        _ => "",
+    }
+}
+
+/// Opens report file `path` of kind `what` for appending ([`open_append`]), refused when it
+/// holds something that is not such a report.
+pub fn open_report(what: &str, path: &Path) -> Result<File, Refused> {
+    let f = open_append(path)?;
+    let want = begins(what).as_bytes();
+    let mut head = vec![0u8; want.len()];
+    let mut have = 0;
+    while have < head.len() {
+        match (&f).read(&mut head[have..]) {
+            Ok(0) => break,
+            Ok(n) => have += n,
+            Err(e) => return Err(Refused(e.to_string())),
+        }
+    }
+    if have > 0 && (have < want.len() || head != want) {
+        return Err(Refused(format!("it holds something else than a cudart-rs {what}")));
+    }
+    Ok(f)
+}
+
 /// Appends `text` to the report file `path` as one block under the file's lock; when the
-/// file cannot be used safely, says why (once) and writes the text to stderr.
+/// file cannot be used safely, or writing fails, says why (once) and writes the text to
+/// stderr.
 pub fn append_report(what: &str, path: &Path, text: &str) {
-    let written = open_append(path).and_then(|f| {
+    let written = open_report(what, path).and_then(|f| {
         let _l = Locked::new(&f);
         (&f).write_all(text.as_bytes()).map_err(|e| Refused(e.to_string()))
     });
     if let Err(why) = written {
-        refused_once(what, path, &why, "it goes to stderr");
-        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        say_once(what, path, &why.0, "it goes to stderr");
+        say(text);
     }
 }
 
-/// Appends trace events (`{...}` objects joined by `,\n`) to a JSON array file under its
-/// lock, leaving the file one valid array: an empty file gets `[`, events and `]`; a file
-/// whose array is closed has its `]` replaced by the new events and a new `]`; a file that
-/// a killed process left unclosed is continued and closed. Returns false, writing nothing,
-/// when the file's end is not such an array's.
-pub fn append_json_events(f: &File, events: &[u8]) -> std::io::Result<bool> {
-    let _l = Locked::new(f);
-    let mut file = f;
-    let len = file.seek(SeekFrom::End(0))?;
-    let mut lead: &[u8] = b"[\n";
-    if len > 0 {
-        let n = len.min(64);
-        let mut tail = vec![0u8; n as usize];
-        file.seek(SeekFrom::Start(len - n))?;
-        file.read_exact(&mut tail)?;
-        let end = tail.iter().rposition(|b| !b.is_ascii_whitespace());
-        let Some(i) = end else {
-            // Only whitespace: start the array.
-            return write_events(file, b"[\n", events);
-        };
-        match tail[i] {
-            b']' => {
-                // Closed: cut the `]` (and the whitespace before it) and go on.
-                let cut = tail[..i].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |j| j + 1);
-                f.set_len(len - n + cut as u64)?;
-                lead = if tail[..cut].last() == Some(&b'[') { b"\n" } else { b",\n" };
-            }
-            b'}' => lead = b",\n",
-            b',' | b'[' => lead = b"\n",
-            _ => return Ok(false),
-        }
-    }
-    write_events(file, lead, events)
+/// The messages said, held across a fork.
+pub struct Held(MutexGuard<'static, Option<HashSet<(String, PathBuf)>>>);
+
+pub fn hold() -> Held {
+    Held(SAID.lock())
 }
 
-fn write_events(mut file: &File, lead: &[u8], events: &[u8]) -> std::io::Result<bool> {
-    let mut b = Vec::with_capacity(lead.len() + events.len() + 3);
-    b.extend_from_slice(lead);
-    b.extend_from_slice(events);
-    b.extend_from_slice(b"\n]\n");
-    file.write_all(&b)?;
-    Ok(true)
+impl Held {
+    /// In the forked child: it says what it finds for itself.
+    pub fn forked(mut self) {
+        *self.0 = None;
+    }
 }
 
 #[cfg(test)]
@@ -187,10 +224,10 @@ mod tests {
     #[test]
     fn appends_and_never_truncates() {
         let p = tmp("append");
-        std::fs::write(&p, "earlier\n").unwrap();
-        append_report("summary", &p, "one\n");
-        append_report("summary", &p, "two\n");
-        assert_eq!(read(&p), "earlier\none\ntwo\n");
+        std::fs::write(&p, "cudart-rs[1] earlier\n").unwrap();
+        append_report("call trace", &p, "cudart-rs[2] one\n");
+        append_report("call trace", &p, "cudart-rs[3] two\n");
+        assert_eq!(read(&p), "cudart-rs[1] earlier\ncudart-rs[2] one\ncudart-rs[3] two\n");
         std::fs::remove_file(&p).unwrap();
     }
 
@@ -233,27 +270,19 @@ mod tests {
     }
 
     #[test]
-    fn json_events_keep_one_valid_array() {
-        let p = tmp("json");
-        let f = open_append(&p).unwrap();
-        assert!(append_json_events(&f, b"{\"a\":1}").unwrap());
-        assert_eq!(read(&p), "[\n{\"a\":1}\n]\n");
-        assert!(append_json_events(&f, b"{\"b\":2},\n{\"c\":3}").unwrap());
-        assert_eq!(read(&p), "[\n{\"a\":1},\n{\"b\":2},\n{\"c\":3}\n]\n");
-        // What a process killed half-way leaves: continued and closed.
-        std::fs::write(&p, "[\n{\"a\":1},\n").unwrap();
-        assert!(append_json_events(&f, b"{\"d\":4}").unwrap());
-        assert_eq!(read(&p), "[\n{\"a\":1},\n\n{\"d\":4}\n]\n");
-        std::fs::write(&p, "[\n{\"a\":1}").unwrap();
-        assert!(append_json_events(&f, b"{\"e\":5}").unwrap());
-        assert_eq!(read(&p), "[\n{\"a\":1},\n{\"e\":5}\n]\n");
-        std::fs::write(&p, "[\n]\n").unwrap();
-        assert!(append_json_events(&f, b"{\"f\":6}").unwrap());
-        assert_eq!(read(&p), "[\n{\"f\":6}\n]\n");
-        // Not an array's end: left alone.
-        std::fs::write(&p, "hello").unwrap();
-        assert!(!append_json_events(&f, b"{\"g\":7}").unwrap());
-        assert_eq!(read(&p), "hello");
+    fn created_private_and_only_appended_to_a_report_of_its_kind() {
+        use std::os::unix::fs::PermissionsExt;
+        let p = tmp("kinds");
+        append_report("summary", &p, "==== cudart-rs summary (pid 1, a)\n");
+        assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        append_report("summary", &p, "==== cudart-rs summary (pid 2, b)\n");
+        assert_eq!(read(&p).lines().count(), 2);
+        std::fs::write(&p, "{\"a\": 1}\n").unwrap();
+        assert!(open_report("summary", &p).unwrap_err().0.contains("something else"));
+        append_report("summary", &p, "==== cudart-rs summary (pid 3, c)\n");
+        assert_eq!(read(&p), "{\"a\": 1}\n");
+        std::fs::write(&p, "==").unwrap();
+        assert!(open_report("summary", &p).is_err());
         std::fs::remove_file(&p).unwrap();
     }
 }

@@ -10,10 +10,12 @@
 
 use std::collections::HashMap;
 use std::ptr::null_mut;
-use std::time::Instant;
+use std::sync::MutexGuard;
+use std::time::{Duration, Instant};
 
-use parking_lot::Mutex;
-
+use super::config::config;
+use super::lock::Lock;
+use super::{clock, timeline};
 use crate::driver::types::*;
 use crate::driver::Fns;
 
@@ -49,7 +51,7 @@ struct State {
     tracks: HashMap<(usize, usize), i64>,
 }
 
-static STATE: Mutex<Option<State>> = Mutex::new(None);
+static STATE: Lock<Option<State>> = Lock::new(None);
 
 fn fns() -> Option<&'static Fns> {
     crate::runtime::rt::driver().ok().map(|d| &d.legacy)
@@ -152,7 +154,7 @@ pub fn end(b: Begin, ok: bool, label: impl FnOnce() -> (String, &'static str)) {
 /// `wait`).
 pub fn collect(wait: bool) {
     let Some(f) = fns() else { return };
-    let Some(mut g) = STATE.try_lock_for(std::time::Duration::from_secs(2)) else { return };
+    let Some(mut g) = STATE.within(Duration::from_secs(2)) else { return };
     let Some(st) = g.as_mut() else { return };
     crate::api::capture::relaxed(f, || {
         let pending = std::mem::take(&mut st.pending);
@@ -181,8 +183,8 @@ pub fn collect(wait: bool) {
                     2 => "per-thread default stream".to_string(),
                     s => format!("stream {s:#x}"),
                 };
-                let ts = super::abs_us(ctx.at) + from as f64 * 1e3;
-                super::timeline::gpu_span(
+                let ts = clock::abs_us(ctx.at) + from as f64 * 1e3;
+                timeline::gpu_span(
                     track,
                     &format!("GPU {} {stream}", ctx.device),
                     &p.name,
@@ -195,24 +197,27 @@ pub fn collect(wait: bool) {
     });
 }
 
-/// In a forked child: the parent's events and contexts are not the child's (they are
-/// forgotten, not destroyed).
-pub fn forked() {
-    if let Some(mut g) = STATE.try_lock() {
-        if let Some(st) = g.take() {
+/// The spans' state, held across a fork.
+pub struct Held(MutexGuard<'static, Option<State>>);
+
+pub fn hold() -> Held {
+    Held(STATE.lock())
+}
+
+impl Held {
+    /// In the forked child: the parent's events and contexts are not the child's (they are
+    /// forgotten, not destroyed).
+    pub fn forked(mut self) {
+        if let Some(st) = self.0.take() {
             std::mem::forget(st);
         }
     }
 }
 
-pub fn can_reset() -> bool {
-    STATE.try_lock().is_some()
-}
-
 /// Before a device reset of the current context: its spans are collected and its events,
 /// which the reset destroys, forgotten.
 pub fn forget_current() {
-    if !super::config().gpu {
+    if !config().gpu {
         return;
     }
     collect(true);

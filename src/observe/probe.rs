@@ -3,16 +3,12 @@
 //! points at, and by checked mode to tell a handle that points at nothing from one the
 //! driver may know.
 
-use std::sync::OnceLock;
+use std::sync::MutexGuard;
 
-use parking_lot::Mutex;
+use super::lock::Lock;
 
 /// The pipe (read end, write end), made on first use.
-static PIPE: OnceLock<Option<Mutex<(i32, i32)>>> = OnceLock::new();
-
-fn pipe() -> Option<&'static Mutex<(i32, i32)>> {
-    PIPE.get_or_init(|| new_pipe().map(Mutex::new)).as_ref()
-}
+static PIPE: Lock<Option<(i32, i32)>> = Lock::new(None);
 
 fn new_pipe() -> Option<(i32, i32)> {
     let mut fds = [0i32; 2];
@@ -21,24 +17,24 @@ fn new_pipe() -> Option<(i32, i32)> {
     (r == 0).then_some((fds[0], fds[1]))
 }
 
-/// In a forked child: a pipe of its own (the parent's is shared with the parent).
-pub fn forked() {
-    if let Some(m) = PIPE.get().and_then(Option::as_ref) {
-        if let Some(mut g) = m.try_lock() {
-            if let Some(fds) = new_pipe() {
-                // SAFETY: this process's copies of the parent's pipe.
-                unsafe {
-                    libc::close(g.0);
-                    libc::close(g.1);
-                }
-                *g = fds;
+/// The pipe, held across a fork.
+pub struct Held(MutexGuard<'static, Option<(i32, i32)>>);
+
+pub fn hold() -> Held {
+    Held(PIPE.lock())
+}
+
+impl Held {
+    /// In the forked child: a pipe of its own (the parent's is shared with the parent).
+    pub fn forked(mut self) {
+        if let Some((r, w)) = self.0.take() {
+            // SAFETY: this process's copies of the parent's pipe.
+            unsafe {
+                libc::close(r);
+                libc::close(w);
             }
         }
     }
-}
-
-pub fn can_reset() -> bool {
-    PIPE.get().and_then(Option::as_ref).is_none_or(|m| m.try_lock().is_some())
 }
 
 /// Whether `len` bytes at `p` can be read (at most 4096 bytes are checked).
@@ -47,9 +43,11 @@ pub fn readable(p: usize, len: usize) -> bool {
         return false;
     }
     let len = len.clamp(1, 4096);
-    let Some(m) = pipe() else { return true };
-    let g = m.lock();
-    let (r, w) = *g;
+    let mut g = PIPE.lock();
+    if g.is_none() {
+        *g = new_pipe();
+    }
+    let Some((r, w)) = *g else { return true };
     // SAFETY: the kernel reads `len` bytes at `p` (or fails with EFAULT); nothing is
     // dereferenced here.
     let n = unsafe { libc::write(w, p as *const libc::c_void, len) };

@@ -1,121 +1,17 @@
 //! What this runtime handed out: live allocations (by address range) and handles, recently
 //! freed ones (to name double frees and uses after free), handles the driver vouched for,
-//! the misuse seen, kernel names, and the memory held of each kind with its peak.
+//! the misuse seen and kernel names. The memory held of each kind, its peak, the count of
+//! misuses and what is live are also kept in the process's record ([`super::record`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
+use std::sync::MutexGuard;
 
-use parking_lot::{Mutex, MutexGuard};
+pub use figures::{Kind, H};
 
-use super::args::H;
-
-/// What an allocation or handle is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Device,
-    Pitched,
-    Device3D,
-    Async,
-    Managed,
-    Pinned,
-    Registered,
-    Array,
-    Mipmapped,
-    Stream,
-    Event,
-    Pool,
-    Graph,
-    GraphExec,
-    Library,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 15] = [
-        Kind::Device,
-        Kind::Pitched,
-        Kind::Device3D,
-        Kind::Async,
-        Kind::Managed,
-        Kind::Pinned,
-        Kind::Registered,
-        Kind::Array,
-        Kind::Mipmapped,
-        Kind::Stream,
-        Kind::Event,
-        Kind::Pool,
-        Kind::Graph,
-        Kind::GraphExec,
-        Kind::Library,
-    ];
-
-    /// An address range (memory), rather than a handle.
-    pub fn is_memory(self) -> bool {
-        matches!(
-            self,
-            Kind::Device
-                | Kind::Pitched
-                | Kind::Device3D
-                | Kind::Async
-                | Kind::Managed
-                | Kind::Pinned
-                | Kind::Registered
-        )
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Device => "device memory",
-            Kind::Pitched => "pitched device memory",
-            Kind::Device3D => "3D device memory",
-            Kind::Async => "stream-ordered device memory",
-            Kind::Managed => "managed memory",
-            Kind::Pinned => "pinned host memory",
-            Kind::Registered => "registered host memory",
-            Kind::Array => "array",
-            Kind::Mipmapped => "mipmapped array",
-            Kind::Stream => "stream",
-            Kind::Event => "event",
-            Kind::Pool => "memory pool",
-            Kind::Graph => "graph",
-            Kind::GraphExec => "executable graph",
-            Kind::Library => "library",
-        }
-    }
-
-    /// The handle kind of a handle allocation.
-    pub fn handle(self) -> Option<H> {
-        Some(match self {
-            Kind::Array => H::Array,
-            Kind::Mipmapped => H::Mipmapped,
-            Kind::Stream => H::Stream,
-            Kind::Event => H::Event,
-            Kind::Pool => H::Pool,
-            Kind::Graph => H::Graph,
-            Kind::GraphExec => H::GraphExec,
-            Kind::Library => H::Library,
-            _ => return None,
-        })
-    }
-
-    /// Objects of the device's primary context, which `cudaDeviceReset` destroys.
-    pub fn dies_with_context(self) -> bool {
-        !matches!(self, Kind::Graph | Kind::GraphExec | Kind::Library)
-    }
-
-    /// The memory total it counts in ("device", "managed", "pinned", "registered", "arrays").
-    pub fn held(self) -> Option<usize> {
-        Some(match self {
-            Kind::Device | Kind::Pitched | Kind::Device3D | Kind::Async => 0,
-            Kind::Managed => 1,
-            Kind::Pinned => 2,
-            Kind::Registered => 3,
-            Kind::Array | Kind::Mipmapped => 4,
-            _ => return None,
-        })
-    }
-}
-
-pub const HELD: [&str; 5] = ["device", "managed", "pinned host", "registered host", "arrays"];
+use super::demangle::demangle;
+use super::lock::Lock;
+use super::record;
 
 /// One allocation or handle this runtime made.
 #[derive(Clone, Debug)]
@@ -133,6 +29,8 @@ pub struct Alloc {
     pub backtrace: Option<Vec<usize>>,
     /// Arrays: bytes per element.
     pub elem: usize,
+    /// The export that made it (its index in [`crate::EXPORT_INFO`]).
+    pub export: usize,
 }
 
 /// One allocation or handle freed.
@@ -171,12 +69,14 @@ pub struct State {
     pub misuse_dropped: u64,
     /// Host stubs and kernel handles -> kernel names.
     pub kernels: HashMap<usize, String>,
-    /// Bytes held now and at most, per [`HELD`] total.
-    pub held: [u64; 5],
-    pub peak: [u64; 5],
+    /// The record's slot of each live allocation or handle (memory?, address), and the free
+    /// slots.
+    slots: HashMap<(bool, usize), usize>,
+    free_slots: Vec<usize>,
+    next_slot: usize,
 }
 
-static STATE: Mutex<Option<State>> = Mutex::new(None);
+static STATE: Lock<Option<State>> = Lock::new(None);
 
 pub struct Guard(MutexGuard<'static, Option<State>>);
 
@@ -200,20 +100,23 @@ pub fn lock() -> Guard {
     Guard(g)
 }
 
-/// In a forked child: what the parent handed out is not the child's to free or leak.
-pub fn forked() {
-    if let Some(mut g) = STATE.try_lock() {
-        *g = None;
+/// The registry, held across a fork.
+pub struct Held(MutexGuard<'static, Option<State>>);
+
+pub fn hold() -> Held {
+    Held(STATE.lock())
+}
+
+impl Held {
+    /// In the forked child: what the parent handed out is not the child's to free or leak.
+    pub fn forked(mut self) {
+        *self.0 = None;
     }
 }
 
-pub fn can_reset() -> bool {
-    STATE.try_lock().is_some()
-}
-
-/// The registry, unless another thread holds it (for reports made in a hurry).
+/// The registry, unless another thread holds it (for reports made at exit).
 pub fn try_lock() -> Option<Guard> {
-    let mut g = STATE.try_lock_for(std::time::Duration::from_secs(2))?;
+    let mut g = STATE.within(std::time::Duration::from_secs(2))?;
     if g.is_none() {
         *g = Some(State::default());
     }
@@ -224,9 +127,15 @@ impl State {
     /// Records an allocation or handle; an address handed out again is no longer "freed".
     pub fn add(&mut self, a: Alloc) {
         if let Some(i) = a.kind.held() {
-            self.held[i] += a.size as u64;
-            self.peak[i] = self.peak[i].max(self.held[i]);
+            record::held(i, a.size as u64, true);
         }
+        // A range registered again (or a driver that hands out an address twice) replaces
+        // the old entry.
+        let old = if a.kind.is_memory() { self.mem.remove(&a.addr) } else { self.handles.remove(&a.addr) };
+        if let Some(old) = old {
+            self.unhold(&old);
+        }
+        self.keep(&a);
         if a.kind.is_memory() {
             let end = a.addr + a.size.max(1);
             let stale: Vec<usize> = self
@@ -239,25 +148,46 @@ impl State {
             for k in stale {
                 self.freed_mem.remove(&k);
             }
-            // A range registered again (or a driver that hands out an address twice)
-            // replaces the old entry.
-            if let Some(old) = self.mem.insert(a.addr, a) {
-                self.unhold(&old);
-            }
+            self.mem.insert(a.addr, a);
         } else {
             self.freed_handles.remove(&a.addr);
             if let Some(h) = a.kind.handle() {
                 self.foreign.remove(&(h, a.addr));
             }
-            if let Some(old) = self.handles.insert(a.addr, a) {
-                self.unhold(&old);
-            }
+            self.handles.insert(a.addr, a);
         }
     }
 
     fn unhold(&mut self, a: &Alloc) {
         if let Some(i) = a.kind.held() {
-            self.held[i] = self.held[i].saturating_sub(a.size as u64);
+            record::held(i, a.size as u64, false);
+        }
+        if let Some(slot) = self.slots.remove(&(a.kind.is_memory(), a.addr)) {
+            record::live_clear(slot);
+            self.free_slots.push(slot);
+        }
+    }
+
+    /// Puts a live allocation or handle in the record's table (the one it replaces is
+    /// forgotten by [`State::unhold`]).
+    fn keep(&mut self, a: &Alloc) {
+        let key = (a.kind.is_memory(), a.addr);
+        let slot = match self.slots.get(&key) {
+            Some(&s) => Some(s),
+            None => self.free_slots.pop().or_else(|| {
+                (self.next_slot < figures::record::LIVE_SLOTS).then(|| {
+                    self.next_slot += 1;
+                    self.next_slot - 1
+                })
+            }),
+        };
+        match slot {
+            Some(s) => {
+                let w = figures::record::live_words(a.addr, a.size as u64, a.call, a.tid, a.kind, a.device, a.export);
+                record::live_set(s, w);
+                self.slots.insert(key, s);
+            }
+            None => record::live_lost(),
         }
     }
 
@@ -331,6 +261,7 @@ impl State {
     }
 
     pub fn misuse(&mut self, call: u64, func: &'static str, what: String) {
+        record::misused();
         if self.misuse.len() < MISUSE_KEPT {
             self.misuse.push(Misuse { call, func, what });
         } else {
@@ -366,7 +297,7 @@ impl State {
             ));
         }
         if let Some(k) = self.kernels.get(&p) {
-            return Some(format!("kernel {}", super::report::demangle(k)));
+            return Some(format!("kernel {}", demangle(k)));
         }
         None
     }
@@ -383,7 +314,7 @@ impl State {
             return Some(format!("destroyed {} from #{}, destroyed by #{}", f.a.kind.label(), f.a.call, f.free_call));
         }
         if let Some(k) = self.kernels.get(&h) {
-            return Some(format!("kernel {}", super::report::demangle(k)));
+            return Some(format!("kernel {}", demangle(k)));
         }
         None
     }
@@ -412,7 +343,7 @@ mod tests {
     use super::*;
 
     fn alloc(kind: Kind, addr: usize, size: usize, call: u64) -> Alloc {
-        Alloc { kind, addr, size, device: 0, call, func: "cudaMalloc", tid: 1, backtrace: None, elem: 0 }
+        Alloc { kind, addr, size, device: 0, call, func: "cudaMalloc", tid: 1, backtrace: None, elem: 0, export: 0 }
     }
 
     #[test]
@@ -423,10 +354,9 @@ mod tests {
         assert_eq!(s.mem_holding(0x1010).unwrap().call, 1);
         assert!(s.mem_holding(0x1100).is_none());
         assert_eq!(s.describe(0x1010, 9).unwrap(), "device 0 alloc 0x1000+256 from #1, offset 16");
-        assert_eq!(s.held[0], 0x200);
+        assert_eq!(s.slots.len(), 2);
         s.remove(0x1000, true, 3, "cudaFree");
-        assert_eq!(s.held[0], 0x100);
-        assert_eq!(s.peak[0], 0x200);
+        assert_eq!((s.slots.len(), s.free_slots.len()), (1, 1));
         assert_eq!(s.freed_holding(0x1020).unwrap().free_call, 3);
         assert!(s.describe(0x1020, 9).unwrap().starts_with("freed device 0 alloc"));
         assert!(s.describe(0x1020, 3).unwrap().starts_with("device 0 alloc"));

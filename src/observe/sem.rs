@@ -5,70 +5,17 @@
 use std::ffi::c_int;
 use std::sync::OnceLock;
 
+use figures::{Dir, End};
+
 use super::args::A;
+use super::call::{Call, Status};
+use super::config::config;
+use super::demangle::demangle;
+pub(crate) use super::op::{CopyOp, MemsetOp, Op};
 use super::registry::{self, Alloc, Kind, State};
-use super::report::{self, Dir, End};
-use super::{checked, gpu, Call, Status};
+use super::{checked, gpu, probe, process, record, report};
 use crate::types::cudaError;
 use crate::types::*;
-
-/// What an export does, as far as the observer cares (each export's declaration says it:
-/// `#[export(sem = ...)]`).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) enum Op {
-    None,
-    /// Allocates memory: (kind, out pointer parameter).
-    Malloc(Kind, &'static str),
-    MallocPitch,
-    Malloc3D,
-    HostRegister,
-    MallocArray,
-    Malloc3DArray,
-    MallocMipmapped,
-    /// Makes a handle: (kind, out parameter).
-    Create(Kind, &'static str),
-    /// Frees memory of one of the kinds: (kinds, parameter).
-    Free(&'static [Kind], &'static str),
-    /// Destroys a handle: (kind, parameter).
-    Destroy(Kind, &'static str),
-    Copy(CopyOp),
-    Memset(MemsetOp),
-    /// Launches a kernel named by parameter `func`/`kernel`.
-    Launch,
-    GraphLaunch,
-    Reset,
-    RegisterFunction,
-    /// Hands out a kernel handle for a host stub: (out parameter, stub parameter).
-    GetKernel(&'static str, &'static str),
-    LibraryGetKernel,
-    /// Waits for work: a good time to collect finished GPU spans.
-    Sync,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) enum CopyOp {
-    Linear,
-    Peer,
-    TwoD,
-    ThreeD,
-    ThreeDPeer,
-    ToArray2D,
-    FromArray2D,
-    ArrayToArray2D,
-    ToArray,
-    FromArray,
-    ArrayToArray,
-    ToSymbol,
-    FromSymbol,
-    Batch,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) enum MemsetOp {
-    Linear,
-    TwoD,
-    ThreeD,
-}
 
 static OPS: OnceLock<Vec<Op>> = OnceLock::new();
 
@@ -114,7 +61,7 @@ fn current_device() -> c_int {
 pub fn pre(c: &Call) -> Pre {
     let op = op(c);
     let mut pre = Pre::default();
-    if super::config().checked {
+    if config().checked {
         pre.refuse = checked::check(c);
     }
     match op {
@@ -160,9 +107,7 @@ pub fn pre(c: &Call) -> Pre {
         }
         _ => {}
     }
-    if pre.refuse.is_none()
-        && super::config().gpu
-        && matches!(op, Op::Copy(_) | Op::Memset(_) | Op::Launch | Op::GraphLaunch)
+    if pre.refuse.is_none() && config().gpu && matches!(op, Op::Copy(_) | Op::Memset(_) | Op::Launch | Op::GraphLaunch)
     {
         pre.gpu = gpu::begin(c.stream());
     }
@@ -170,7 +115,7 @@ pub fn pre(c: &Call) -> Pre {
 }
 
 fn backtrace() -> Option<Vec<usize>> {
-    super::config().backtrace.then(report::backtrace)
+    config().backtrace.then(report::backtrace)
 }
 
 fn add(c: &Call, kind: Kind, addr: usize, size: usize, elem: usize) {
@@ -185,9 +130,10 @@ fn add(c: &Call, kind: Kind, addr: usize, size: usize, elem: usize) {
         device,
         call: c.seq,
         func: c.ex.name,
-        tid: super::tid(),
+        tid: process::tid(),
         backtrace: backtrace(),
         elem,
+        export: c.ix,
     };
     registry::lock().add(a);
 }
@@ -253,7 +199,7 @@ pub fn post(c: &Call, pre: &Pre, status: Status) -> Vec<String> {
         }
         Op::Copy(k) if ok => {
             for (dir, src, dst, bytes) in copy(c, k) {
-                report::copied(dir, src, dst, bytes);
+                record::copied(dir, src, dst, bytes);
             }
         }
         Op::Memset(k) if ok => {
@@ -262,17 +208,15 @@ pub fn post(c: &Call, pre: &Pre, status: Status) -> Vec<String> {
                 MemsetOp::TwoD => c.val("width") * c.val("height"),
                 MemsetOp::ThreeD => c.get::<cudaExtent>("extent").map_or(0, |e| (e.width * e.height * e.depth) as u64),
             };
-            report::memset(bytes);
+            record::memset(bytes);
         }
         Op::Launch => {
             let name = kernel_of(c);
-            if ok {
-                report::launched(name.clone(), true);
-            } else if status.failed() {
-                report::launched(name, false);
+            if ok || status.failed() {
+                record::launched(&name, ok);
             }
         }
-        Op::GraphLaunch if ok => report::graph_launched(),
+        Op::GraphLaunch if ok => record::graph_launched(),
         Op::Reset if ok => {
             registry::lock().reset(pre.device, c.seq, c.ex.name);
         }
@@ -426,7 +370,7 @@ struct PitchedPtr {
 }
 
 pub fn cstring(p: usize) -> Option<String> {
-    if p == 0 || !super::probe::readable(p, 1) {
+    if p == 0 || !probe::readable(p, 1) {
         return None;
     }
     // SAFETY: a readable NUL-terminated name (nvcc's or the program's).
@@ -438,19 +382,19 @@ pub fn cstring(p: usize) -> Option<String> {
 fn kernel_of(c: &Call) -> String {
     let f = c.arg("func").or_else(|| c.arg("kernel")).map_or(0, A::raw) as usize;
     let known = registry::lock().kernel_name(f);
-    known.map(|n| report::demangle(&n)).unwrap_or_else(|| driver_kernel_name(f).unwrap_or_else(|| format!("{f:#x}")))
+    known.map(|n| demangle(&n)).unwrap_or_else(|| driver_kernel_name(f).unwrap_or_else(|| format!("{f:#x}")))
 }
 
 /// The name the driver gives a kernel handle (one this runtime did not hand out).
 fn driver_kernel_name(k: usize) -> Option<String> {
-    if k == 0 || !super::probe::readable(k, 8) {
+    if k == 0 || !probe::readable(k, 8) {
         return None;
     }
     let f = crate::runtime::rt::fns().ok()?;
     let mut p: *const std::ffi::c_char = std::ptr::null();
     // SAFETY: a handle a launch just accepted; valid out pointer.
     let r = unsafe { f.cuKernelGetName(&mut p, k as crate::driver::types::CUkernel) };
-    (r == 0 && !p.is_null()).then(|| report::demangle(&cstring(p as usize).unwrap_or_default()))
+    (r == 0 && !p.is_null()).then(|| demangle(&cstring(p as usize).unwrap_or_default()))
 }
 
 fn span_label(c: &Call, op: Op) -> (String, &'static str) {
@@ -591,7 +535,7 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
             let n = c.val("count") as usize;
             let (dsts, srcs, sizes) = (c.val("dsts") as usize, c.val("srcs") as usize, c.val("sizes") as usize);
             let Some(words) = n.checked_mul(8) else { return Vec::new() };
-            if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| super::probe::readable(p, words)) {
+            if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| probe::readable(p, words)) {
                 return Vec::new();
             }
             return (0..n)

@@ -3,98 +3,13 @@
 //! allocations this runtime made), handles with what they are, structs field by field.
 
 use std::ffi::c_void;
-use std::fmt::{Debug, Write as _};
+use std::fmt::Write as _;
 
-use super::args::{Show, A, H};
-use super::registry::{self, State};
-use super::{Call, Status};
+use super::args::A;
+use super::call::{Call, Status};
+use super::fmt::{Fmt, Show};
+use super::registry::{self, H};
 use crate::types::*;
-
-/// Longest text shown for one argument.
-const MAX_ARG: usize = 400;
-
-/// A text being built, with the registry at hand to say what pointers point into.
-pub struct Fmt<'a> {
-    pub s: String,
-    pub reg: &'a State,
-    /// The call being shown: what it freed is shown as it was when it was called.
-    pub seq: u64,
-}
-
-impl Fmt<'_> {
-    pub fn hex(&mut self, p: usize) {
-        if p == 0 {
-            self.s.push_str("NULL");
-        } else {
-            let _ = write!(self.s, "{p:#x}");
-        }
-    }
-
-    /// A data pointer and, in brackets, the allocation it points into.
-    pub fn ptr(&mut self, p: usize) {
-        self.hex(p);
-        if p != 0 {
-            if let Some(d) = self.reg.describe(p, self.seq) {
-                let _ = write!(self.s, " [{d}]");
-            }
-        }
-    }
-
-    /// A handle and what it is.
-    pub fn handle(&mut self, k: H, p: usize) {
-        if k == H::Stream {
-            match p {
-                0 => return self.s.push_str("0 (null stream)"),
-                1 => return self.s.push_str("cudaStreamLegacy"),
-                2 => return self.s.push_str("cudaStreamPerThread"),
-                _ => {}
-            }
-        }
-        self.hex(p);
-        if p != 0 {
-            if let Some(d) = self.reg.describe_handle(p, self.seq) {
-                let _ = write!(self.s, " [{d}]");
-            }
-        }
-    }
-
-    pub fn unreadable(&mut self, p: usize) {
-        self.hex(p);
-        if p != 0 {
-            self.s.push_str(" (unreadable)");
-        }
-    }
-
-    pub fn debug(&mut self, v: &dyn Debug) {
-        let start = self.s.len();
-        let _ = write!(self.s, "{v:?}");
-        clamp(&mut self.s, start);
-    }
-
-    fn kind(&mut self, k: raw::cudaMemcpyKind) {
-        name_or_value(&mut self.s, k.0 as i64, super::enums::cudaMemcpyKind);
-    }
-}
-
-fn clamp(s: &mut String, start: usize) {
-    if s.len() - start > MAX_ARG {
-        let mut end = start + MAX_ARG;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        s.truncate(end);
-        s.push_str("...");
-    }
-}
-
-fn name_or_value(s: &mut String, v: i64, f: fn(i64) -> Option<&'static str>) {
-    match f(v) {
-        Some(n) => s.push_str(n),
-        None => {
-            let _ = write!(s, "{v} (not a valid value)");
-        }
-    }
-}
 
 /// One shown argument: its name, whether it is shown through its pointer (`->`), the text.
 pub struct Shown {
@@ -134,10 +49,10 @@ pub fn decode(c: &Call, status: Option<Status>) -> Vec<Shown> {
             }
             // nvcc passes the host stub and shadow as `const char *`.
             A::S(p) if name == "hostFun" || name == "hostVar" => f.ptr(p),
-            A::S(p) => cstr(&mut f, p),
-            A::P(p) if name == "deviceFun" || name == "deviceAddress" => cstr(&mut f, p),
+            A::S(p) => f.cstr(p),
+            A::P(p) if name == "deviceFun" || name == "deviceAddress" => f.cstr(p),
             A::P(p) => f.ptr(p),
-            A::E(v, names) => name_or_value(&mut f.s, v, names),
+            A::E(v, names) => f.named(v, names),
             A::H(k, p) => f.handle(k, p),
             A::R(p, show) => {
                 let input = ty.starts_with("*const");
@@ -162,7 +77,7 @@ pub fn decode(c: &Call, status: Option<Status>) -> Vec<Shown> {
 }
 
 /// What `c` returned, shown.
-pub fn result<R: super::Ret>(c: &Call, r: &R) -> String {
+pub fn result<R: super::call::Ret>(c: &Call, r: &R) -> String {
     let reg = registry::lock();
     let mut f = Fmt { s: String::new(), reg: &reg, seq: c.seq };
     r.show(&mut f);
@@ -172,31 +87,6 @@ pub fn result<R: super::Ret>(c: &Call, r: &R) -> String {
 /// Parameters whose pointee means nothing on its own (kernel arguments, option arrays).
 fn opaque(name: &str) -> bool {
     matches!(name, "args" | "kernelParams" | "extra" | "jitOptionsValues" | "libraryOptionValues")
-}
-
-pub fn cstr(f: &mut Fmt, p: usize) {
-    if p == 0 {
-        return f.s.push_str("NULL");
-    }
-    // Read up to 128 bytes, stopping at the end of a readable page.
-    let mut bytes = Vec::new();
-    for i in 0..128usize {
-        let a = p + i;
-        if (i == 0 || a % 4096 == 0) && !super::probe::readable(a, 1) {
-            break;
-        }
-        // SAFETY: the page holding `a` is readable.
-        let b = unsafe { *(a as *const u8) };
-        if b == 0 {
-            let _ = write!(f.s, "{:?}", String::from_utf8_lossy(&bytes));
-            return;
-        }
-        bytes.push(b);
-    }
-    if bytes.is_empty() {
-        return f.unreadable(p);
-    }
-    let _ = write!(f.s, "{:?}...", String::from_utf8_lossy(&bytes));
 }
 
 /// Flag names of the `flags` parameters that have them.
@@ -377,7 +267,7 @@ impl Show for cudaPitchedPtr {
 impl Show for cudaChannelFormatDesc {
     fn show(&self, f: &mut Fmt) {
         let _ = write!(f.s, "{{x={}, y={}, z={}, w={}, f=", self.x, self.y, self.z, self.w);
-        name_or_value(&mut f.s, self.f.0 as i64, super::enums::cudaChannelFormatKind);
+        f.named(self.f.0 as i64, super::enums::cudaChannelFormatKind);
         f.s.push('}');
     }
 }
@@ -385,7 +275,7 @@ impl Show for cudaChannelFormatDesc {
 impl Show for cudaMemLocation {
     fn show(&self, f: &mut Fmt) {
         f.s.push_str("{type=");
-        name_or_value(&mut f.s, self.r#type.0 as i64, super::enums::cudaMemLocationType);
+        f.named(self.r#type.0 as i64, super::enums::cudaMemLocationType);
         let _ = write!(f.s, ", id={}}}", self.id);
     }
 }
@@ -416,7 +306,7 @@ impl Show for cudaMemcpy3DParms {
         f.s.push_str("extent=");
         self.extent.show(f);
         f.s.push_str(", kind=");
-        f.kind(self.kind);
+        f.named(self.kind.0 as i64, super::enums::cudaMemcpyKind);
         f.s.push('}');
     }
 }

@@ -147,7 +147,7 @@ unsafe fn look(get: GetExportTable) -> Option<Tables> {
 #[inline(never)]
 fn resolve() {
     let _ = crate::driver::get();
-    let p = if crate::observe::on() {
+    let p = if super::config::on() {
         ONES.as_ptr()
     } else {
         let d = DRIVER_ENABLE.load(Ordering::Acquire);

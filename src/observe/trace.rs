@@ -8,7 +8,9 @@
 //!   internal warnings), to stderr.
 
 use std::fmt;
-use std::sync::Once;
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::{MutexGuard, Once};
 
 use tracing::{Event, Subscriber};
 use tracing_subscriber::filter::{filter_fn, EnvFilter, FilterExt};
@@ -19,7 +21,10 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::Layer;
 
-use crate::observe::Family;
+use super::call::Family;
+use super::config::{config, resolved};
+use super::lock::Lock;
+use super::{clock, files, process};
 
 /// The environment variable with the `tracing` filter for the library's own log.
 pub const LOG_ENV: &str = "CUDART_RS_LOG";
@@ -39,8 +44,8 @@ where
     N: for<'a> FormatFields<'a> + 'static,
 {
     fn format_event(&self, ctx: &FmtContext<'_, S, N>, mut w: Writer<'_>, event: &Event<'_>) -> fmt::Result {
-        let t = crate::observe::since_start().as_secs_f64();
-        write!(w, "cudart-rs[{}] {:>10.6} {:<7} ", crate::observe::tid(), t, event.metadata().target())?;
+        let t = clock::since_start().as_secs_f64();
+        write!(w, "cudart-rs[{}] {:>10.6} {:<7} ", process::tid(), t, event.metadata().target())?;
         ctx.field_format().format_fields(w.by_ref(), event)?;
         writeln!(w)
     }
@@ -48,13 +53,13 @@ where
 
 /// The call trace's file (`CUDART_RS_TRACE_FILE`): opened at the first line (a process that
 /// traces nothing leaves the file as it was), appended to a line at a time (so the lines of
-/// several processes sharing it stay whole), never through a symbolic link or into another
-/// user's file ([`crate::observe::files`]); stderr when it cannot be used.
-struct TraceFile {
-    path: std::path::PathBuf,
-    /// Open: `Some(Some(file))`; refused: `Some(None)`.
-    file: std::sync::Mutex<Option<Option<std::fs::File>>>,
-}
+/// several processes sharing it stay whole), never through a symbolic link, into another
+/// user's file or into a file that is not a call trace ([`files::open_report`]); stderr when
+/// it cannot be used or writing fails (a full disk), said once.
+struct TraceFile(PathBuf);
+
+/// The file: not opened yet (`None`), open, or refused (`Some(None)`).
+static FILE: Lock<Option<Option<File>>> = Lock::new(None);
 
 struct TraceLine<'a>(&'a TraceFile);
 
@@ -63,18 +68,26 @@ impl std::io::Write for TraceLine<'_> {
         self.write_all(b).map(|_| b.len())
     }
     fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
-        let mut g = self.0.file.lock().unwrap_or_else(|e| e.into_inner());
-        let f = g.get_or_insert_with(|| match crate::observe::files::open_append(&self.0.path) {
+        let path = resolved(&self.0 .0);
+        let mut g = FILE.lock();
+        let f = g.get_or_insert_with(|| match files::open_report("call trace", &path) {
             Ok(f) => Some(f),
             Err(why) => {
-                crate::observe::files::refused_once("call trace", &self.0.path, &why, "it goes to stderr");
+                files::say_once("call trace", &path, &why.0, "it goes to stderr");
                 None
             }
         });
-        match f {
-            Some(f) => f.write_all(b),
-            None => std::io::stderr().lock().write_all(b),
+        if let Some(file) = f {
+            match file.write_all(b) {
+                Ok(()) => return Ok(()),
+                Err(e) => {
+                    files::say_once("call trace", &path, &e.to_string(), "it goes to stderr from here on");
+                    *f = None;
+                }
+            }
         }
+        files::say(b);
+        Ok(())
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
@@ -88,19 +101,51 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for TraceFile {
     }
 }
 
+/// Standard error, written with `write(2)`: a line each (no lock a forked child could
+/// inherit).
+struct Stderr;
+
+impl std::io::Write for Stderr {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        files::say(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn stderr() -> Stderr {
+    Stderr
+}
+
+/// The trace file, held across a fork.
+pub struct Held {
+    _file: MutexGuard<'static, Option<Option<File>>>,
+}
+
+pub fn hold() -> Held {
+    Held { _file: FILE.lock() }
+}
+
+impl Held {
+    /// In the forked child: the file is shared as it was (its lines are appended whole).
+    pub fn forked(self) {}
+}
+
 /// Installs the subscriber if `CUDART_RS_LOG` or `CUDART_RS_TRACE` asks for one. Called
 /// once, off the hot path.
 pub fn init() {
     INIT.call_once(|| {
         let log = std::env::var(LOG_ENV).ok();
-        let cfg = crate::observe::config();
+        let cfg = config();
         if log.is_none() && cfg.trace.is_none() {
             return;
         }
         let calls = cfg.trace.as_ref().map(|filter| {
             let writer = match &cfg.trace_file {
-                Some(p) => BoxMakeWriter::new(TraceFile { path: p.clone(), file: std::sync::Mutex::new(None) }),
-                None => BoxMakeWriter::new(std::io::stderr),
+                Some(p) => BoxMakeWriter::new(TraceFile(p.clone())),
+                None => BoxMakeWriter::new(stderr),
             };
             let env = EnvFilter::builder().parse_lossy(filter);
             tracing_subscriber::fmt::layer()
@@ -110,7 +155,7 @@ pub fn init() {
         });
         let own = log.map(|filter| {
             tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
+                .with_writer(stderr)
                 .with_target(true)
                 .with_filter(EnvFilter::builder().parse_lossy(filter).and(filter_fn(|m| !is_call_target(m.target()))))
         });

@@ -6,8 +6,9 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use super::call::{Call, Family, Status};
+use super::config::config;
 use super::show::{self, Shown};
-use super::{config, Call, Family, Status};
 
 #[derive(Copy, Clone, PartialEq, Debug)]
 enum Lvl {

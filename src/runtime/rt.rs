@@ -79,7 +79,8 @@ pub fn driver() -> Res<&'static Driver> {
 #[inline(never)]
 fn driver_slow() -> Res<&'static Driver> {
     let d = driver::get()?;
-    match INIT.get_or_init(|| init(d)) {
+    // Under the driver's initialisation lock: a fork waits for it.
+    match INIT.get().unwrap_or_else(|| driver::initialising(|| INIT.get_or_init(|| init(d)))) {
         Ok(_) => {
             READY.store(d as *const Driver as *mut Driver, Ordering::Release);
             Ok(d)

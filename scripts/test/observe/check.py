@@ -28,6 +28,7 @@ ap.add_argument("--work", required=True)
 ap.add_argument("--driver")
 ap.add_argument("--gpu", action="store_true")
 ap.add_argument("--label", default="")
+ap.add_argument("--cli", help="the cudart-rs command (cudart-rs report reads what a killed process kept)")
 opt = ap.parse_args()
 os.makedirs(opt.work, exist_ok=True)
 
@@ -35,8 +36,8 @@ verdicts = Verdicts("observe", opt.label, limit=None)
 check = verdicts.check
 
 
-OBS_VARS = ("CUDART_RS_TRACE", "CUDART_RS_TRACE_FILE", "CUDART_RS_SUMMARY", "CUDART_RS_LEAKS",
-            "CUDART_RS_TIMELINE", "CUDART_RS_CHECKED", "CUDART_RS_LOG", "OBSERVE_CHECKED", "OBSERVE_SIGNAL")
+OBS_VARS = ("CUDART_RS_TRACE", "CUDART_RS_TRACE_FILE", "CUDART_RS_SUMMARY", "CUDART_RS_LEAKS", "CUDART_RS_SUMMARY_DATA",
+            "CUDART_RS_TIMELINE", "CUDART_RS_CHECKED", "CUDART_RS_RECORD", "CUDART_RS_LOG", "OBSERVE_CHECKED", "OBSERVE_SIGNAL")
 
 
 def run(tag, exe=None, **env):
@@ -234,7 +235,7 @@ mis = [l for l in report.splitlines() if l.startswith("========= Misuse:")]
 check("leaks: the double free and the unknown pointer, named",
       len(mis) == 2 and "double free" in mis[0] and "cudaErrorInvalidValue" in mis[0] and "free of unknown pointer 0x10000" in mis[1],
       str(mis))
-m = re.search(r"LEAK SUMMARY: ([\d,]+) bytes leaked in (\d+) allocations", report)
+m = re.search(r"LEAK SUMMARY: ([\d,]+) bytes leaked in (\d+) allocations?;", report)
 check("leaks: the summary line", m and num(m.group(1)) == sum(s for _, s in leaks) and int(m.group(2)) == sum(1 for k, _ in leaks if k in ("device", "pinned", "managed", "registered")),
       m.group(0) if m else report[-200:])
 
@@ -336,10 +337,25 @@ check("leaks backtrace: each leak with the program's frames (first one in the pr
       leaked[0][:400] if leaked else bt.stderr[-300:])
 
 # ---- a signal that ends the program ----------------------------------------------------
-sg = run("signal", CUDART_RS_SUMMARY=1, CUDART_RS_LEAKS=1, OBSERVE_SIGNAL=1)
-check("SIGTERM: the summary and leak report are printed, the process dies of the signal",
-      sg.returncode == -signal.SIGTERM and "==== cudart-rs summary" in sg.stderr and "LEAK SUMMARY" in sg.stderr,
+# Nothing is caught: the program dies of SIGTERM as it would without the library, and its
+# figures are in its record (CUDART_RS_RECORD), which `cudart-rs report` reads.
+records = path("signal-records")
+if os.path.isdir(records):
+    for f in os.listdir(records):
+        os.remove(os.path.join(records, f))
+sg = run("signal", CUDART_RS_SUMMARY=1, CUDART_RS_LEAKS=1, CUDART_RS_RECORD=records, OBSERVE_SIGNAL=1)
+check("SIGTERM: the process dies of the signal, nothing caught, no report made then",
+      sg.returncode == -signal.SIGTERM and "cudart-rs summary" not in sg.stderr and "LEAK SUMMARY" not in sg.stderr,
       "exit %s, stderr %r" % (sg.returncode, sg.stderr[-300:]))
+if opt.cli:
+    rep = subprocess.run([opt.cli, "report", records], capture_output=True, text=True, timeout=60)
+    whole = dict((m.group(2), num(m.group(1))) for m in re.finditer(r"^\s+\d+\.\d\s+[\d,]+\s+([\d,]+)\s+.*\s(\w+)$", read("summary.txt"), re.M))
+    got = dict((m.group(2), num(m.group(1))) for m in re.finditer(r"^\s+\d+\.\d\s+[\d,]+\s+([\d,]+)\s+.*\s(\w+)$", rep.stdout, re.M))
+    check("SIGTERM: its record has every call (cudart-rs report: the same calls as the whole run's summary), said to be from the record",
+          rep.returncode == 0 and got == whole and "it ended without exiting" in rep.stdout, (rep.returncode, got, whole, rep.stdout[:300]))
+    m = re.search(r"LEAK SUMMARY: ([\d,]+) bytes leaked", rep.stdout)
+    check("SIGTERM: the leak report made from its record: what was live when it ended",
+          m and num(m.group(1)) == sum(s for _, s in leaks) and "made from its record" in rep.stdout, rep.stdout[-600:])
 
 # ---- 16 threads, every mode on ------------------------------------------------------------
 if opt.stress:

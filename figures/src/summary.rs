@@ -1,15 +1,20 @@
-//! The summary's figures, as data: what one process (or several, merged) did with the
-//! runtime. The library fills one at exit and prints it ([`Summary::render`]) or writes it as
-//! records ([`Summary::records`]); the `cudart-rs` command reads the records of every
-//! process of a run ([`Summary::parse`]), adds them up ([`Summary::add`]) and prints the same
-//! tables for the whole run. Plain `std`, so that both can include it.
+//! The summary: what one process (or several, added up) did with the runtime. Made from a
+//! process's record ([`crate::record`]) by the library at exit and by the `cudart-rs` command
+//! afterwards; printed as tables ([`Summary::render`], as `nsys --stats` lays them out) or
+//! written as tab-separated lines ([`Summary::records`], read back by [`Summary::parse`]);
+//! several are added up by [`Summary::add`].
 
 use std::fmt::Write as _;
+
+use crate::kinds::Dir;
+use crate::text::{commas, commas_f};
 
 /// The process a summary describes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Proc {
     pub pid: u32,
+    /// The host it ran on.
+    pub host: String,
     pub exe: String,
     pub rank: Option<String>,
     pub cmd: String,
@@ -30,15 +35,12 @@ pub struct Row {
     pub sq: f64,
 }
 
-/// The copy directions, in the order the summary lists them.
-pub const DIRS: [&str; 5] = ["HtoD", "DtoH", "DtoD", "HtoH", "peer"];
-
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     /// The processes summed up here (one for a process's own summary).
     pub procs: Vec<Proc>,
     pub rows: Vec<Row>,
-    /// Copies and bytes per direction, in [`DIRS`] order.
+    /// Copies and bytes per direction, in [`Dir::ALL`] order.
     pub dirs: [(u64, u64); 5],
     /// (source kind, destination kind) -> copies, bytes; in the order to print.
     pub kinds: Vec<(String, String, u64, u64)>,
@@ -48,25 +50,6 @@ pub struct Summary {
     /// Kernel -> launches that ran, that failed.
     pub launches: Vec<(String, u64, u64)>,
     pub graph_launches: u64,
-}
-
-/// `1234567` -> `1,234,567`.
-pub fn commas(v: u64) -> String {
-    let s = v.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-pub fn commas_f(v: f64) -> String {
-    let s = format!("{v:.1}");
-    let (whole, frac) = s.split_once('.').unwrap_or((&s, "0"));
-    format!("{}.{frac}", commas(whole.parse().unwrap_or(0)))
 }
 
 impl Proc {
@@ -147,8 +130,8 @@ impl Summary {
         }
         let _ = writeln!(o, "\nMemory copies by direction:");
         let _ = writeln!(o, " Direction      Copies            Bytes");
-        for (d, (n, b)) in DIRS.iter().zip(self.dirs) {
-            let _ = writeln!(o, " {:<9}  {:>10}  {:>15}", d, commas(n), commas(b));
+        for (d, (n, b)) in Dir::ALL.iter().zip(self.dirs) {
+            let _ = writeln!(o, " {:<9}  {:>10}  {:>15}", d.label(), commas(n), commas(b));
         }
         let _ = writeln!(o, "\nMemory copies by memory kind (source -> destination):");
         let _ = writeln!(o, " Kinds                      Copies            Bytes");
@@ -187,12 +170,13 @@ impl Summary {
         let p = self.procs.first().cloned().unwrap_or_default();
         let _ = writeln!(
             o,
-            "process\t{}\t{}\t{}\t{}\t{}",
+            "process\t{}\t{}\t{}\t{}\t{}\t{}",
             p.pid,
             clean(&p.exe),
             clean(p.rank.as_deref().unwrap_or("")),
             p.seconds,
-            clean(&p.cmd)
+            clean(&p.cmd),
+            clean(&p.host)
         );
         for r in &self.rows {
             let _ = writeln!(
@@ -207,8 +191,8 @@ impl Summary {
                 r.sq
             );
         }
-        for (d, (n, b)) in DIRS.iter().zip(self.dirs) {
-            let _ = writeln!(o, "dir\t{d}\t{n}\t{b}");
+        for (d, (n, b)) in Dir::ALL.iter().zip(self.dirs) {
+            let _ = writeln!(o, "dir\t{}\t{n}\t{b}", d.label());
         }
         for (s, d, n, b) in &self.kinds {
             let _ = writeln!(o, "kind\t{s}\t{d}\t{n}\t{b}");
@@ -242,6 +226,7 @@ impl Summary {
                             rank: Some(s(3)).filter(|r| !r.is_empty()),
                             seconds: f.get(4).and_then(|v| v.parse().ok()).unwrap_or(0.0),
                             cmd: s(5),
+                            host: s(6),
                         }],
                         ..Summary::default()
                     })
@@ -260,7 +245,8 @@ impl Summary {
                             sq: f.get(7).and_then(|v| v.parse().ok()).unwrap_or(0.0),
                         }),
                         "dir" => {
-                            if let Some(i) = DIRS.iter().position(|d| *d == f.get(1).copied().unwrap_or("")) {
+                            if let Some(i) = Dir::ALL.iter().position(|d| d.label() == f.get(1).copied().unwrap_or(""))
+                            {
                                 c.dirs[i] = (n(2), n(3));
                             }
                         }
@@ -294,7 +280,7 @@ impl Summary {
                 None => self.rows.push(r.clone()),
             }
         }
-        for i in 0..DIRS.len() {
+        for i in 0..Dir::ALL.len() {
             self.dirs[i].0 += o.dirs[i].0;
             self.dirs[i].1 += o.dirs[i].1;
         }
@@ -342,6 +328,7 @@ mod tests {
         Summary {
             procs: vec![Proc {
                 pid,
+                host: "node1".into(),
                 exe: "prog".into(),
                 rank: Some(pid.to_string()),
                 cmd: "prog\targ".into(),
@@ -396,14 +383,5 @@ mod tests {
         assert_eq!(t.graph_launches, 2);
         assert_eq!((t.calls(), t.errors(), t.time(), t.bytes_copied(), t.kernel_launches()), (5, 2, 120, 200, 6));
         assert!(t.tables("Peak (sum)").contains("cudaMalloc"));
-    }
-
-    #[test]
-    fn numbers() {
-        assert_eq!(commas(0), "0");
-        assert_eq!(commas(999), "999");
-        assert_eq!(commas(1000), "1,000");
-        assert_eq!(commas(1234567), "1,234,567");
-        assert_eq!(commas_f(1234.56), "1,234.6");
     }
 }
