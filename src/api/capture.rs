@@ -12,15 +12,14 @@
 use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_ulonglong};
 
+#[cfg(not(feature = "abi12"))]
 use crate::driver::types::*;
-use crate::driver::Fns;
 use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
 
-/// `CU_STREAM_CAPTURE_MODE_RELAXED`.
-const MODE_RELAXED: c_int = cudaStreamCaptureMode::cudaStreamCaptureModeRelaxed as c_int;
+pub(crate) use crate::runtime::capture_mode::relaxed;
 
 /// Stores a driver capture status in the caller's out pointer: one of the three statuses the
 /// runtime defines, anything else `cudaErrorUnknown` (nothing stored), as NVIDIA's runtime does.
@@ -30,21 +29,6 @@ fn put_status(p: &mut raw::cudaStreamCaptureStatus, s: c_int) -> Res {
     }
     *p = raw::cudaStreamCaptureStatus(s);
     Ok(())
-}
-
-/// Runs `body` with this thread's capture mode relaxed, and restores the mode after: for the
-/// runtime's own lazy work (loading a module on first use), which NVIDIA's runtime does at
-/// other times and which must not count as the program's call during a capture.
-pub(crate) fn relaxed<R>(f: &Fns, body: impl FnOnce() -> R) -> R {
-    let mut mode = MODE_RELAXED;
-    // SAFETY: valid pointer to a mode value.
-    let swapped = unsafe { f.cuThreadExchangeStreamCaptureMode(&mut mode) } == CUDA_SUCCESS;
-    let r = body();
-    if swapped {
-        // SAFETY: as above; puts the thread's own mode back.
-        unsafe { f.cuThreadExchangeStreamCaptureMode(&mut mode) };
-    }
-    r
 }
 
 passthrough! {
