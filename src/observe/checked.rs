@@ -39,7 +39,7 @@ fn driver_knows(k: H, h: usize) -> bool {
     let Ok(f) = crate::runtime::rt::ctx() else { return true };
     // Asked with the thread's capture mode relaxed: a query must not count as the program's
     // call during a stream capture.
-    crate::api::capture::relaxed(f, || {
+    crate::runtime::capture_mode::relaxed(f, || {
         // SAFETY: `h` points at readable memory; valid out pointers. The driver judges it.
         let r = unsafe {
             match k {

@@ -89,7 +89,7 @@ fn new_ctx(f: &Fns) -> Option<Ctx> {
 /// Records the start of a span on `stream`, if one can be measured there.
 pub fn begin(stream: usize) -> Option<Begin> {
     let f = fns()?;
-    crate::api::capture::relaxed(f, || {
+    crate::runtime::capture_mode::relaxed(f, || {
         let mut cur: CUcontext = null_mut();
         let mut capturing = 0;
         // SAFETY: valid out pointers; plain queries.
@@ -124,7 +124,7 @@ pub fn begin(stream: usize) -> Option<Begin> {
 pub fn end(b: Begin, ok: bool, label: impl FnOnce() -> (String, &'static str)) {
     let Some(f) = fns() else { return };
     let (name, cat) = if ok { label() } else { (String::new(), "") };
-    let full = crate::api::capture::relaxed(f, || {
+    let full = crate::runtime::capture_mode::relaxed(f, || {
         let mut g = STATE.lock();
         let st = g.get_or_insert_with(State::default);
         let Some(ctx) = st.ctxs.get_mut(&b.ctx) else { return false };
@@ -156,7 +156,7 @@ pub fn collect(wait: bool) {
     let Some(f) = fns() else { return };
     let Some(mut g) = STATE.within(Duration::from_secs(2)) else { return };
     let Some(st) = g.as_mut() else { return };
-    crate::api::capture::relaxed(f, || {
+    crate::runtime::capture_mode::relaxed(f, || {
         let pending = std::mem::take(&mut st.pending);
         for p in pending {
             // SAFETY: events this module recorded; valid out pointers.
