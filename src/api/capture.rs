@@ -19,8 +19,6 @@ use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
 
-pub(crate) use crate::runtime::capture_mode::relaxed;
-
 /// Stores a driver capture status in the caller's out pointer: one of the three statuses the
 /// runtime defines, anything else `cudaErrorUnknown` (nothing stored), as NVIDIA's runtime does.
 fn put_status(p: &mut raw::cudaStreamCaptureStatus, s: c_int) -> Res {

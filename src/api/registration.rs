@@ -107,7 +107,7 @@ pub(crate) fn library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
     }
     // Loading is the runtime's own work, which NVIDIA's runtime does at other times: a first
     // use during a stream capture must not count as a call the capture forbids.
-    crate::api::capture::relaxed(f, || load_library(bin, f))
+    crate::runtime::capture_mode::relaxed(f, || load_library(bin, f))
 }
 
 fn load_library(bin: &'static FatBin, f: &Fns) -> Res<CUlibrary> {
