@@ -5,7 +5,9 @@
 #      cargo clippy, both ABIs, warnings as errors   (when clippy is installed)
 #      cargo fmt --check                             (rustfmt.toml; when rustfmt is installed)
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
-#      scripts/dev/layers.py: src/'s layers import only downward, no import circle
+#      scripts/dev/layers.py: src/'s layers import only downward, no import circle in src/
+#                                                    or the stand-in (standin/src)
+#      scripts/dev/test_layers.py                    (the layer check fails when broken)
 #   4. scripts/build.sh                              (dist/)
 #   5. scripts/test/abi-check.sh                     (ABI and symbol checks against NVIDIA's)
 #      scripts/test/abi/selftest.sh                  (each of those checks fails when broken)
@@ -103,7 +105,8 @@ else
     step "formatting: skipped (no cargo fmt: rustup component add rustfmt)"
 fi
 run_step "header drift" bash scripts/dev/gen-header.sh --check
-run_step "layers of src/ (no import of a layer above, no circle)" python3 scripts/dev/layers.py
+run_step "layers of src/ (no import of a layer above), no circle in src/ or the stand-in" python3 scripts/dev/layers.py
+run_step "the layer check fails when broken" python3 scripts/dev/test_layers.py
 if run_step "build" bash scripts/build.sh; then
     if [[ -f scripts/test/abi-check.sh ]]; then
         run_step "ABI and symbol checks" bash scripts/test/abi-check.sh
