@@ -12,19 +12,34 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
 use crate::driver::types::*;
+use crate::driver::Fns;
 use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
 
-/// Library options the driver can be given: library options counted but not given
-/// (`numLibraryOptions` > 0 with a null array) make the driver crash (NVIDIA's runtime passes
-/// them on and dies), so they are `cudaErrorInvalidValue` here. (JIT options counted but not
-/// given the driver refuses itself.)
-fn library_options(options: *mut raw::cudaLibraryOption, values: *mut *mut c_void, n: c_uint) -> Res {
-    if n != 0 && (options.is_null() || values.is_null()) {
+/// What both loaders do around the driver's load: the out pointer, the code or file name
+/// (`source`, null is `cudaErrorInvalidValue`), the library options, then `load` (given the
+/// current context's driver calls and the handle to fill) and the handle stored. Library
+/// options counted but not given (`n` > 0 with a null array) make the driver crash (NVIDIA's
+/// runtime passes them on and dies), so they are `cudaErrorInvalidValue` here. (JIT options
+/// counted but not given the driver refuses itself.)
+fn load_library<S>(
+    library: *mut cudaLibrary_t,
+    source: *const S,
+    options: *mut raw::cudaLibraryOption,
+    values: *mut *mut c_void,
+    n: c_uint,
+    load: impl FnOnce(&Fns, &mut CUlibrary) -> CUresult,
+) -> Res {
+    let p = out(library)?;
+    if source.is_null() || (n != 0 && (options.is_null() || values.is_null())) {
         return Err(cudaError::cudaErrorInvalidValue);
     }
+    let f = rt::ctx()?;
+    let mut l: CUlibrary = null_mut();
+    cu(load(f, &mut l))?;
+    *p = l;
     Ok(())
 }
 
@@ -42,27 +57,23 @@ pub unsafe extern "C" fn cudaLibraryLoadData(
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
     run(|| {
-        let o = out(library)?;
-        if code.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        library_options(libraryOptions, libraryOptionValues, numLibraryOptions)?;
-        let f = rt::ctx()?;
-        let mut l: CUlibrary = null_mut();
-        // SAFETY: valid out pointer; the image and the option arrays are the caller's (the
-        // enums are `int`s of the driver's values).
-        cu(f.cuLibraryLoadData(
-            &mut l,
-            code,
-            jitOptions as *mut CUjit_option,
-            jitOptionsValues,
-            numJitOptions,
-            libraryOptions as *mut CUlibraryOption,
-            libraryOptionValues,
-            numLibraryOptions,
-        ))?;
-        *o = l;
-        Ok(())
+        load_library(library, code, libraryOptions, libraryOptionValues, numLibraryOptions, |f, l| {
+            let (jit, lib) = (jitOptions as *mut CUjit_option, libraryOptions as *mut CUlibraryOption);
+            // SAFETY: valid out pointer; the image and the option arrays are the caller's (the
+            // enums are `int`s of the driver's values).
+            unsafe {
+                f.cuLibraryLoadData(
+                    l,
+                    code,
+                    jit,
+                    jitOptionsValues,
+                    numJitOptions,
+                    lib,
+                    libraryOptionValues,
+                    numLibraryOptions,
+                )
+            }
+        })
     })
 }
 
@@ -80,26 +91,22 @@ pub unsafe extern "C" fn cudaLibraryLoadFromFile(
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
     run(|| {
-        let o = out(library)?;
-        if fileName.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        library_options(libraryOptions, libraryOptionValues, numLibraryOptions)?;
-        let f = rt::ctx()?;
-        let mut l: CUlibrary = null_mut();
-        // SAFETY: as cudaLibraryLoadData; the file name is the caller's string.
-        cu(f.cuLibraryLoadFromFile(
-            &mut l,
-            fileName,
-            jitOptions as *mut CUjit_option,
-            jitOptionsValues,
-            numJitOptions,
-            libraryOptions as *mut CUlibraryOption,
-            libraryOptionValues,
-            numLibraryOptions,
-        ))?;
-        *o = l;
-        Ok(())
+        load_library(library, fileName, libraryOptions, libraryOptionValues, numLibraryOptions, |f, l| {
+            let (jit, lib) = (jitOptions as *mut CUjit_option, libraryOptions as *mut CUlibraryOption);
+            // SAFETY: as cudaLibraryLoadData; the file name is the caller's string.
+            unsafe {
+                f.cuLibraryLoadFromFile(
+                    l,
+                    fileName,
+                    jit,
+                    jitOptionsValues,
+                    numJitOptions,
+                    lib,
+                    libraryOptionValues,
+                    numLibraryOptions,
+                )
+            }
+        })
     })
 }
 
