@@ -102,40 +102,25 @@ passthrough! {
 
 // ---- external semaphore nodes -----------------------------------------------------------
 
-/// The caller's semaphore node parameters, or `cudaErrorInvalidValue` for NULL parameters
-/// and for a non-empty set whose semaphore or parameter array is NULL (NVIDIA's runtime
-/// hands those to the driver, which crashes on them: the H100, `ctest/graph_node_errors.c`).
+// The adding and setting exports are rows (the parameters checked by `semaphores!`); the
+// getters check their out pointer before the context, and stay functions.
+
+/// The caller's semaphore node parameters as the driver takes them, or
+/// `cudaErrorInvalidValue` for NULL parameters and for a non-empty set whose semaphore or
+/// parameter array is NULL (NVIDIA's runtime hands those to the driver, which crashes on
+/// them: the H100, `ctest/graph_node_errors.c`).
 macro_rules! semaphores {
     ($p:expr) => {{
         let p = given($p)?;
         if p.numExtSems != 0 && (p.extSemArray.is_null() || p.paramsArray.is_null()) {
             return Err(cudaError::cudaErrorInvalidValue);
         }
-        p
+        p as *const _ as *const c_void
     }};
 }
 
-/// Creates an external semaphore signal node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-    nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        let p = semaphores!(nodeParams);
-        cu(f.cuGraphAddExternalSemaphoresSignalNode(
-            pGraphNode,
-            graph,
-            pDependencies,
-            numDependencies,
-            p as *const _ as *const c_void,
-        ))
-    })
+passthrough! {
+    cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) = ctx.cuGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, semaphores!(nodeParams)) [family = Graph] "Creates an external semaphore signal node and adds it to a graph.";
 }
 
 /// Returns an external semaphore signal node's parameters.
@@ -152,56 +137,10 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeGetParams(
     })
 }
 
-/// Sets an external semaphore signal node's parameters.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeSetParams(
-    hNode: cudaGraphNode_t,
-    nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        let p = semaphores!(nodeParams);
-        cu(f.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, p as *const _ as *const c_void))
-    })
-}
-
-/// Sets the parameters for an external semaphore signal node in the given graphExec.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(
-    hGraphExec: cudaGraphExec_t,
-    hNode: cudaGraphNode_t,
-    nodeParams: *const cudaExternalSemaphoreSignalNodeParams,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        let p = semaphores!(nodeParams);
-        cu(f.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
-    })
-}
-
-/// Creates an external semaphore wait node and adds it to a graph.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(
-    pGraphNode: *mut cudaGraphNode_t,
-    graph: cudaGraph_t,
-    pDependencies: *const cudaGraphNode_t,
-    numDependencies: usize,
-    nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        let p = semaphores!(nodeParams);
-        cu(f.cuGraphAddExternalSemaphoresWaitNode(
-            pGraphNode,
-            graph,
-            pDependencies,
-            numDependencies,
-            p as *const _ as *const c_void,
-        ))
-    })
+passthrough! {
+    cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) = ctx.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, semaphores!(nodeParams)) [family = Graph] "Sets an external semaphore signal node's parameters.";
+    cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) = ctx.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, semaphores!(nodeParams)) [family = Graph] "Sets the parameters for an external semaphore signal node in the given graphExec.";
+    cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) = ctx.cuGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, semaphores!(nodeParams)) [family = Graph] "Creates an external semaphore wait node and adds it to a graph.";
 }
 
 /// Returns an external semaphore wait node's parameters.
@@ -218,33 +157,9 @@ pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeGetParams(
     })
 }
 
-/// Sets an external semaphore wait node's parameters.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeSetParams(
-    hNode: cudaGraphNode_t,
-    nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        let p = semaphores!(nodeParams);
-        cu(f.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, p as *const _ as *const c_void))
-    })
-}
-
-/// Sets the parameters for an external semaphore wait node in the given graphExec.
-#[export(family = Graph)]
-#[no_mangle]
-pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(
-    hGraphExec: cudaGraphExec_t,
-    hNode: cudaGraphNode_t,
-    nodeParams: *const cudaExternalSemaphoreWaitNodeParams,
-) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        let p = semaphores!(nodeParams);
-        cu(f.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, p as *const _ as *const c_void))
-    })
+passthrough! {
+    cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) = ctx.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, semaphores!(nodeParams)) [family = Graph] "Sets an external semaphore wait node's parameters.";
+    cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) = ctx.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, semaphores!(nodeParams)) [family = Graph] "Sets the parameters for an external semaphore wait node in the given graphExec.";
 }
 
 // ---- memory allocation and free nodes ---------------------------------------------------
