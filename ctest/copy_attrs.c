@@ -21,12 +21,6 @@ static struct cudaMemcpyAttributes attrs(enum cudaMemcpySrcAccessOrder order) {
     return a;
 }
 
-static int all_are(const unsigned char *p, size_t n, unsigned char v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v) return 0;
-    return 1;
-}
-
 static volatile int host_calls;
 static void CUDART_CB host_fn(void *p) {
     __sync_fetch_and_add(&host_calls, 1);
@@ -62,15 +56,15 @@ int main(void) {
     SHOW("D2D, stream order", cudaMemcpyWithAttributesAsync(d2, d1, N, &a, s));
     SHOW("D2H to pinned, stream order", cudaMemcpyWithAttributesAsync(pin, d2, N, &a, s));
     OK(cudaStreamSynchronize(s));
-    SHOWI("pinned holds the stack's bytes", all_are(pin, N, 0x11));
-    if (copies) CHECK(all_are(pin, N, 0x11));
+    SHOWI("pinned holds the stack's bytes", ct_all_bytes(pin, N, 0x11));
+    if (copies) CHECK(ct_all_bytes(pin, N, 0x11));
     struct cudaMemcpyAttributes aany = attrs(cudaMemcpySrcAccessOrderAny);
     memset(pin, 0x22, N);
     SHOW("H2D pinned, any order", cudaMemcpyWithAttributesAsync(d1, pin, N, &aany, s));
     SHOW("D2H pageable, stream order", cudaMemcpyWithAttributesAsync(host, d1, N, &a, s));
     OK(cudaStreamSynchronize(s));
-    SHOWI("pageable holds the pinned bytes", all_are(host, N, 0x22));
-    if (copies) CHECK(all_are(host, N, 0x22));
+    SHOWI("pageable holds the pinned bytes", ct_all_bytes(host, N, 0x22));
+    if (copies) CHECK(ct_all_bytes(host, N, 0x22));
     struct cudaMemcpyAttributes ahint = attrs(cudaMemcpySrcAccessOrderStream);
     ahint.srcLocHint.type = cudaMemLocationTypeDevice;
     ahint.dstLocHint.type = cudaMemLocationTypeHost;
@@ -121,8 +115,8 @@ int main(void) {
     memset(host, 0, sizeof host);
     SHOW("3D device to host", cudaMemcpy3DWithAttributesAsync(&op, 0, s));
     OK(cudaStreamSynchronize(s));
-    SHOWI("3D box read back", all_are(host, W * H * D, 0x44));
-    if (copies) CHECK(all_are(host, W * H * D, 0x44));
+    SHOWI("3D box read back", ct_all_bytes(host, W * H * D, 0x44));
+    if (copies) CHECK(ct_all_bytes(host, W * H * D, 0x44));
     SHOW("3D (_ptsz) on per-thread", cudaMemcpy3DWithAttributesAsync_ptsz(&op, 0, 0));
     OK(cudaStreamSynchronize(cudaStreamPerThread));
     SHOW("3D flags 1", cudaMemcpy3DWithAttributesAsync(&op, 1, s));

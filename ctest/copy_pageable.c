@@ -18,12 +18,6 @@ static void fill(unsigned char *p, size_t n, unsigned seed) {
     }
 }
 
-static int all(const unsigned char *p, size_t n, unsigned char v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v) return 0;
-    return 1;
-}
-
 int main(void) {
     setenv("CUDART_RS_PAGEABLE", "threads=3,staging=2M,min=64k", 1);
     static const size_t sizes[] = {65536, 65537, 262143, 262144, 262145, 1000003, (2 << 20) + 7, (5 << 20) - 1, (9 << 20) + 4093};
@@ -57,12 +51,12 @@ int main(void) {
                 memset(back, 0x11, DEV_BYTES + 2 * GUARD);
                 OK(cudaMemcpyAsync(back + ho, dev + dof, n, from, st));
                 if (st) OK(cudaStreamSynchronize(st));
-                int ok = !memcmp(back + ho, want, n) && all(back, ho, 0x11) && all(back + ho + n, GUARD, 0x11);
+                int ok = !memcmp(back + ho, want, n) && ct_all_bytes(back, ho, 0x11) && ct_all_bytes(back + ho + n, GUARD, 0x11);
                 /* Nothing changed on the device around the range. */
                 unsigned char around[2 * GUARD];
                 OK(cudaMemcpy(around, dev + dof - GUARD, GUARD, cudaMemcpyDeviceToHost));
                 OK(cudaMemcpy(around + GUARD, dev + dof + n, GUARD, cudaMemcpyDeviceToHost));
-                ok = ok && all(around, 2 * GUARD, 0x5c);
+                ok = ok && ct_all_bytes(around, 2 * GUARD, 0x5c);
                 if (!ok) printf("FAIL size %zu, host offset %zu, device offset %zu, mode %d\n", n, ho, dev_off[d], mode);
                 good += ok;
                 cases++;

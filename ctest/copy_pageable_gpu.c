@@ -16,12 +16,6 @@ static void fill(unsigned char *p, size_t n, unsigned seed) {
     }
 }
 
-static int all(const unsigned char *p, size_t n, unsigned char v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v) return 0;
-    return 1;
-}
-
 #define MAXN (((size_t)129 << 20) + 4099)
 
 struct job {
@@ -69,12 +63,12 @@ int main(void) {
         memset(src + ho, 0xee, n); /* reused at once */
         memset(back, 0x77, MAXN + 128);
         OK(cudaMemcpy(back + ho, dev + dof, n, i % 2 ? cudaMemcpyDeviceToHost : cudaMemcpyDefault));
-        int exact = !memcmp(back + ho, want, n), untouched = all(back, ho, 0x77) && all(back + ho + n, 64, 0x77);
+        int exact = !memcmp(back + ho, want, n), untouched = ct_all_bytes(back, ho, 0x77) && ct_all_bytes(back + ho + n, 64, 0x77);
         unsigned char around[128];
         OK(cudaMemcpy(around, dev + dof - 64, 64, cudaMemcpyDeviceToHost));
         OK(cudaMemcpy(around + 64, dev + dof + n, 64, cudaMemcpyDeviceToHost));
-        printf("size %zu: exact %d, host around %d, device around %d\n", n, exact, untouched, all(around, 128, 0x3c));
-        CHECK(exact && untouched && all(around, 128, 0x3c));
+        printf("size %zu: exact %d, host around %d, device around %d\n", n, exact, untouched, ct_all_bytes(around, 128, 0x3c));
+        CHECK(exact && untouched && ct_all_bytes(around, 128, 0x3c));
     }
 
     /* Stream order on a non-blocking stream: the copy to the host sees the memset before it;
@@ -84,15 +78,15 @@ int main(void) {
     memset(back, 0, n);
     OK(cudaMemcpyAsync(back, dev, n, cudaMemcpyDeviceToHost, s));
     OK(cudaStreamSynchronize(s));
-    printf("copy after memset sees it: %d\n", all(back, n, 0x42));
-    CHECK(all(back, n, 0x42));
+    printf("copy after memset sees it: %d\n", ct_all_bytes(back, n, 0x42));
+    CHECK(ct_all_bytes(back, n, 0x42));
     fill(src, n, 77);
     OK(cudaMemcpyAsync(dev, src, n, cudaMemcpyHostToDevice, s));
     OK(cudaMemsetAsync(dev, 0x24, n / 2, s));
     memset(back, 0, n);
     OK(cudaMemcpyAsync(back, dev, n, cudaMemcpyDeviceToHost, s));
     OK(cudaStreamSynchronize(s));
-    int order = all(back, n / 2, 0x24) && !memcmp(back + n / 2, src + n / 2, n - n / 2);
+    int order = ct_all_bytes(back, n / 2, 0x24) && !memcmp(back + n / 2, src + n / 2, n - n / 2);
     printf("memset after copy overwrites it: %d\n", order);
     CHECK(order);
 

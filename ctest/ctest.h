@@ -51,6 +51,31 @@ static int ct_failed = 0;
 /* Output goes out line by line, so that a run killed by a signal shows its last line. */
 __attribute__((constructor)) static void ct_line_buffered(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 
+/* Whether the n bytes at p are all v. */
+static inline int ct_all_bytes(const void *p, size_t n, unsigned char v) {
+    for (size_t i = 0; i < n; i++)
+        if (((const unsigned char *)p)[i] != v) return 0;
+    return 1;
+}
+
+/* Whether the n ints at p are all v. */
+static inline int ct_all_int(const int *p, size_t n, int v) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v) return 0;
+    return 1;
+}
+
+/* A cudaMemoryType's name (cudaPointerAttributes' type), "unknown" for any other value. */
+static inline const char *ct_memory_type_name(int t) {
+    switch (t) {
+    case cudaMemoryTypeUnregistered: return "cudaMemoryTypeUnregistered";
+    case cudaMemoryTypeHost: return "cudaMemoryTypeHost";
+    case cudaMemoryTypeDevice: return "cudaMemoryTypeDevice";
+    case cudaMemoryTypeManaged: return "cudaMemoryTypeManaged";
+    default: return "unknown";
+    }
+}
+
 /* Prints "label: cudaErrorName" for the result of a call and returns it. */
 #define SHOW(label, call) ct_show((label), (call))
 static cudaError_t ct_show(const char *label, cudaError_t e) {

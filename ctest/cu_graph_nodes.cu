@@ -79,28 +79,6 @@ static cudaKernelNodeParams kparams(const void *func, unsigned grid, unsigned bl
     return p;
 }
 
-static cudaMemsetParams mset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width, size_t height) {
-    cudaMemsetParams p;
-    memset(&p, 0, sizeof p);
-    p.dst = dst;
-    p.pitch = pitch;
-    p.value = value;
-    p.elementSize = elem;
-    p.width = width;
-    p.height = height;
-    return p;
-}
-
-static cudaMemcpy3DParms copy_ptr(void *dst, size_t dpitch, const void *src, size_t spitch, size_t wbytes, size_t rows, cudaMemcpyKind kind) {
-    cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcPtr = make_cudaPitchedPtr((void *)src, spitch, wbytes, rows);
-    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, wbytes, rows);
-    p.extent = make_cudaExtent(wbytes, rows, 1);
-    p.kind = kind;
-    return p;
-}
-
 /* A kernel node's parameters read back. */
 static void show_kernel(const char *label, cudaGraphNode_t n, const void *func, void **args, void **extra) {
     cudaKernelNodeParams p;
@@ -140,12 +118,6 @@ static void show_memset(const char *label, cudaGraphNode_t n) {
     if (r == cudaSuccess)
         printf("%s: value 0x%x, elementSize %u, width %llu, height %llu\n", label, p.value, p.elementSize,
                (unsigned long long)p.width, (unsigned long long)p.height);
-}
-
-static int all_int(const int *p, size_t n, int v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v) return 0;
-    return 1;
 }
 
 int main(void) {
@@ -193,7 +165,7 @@ int main(void) {
     cudaGraphNode_t ewait, ms32, k1, k2, cp_a, tosym, tosymc, kc, fromsym, cp_out, ms8, ms16, ms2d, cp_2d, host, child,
         cp_c, alloc, ms_alloc, k_alloc, cp_alloc, freen, join, erec;
     SHOW("add event wait", cudaGraphAddEventWaitNode(&ewait, g, NULL, 0, ev_pre));
-    cudaMemsetParams m32 = mset(d_a, 0, 0, 4, N, 1);
+    cudaMemsetParams m32 = gn_mset(d_a, 0, 0, 4, N, 1);
     SHOW("add memset 4", cudaGraphAddMemsetNode(&ms32, g, &ewait, 1, &m32));
     int n = N, v1 = 5;
     void *args1[] = {&d_a, &n, &v1};
@@ -216,14 +188,14 @@ int main(void) {
     cudaGraphNode_t syms[] = {tosym, tosymc};
     SHOW("add kernel reading symbols", cudaGraphAddKernelNode(&kc, g, syms, 2, &kpc));
     SHOW("add copy from __device__", cudaGraphAddMemcpyNodeFromSymbol(&fromsym, g, &kc, 1, h_back, d_sym, 8 * 4, 0, cudaMemcpyDeviceToHost));
-    cudaMemcpy3DParms cpo = copy_ptr(h_out, 8 * 4, d_out, 8 * 4, 8 * 4, 1, cudaMemcpyDeviceToHost);
+    cudaMemcpy3DParms cpo = gn_copy_ptr(h_out, 8 * 4, d_out, 8 * 4, 8 * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("add copy 3D", cudaGraphAddMemcpyNode(&cp_out, g, &kc, 1, &cpo));
-    cudaMemsetParams m8 = mset(d_b8, 0, 0xab, 1, N, 1), m16 = mset(d_b16, 0, 0xbeef, 2, N, 1);
-    cudaMemsetParams m2d = mset(p2d, pitch, 9, 4, W, H);
+    cudaMemsetParams m8 = gn_mset(d_b8, 0, 0xab, 1, N, 1), m16 = gn_mset(d_b16, 0, 0xbeef, 2, N, 1);
+    cudaMemsetParams m2d = gn_mset(p2d, pitch, 9, 4, W, H);
     SHOW("add memset 1", cudaGraphAddMemsetNode(&ms8, g, NULL, 0, &m8));
     SHOW("add memset 2", cudaGraphAddMemsetNode(&ms16, g, NULL, 0, &m16));
     SHOW("add memset 2D", cudaGraphAddMemsetNode(&ms2d, g, NULL, 0, &m2d));
-    cudaMemcpy3DParms c2d = copy_ptr(h2d, W * 4, p2d, pitch, W * 4, H, cudaMemcpyDeviceToHost);
+    cudaMemcpy3DParms c2d = gn_copy_ptr(h2d, W * 4, p2d, pitch, W * 4, H, cudaMemcpyDeviceToHost);
     SHOW("add copy 3D pitched", cudaGraphAddMemcpyNode(&cp_2d, g, &ms2d, 1, &c2d));
     int one = 1, ten = 10;
     cudaHostNodeParams hp = {host_fn, &one};
@@ -231,7 +203,7 @@ int main(void) {
 
     cudaGraph_t cg = gn_graph(), cg2 = gn_graph();
     cudaGraphNode_t cms, ck, cms2, ck2;
-    cudaMemsetParams mc = mset(d_c, 0, 0, 4, N, 1);
+    cudaMemsetParams mc = gn_mset(d_c, 0, 0, 4, N, 1);
     int v3 = 3, v4 = 4;
     void *argsc3[] = {&d_c, &n, &v3}, *argsc4[] = {&d_c, &n, &v4};
     cudaKernelNodeParams kp3 = kparams((const void *)add_k, N / 32, 32, argsc3, NULL);
@@ -251,7 +223,7 @@ int main(void) {
     ap.bytesize = N * 4;
     SHOW("add mem alloc", cudaGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap));
     void *aptr = ap.dptr;
-    cudaMemsetParams ma = mset(aptr, 0, 0, 4, N, 1);
+    cudaMemsetParams ma = gn_mset(aptr, 0, 0, 4, N, 1);
     SHOW("add memset of the allocation", cudaGraphAddMemsetNode(&ms_alloc, g, &alloc, 1, &ma));
     int v11 = 11;
     void *argsa[] = {&aptr, &n, &v11};
@@ -277,10 +249,10 @@ int main(void) {
         memset(h2d, 0, W * H * 4);
         OK(cudaEventRecord(ev_pre, s));
         gn_launch(e, s);
-        CHECK(all_int(h_a, N, 12));
-        CHECK(all_int(h_c, N, 3));
-        CHECK(all_int(h_alloc, N, 11));
-        CHECK(all_int(h2d, W * H, 9));
+        CHECK(ct_all_int(h_a, N, 12));
+        CHECK(ct_all_int(h_c, N, 3));
+        CHECK(ct_all_int(h_alloc, N, 11));
+        CHECK(ct_all_int(h2d, W * H, 9));
         CHECK(host_calls == run);
         int good = 1;
         for (int i = 0; i < 8; i++) good &= h_back[i] == i + 1 && h_out[i] == (i + 1) * 100 + i;
@@ -336,7 +308,7 @@ int main(void) {
     void *args70[] = {&d_a, &n, &v70};
     cudaKernelNodeParams kp70 = kparams((const void *)add_k, N / 32, 32, args70, NULL);
     SHOW("exec kernel (extra node, now kernelParams)", cudaGraphExecKernelNodeSetParams(e, k2, &kp70));
-    cudaMemsetParams m16b = mset(d_b16, 0, 0x1234, 2, N / 2, 1);
+    cudaMemsetParams m16b = gn_mset(d_b16, 0, 0x1234, 2, N / 2, 1);
     SHOW("exec memset", cudaGraphExecMemsetNodeSetParams(e, ms16, &m16b));
     int h_sym3v[8];
     for (int i = 0; i < 8; i++) h_sym3v[i] = 200 + i;
@@ -344,7 +316,7 @@ int main(void) {
     SHOW("exec copy to symbol, offset 8", cudaGraphExecMemcpyNodeSetParamsToSymbol(e, tosym, d_sym, h_sym, 6 * 4, 8, cudaMemcpyHostToDevice));
     SHOW("exec copy from symbol", cudaGraphExecMemcpyNodeSetParamsFromSymbol(e, fromsym, h_back2, d_sym, 8 * 4, 0, cudaMemcpyDefault));
     SHOW("exec copy 1D", cudaGraphExecMemcpyNodeSetParams1D(e, cp_a, h_a2, d_a, N * 4, cudaMemcpyDeviceToHost));
-    cudaMemcpy3DParms cpo2 = copy_ptr(h_out2, 8 * 4, d_out, 8 * 4, 4 * 4, 1, cudaMemcpyDeviceToHost);
+    cudaMemcpy3DParms cpo2 = gn_copy_ptr(h_out2, 8 * 4, d_out, 8 * 4, 4 * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("exec copy 3D", cudaGraphExecMemcpyNodeSetParams(e, cp_out, &cpo2));
     cudaHostNodeParams hp2 = {host_fn2, &ten};
     SHOW("exec host", cudaGraphExecHostNodeSetParams(e, host, &hp2));
@@ -498,7 +470,7 @@ int main(void) {
     cudaKernelNodeParams kp50 = kparams((const void *)add_k, N / 32, 32, args50, NULL);
     SHOW("kernel set", cudaGraphKernelNodeSetParams(k1, &kp50));
     show_kernel("kernel after set", k1, (const void *)add_k, args50, NULL);
-    cudaMemsetParams m32b = mset(d_a, 0, 1, 4, N, 1);
+    cudaMemsetParams m32b = gn_mset(d_a, 0, 1, 4, N, 1);
     SHOW("memset set", cudaGraphMemsetNodeSetParams(ms32, &m32b));
     int *h_sym2 = h_back2; /* reused below as a destination too */
     int h_sym2v[8];
@@ -554,7 +526,7 @@ int main(void) {
     show_kernel("AddNode kernel", n_k, (const void *)add_k, args6, NULL);
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
-    np.memcpy.copyParams = copy_ptr(h_a, N * 4, aptr3, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
+    np.memcpy.copyParams = gn_copy_ptr(h_a, N * 4, aptr3, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("AddNode memcpy", ADD_NODE_V2(&n_cp, g3, &n_k, 1, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemFree;
@@ -586,7 +558,7 @@ int main(void) {
     memset(h_a, 0, N * 4);
     gn_launch(e3, s);
     printf("AddNode graph: h_a[0]=%d h_a[63]=%d\n", h_a[0], h_a[63]);
-    CHECK(all_int(h_a, N, 8));
+    CHECK(ct_all_int(h_a, N, 8));
     int v9 = 9;
     void *args9[] = {&aptr3, &n, &v9};
     memset(&np, 0, sizeof np);
@@ -608,7 +580,7 @@ int main(void) {
     SHOW("ExecNodeSetParams memset", cudaGraphExecNodeSetParams(e3, n_ms, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
-    np.memcpy.copyParams = copy_ptr(h_a2, N * 4, aptr3, N * 4, N * 4, 1, cudaMemcpyDefault);
+    np.memcpy.copyParams = gn_copy_ptr(h_a2, N * 4, aptr3, N * 4, N * 4, 1, cudaMemcpyDefault);
     SHOW("ExecNodeSetParams memcpy", cudaGraphExecNodeSetParams(e3, n_cp, &np));
     np.memcpy.flags = 1;
     SHOW("ExecNodeSetParams memcpy flags 1", cudaGraphExecNodeSetParams(e3, n_cp, &np));
@@ -622,7 +594,7 @@ int main(void) {
     gn_launch(e3, s);
     printf("AddNode graph relaunched: h_a2[0]=%d h_a2[63]=%d\n", h_a2[0], h_a2[63]);
     /* The copy node kept its destination: setting another one failed above. */
-    CHECK(all_int(h_a2, N, 0));
+    CHECK(ct_all_int(h_a2, N, 0));
     gn_exec_destroy(e3);
     gn_destroy(g3);
 

@@ -116,12 +116,6 @@ static void replay(const char *label, cudaGraph_t g, cudaStream_t st, int times)
     OK(cudaGraphDestroy(g));
 }
 
-static int all(const unsigned char *p, size_t n, int v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != (unsigned char)v) return 0;
-    return 1;
-}
-
 int main(void) {
     CHECK(gu_driver());
     if (ct_failed) DONE();
@@ -318,9 +312,9 @@ int main(void) {
         cudaGetLastError();
         replay("to graph", eg, s, 1);
         OK(cudaMemcpy(back, d, N, cudaMemcpyDeviceToHost));
-        printf("to graph: d all 4 %d\n", all(back, N, 4));
+        printf("to graph: d all 4 %d\n", ct_all_bytes(back, N, 4));
         OK(cudaMemcpy(back, d2, N, cudaMemcpyDeviceToHost));
-        printf("to graph: d2 all 5 %d\n", all(back, N, 5));
+        printf("to graph: d2 all 5 %d\n", ct_all_bytes(back, N, 5));
         cudaGraphDestroy(other);
     }
 
@@ -342,7 +336,7 @@ int main(void) {
         OK(SHOW("cudaGraphLaunch_ptsz(0)", cudaGraphLaunch_ptsz(e, 0)));
         OK(cudaStreamSynchronize(cudaStreamPerThread));
         OK(cudaMemcpy(back, d2, N, cudaMemcpyDeviceToHost));
-        printf("per-thread: d2 all 7 %d\n", all(back, N, 7));
+        printf("per-thread: d2 all 7 %d\n", ct_all_bytes(back, N, 7));
         OK(cudaGraphExecDestroy(e));
         OK(cudaGraphDestroy(g));
     }

@@ -47,12 +47,6 @@ static cudaGraph_t capture_memsets(cudaStream_t s, unsigned char *a, int va, uns
     return g;
 }
 
-static int all(const unsigned char *p, int v) {
-    for (int i = 0; i < N; i++)
-        if (p[i] != (unsigned char)v) return 0;
-    return 1;
-}
-
 struct fresh {
     int which;
     cudaGraph_t g;
@@ -511,8 +505,8 @@ int main(void) {
         OK(cudaStreamSynchronize(s));
         OK(cudaMemcpy(ha, da, N, cudaMemcpyDeviceToHost));
         OK(cudaMemcpy(hb, db, N, cudaMemcpyDeviceToHost));
-        printf("disabled node: a all 0 %d, b all 2 %d\n", all(ha, 0), all(hb, 2));
-        CHECK(all(ha, 0) && all(hb, 2));
+        printf("disabled node: a all 0 %d, b all 2 %d\n", ct_all_bytes(ha, N, 0), ct_all_bytes(hb, N, 2));
+        CHECK(ct_all_bytes(ha, N, 0) && ct_all_bytes(hb, N, 2));
         SHOW("cudaGraphNodeSetEnabled(5)", cudaGraphNodeSetEnabled(em, mn[0], 5));
         en = 9;
         SHOW("cudaGraphNodeGetEnabled after 5", cudaGraphNodeGetEnabled(em, mn[0], &en));
@@ -521,8 +515,8 @@ int main(void) {
         OK(cudaGraphLaunch(em, s));
         OK(cudaStreamSynchronize(s));
         OK(cudaMemcpy(ha, da, N, cudaMemcpyDeviceToHost));
-        printf("enabled again: a all 1 %d\n", all(ha, 1));
-        CHECK(all(ha, 1));
+        printf("enabled again: a all 1 %d\n", ct_all_bytes(ha, N, 1));
+        CHECK(ct_all_bytes(ha, N, 1));
         SHOW("cudaGraphNodeGetEnabled(NULL out)", cudaGraphNodeGetEnabled(em, mn[0], NULL));
         SHOW_LAST("after NULL enabled out");
         en = 9;
@@ -555,8 +549,8 @@ int main(void) {
         OK(cudaStreamSynchronize(s));
         OK(cudaMemcpy(ha, da, N, cudaMemcpyDeviceToHost));
         OK(cudaMemcpy(hb, db, N, cudaMemcpyDeviceToHost));
-        printf("after update: a all 3 %d, b all 4 %d\n", all(ha, 3), all(hb, 4));
-        CHECK(all(ha, 3) && all(hb, 4));
+        printf("after update: a all 3 %d, b all 4 %d\n", ct_all_bytes(ha, N, 3), ct_all_bytes(hb, N, 4));
+        CHECK(ct_all_bytes(ha, N, 3) && ct_all_bytes(hb, N, 4));
         OK(SHOW("cudaGraphExecUpdate(NULL result info)", cudaGraphExecUpdate(em, gu, NULL)));
 
         cudaGraph_t g3 = capture_memsets(s, da, 5, db, 6, 1);
@@ -590,7 +584,7 @@ int main(void) {
         OK(cudaGraphLaunch(em, s));
         OK(cudaStreamSynchronize(s));
         OK(cudaMemcpy(ha, da, N, cudaMemcpyDeviceToHost));
-        printf("after failed updates: a all 3 %d\n", all(ha, 3));
+        printf("after failed updates: a all 3 %d\n", ct_all_bytes(ha, N, 3));
 
         memset(&info, 0x55, sizeof info);
         SHOW("cudaGraphExecUpdate(NULL exec)", cudaGraphExecUpdate(NULL, gu, &info));

@@ -41,28 +41,6 @@ static void gn_segv(int sig) {
 
 static void host_fn(void *p) { (void)p; }
 
-static struct cudaMemsetParams mset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width, size_t height) {
-    struct cudaMemsetParams p;
-    memset(&p, 0, sizeof p);
-    p.dst = dst;
-    p.pitch = pitch;
-    p.value = value;
-    p.elementSize = elem;
-    p.width = width;
-    p.height = height;
-    return p;
-}
-
-static struct cudaMemcpy3DParms copy_ptr(void *dst, size_t dpitch, const void *src, size_t spitch, size_t wbytes, size_t rows, enum cudaMemcpyKind kind) {
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcPtr = make_cudaPitchedPtr((void *)src, spitch, wbytes, rows);
-    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, wbytes, rows);
-    p.extent = make_cudaExtent(wbytes, rows, 1);
-    p.kind = kind;
-    return p;
-}
-
 static struct cudaMemAllocNodeParams alloc_params(size_t bytes) {
     struct cudaMemAllocNodeParams p;
     memset(&p, 0, sizeof p);
@@ -91,8 +69,8 @@ int main(void) {
     /* A graph with one node of each kind. */
     cudaGraph_t g = gn_graph(), other = gn_graph(), cg = gn_graph();
     cudaGraphNode_t en, msn, cpn, hn, chn, ern, ewn, aln, frn, other_n, cg_n, n = NULL;
-    struct cudaMemsetParams ms = mset(d, 0, 1, 1, 256, 1);
-    struct cudaMemcpy3DParms cp = copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
+    struct cudaMemsetParams ms = gn_mset(d, 0, 1, 1, 256, 1);
+    struct cudaMemcpy3DParms cp = gn_copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
     struct cudaHostNodeParams hpar = {host_fn, NULL};
     OK(cudaGraphAddEmptyNode(&en, g, NULL, 0));
     OK(cudaGraphAddMemsetNode(&msn, g, NULL, 0, &ms));
@@ -222,74 +200,74 @@ int main(void) {
 
     /* ---- memset parameters ---- */
     struct cudaMemsetParams m;
-    m = mset(d, 0, 1, 0, 16, 1);
+    m = gn_mset(d, 0, 1, 0, 16, 1);
     SHOW("memset element size 0", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
     SHOW_LAST("element size 0");
-    m = mset(d, 0, 1, 3, 16, 1);
+    m = gn_mset(d, 0, 1, 3, 16, 1);
     SHOW("memset element size 3", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 1, 8, 16, 1);
+    m = gn_mset(d, 0, 1, 8, 16, 1);
     SHOW("memset element size 8", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 1, 1, 0, 1);
+    m = gn_mset(d, 0, 1, 1, 0, 1);
     SHOW("memset width 0", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 1, 1, 16, 0);
+    m = gn_mset(d, 0, 1, 1, 16, 0);
     SHOW("memset height 0", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 1, 4, 16, 1);
+    m = gn_mset(d, 0, 1, 4, 16, 1);
     SHOW("memset 1 row, pitch 0", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 8, 1, 4, 16, 1);
+    m = gn_mset(d, 8, 1, 4, 16, 1);
     if (SHOW("memset 1 row, pitch narrower than the row", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m)) == cudaSuccess &&
         cudaGraphMemsetNodeGetParams(n, &msb) == cudaSuccess)
         SHOWU("  pitch read back", msb.pitch);
-    m = mset(d, 0, 1, 4, 16, 2);
+    m = gn_mset(d, 0, 1, 4, 16, 2);
     SHOW("memset 2 rows, pitch 0", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 32, 1, 4, 16, 2);
+    m = gn_mset(d, 32, 1, 4, 16, 2);
     SHOW("memset 2 rows, pitch narrower than the row", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 64, 1, 4, 16, 2);
+    m = gn_mset(d, 64, 1, 4, 16, 2);
     SHOW("memset 2 rows, pitch the row", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 66, 1, 4, 16, 2);
+    m = gn_mset(d, 66, 1, 4, 16, 2);
     SHOW("memset 2 rows, pitch not a multiple of the element", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d + 1, 0, 1, 4, 16, 1);
+    m = gn_mset(d + 1, 0, 1, 4, 16, 1);
     SHOW("memset misaligned for 4-byte elements", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d + 2, 0, 1, 2, 16, 1);
+    m = gn_mset(d + 2, 0, 1, 2, 16, 1);
     SHOW("memset 2-byte elements at 2", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 0x1ff, 1, 16, 1);
+    m = gn_mset(d, 0, 0x1ff, 1, 16, 1);
     if (SHOW("memset value 0x1ff in bytes", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m)) == cudaSuccess &&
         cudaGraphMemsetNodeGetParams(n, &msb) == cudaSuccess)
         printf("  value read back 0x%x\n", msb.value);
-    m = mset(NULL, 0, 1, 1, 16, 1);
+    m = gn_mset(NULL, 0, 1, 1, 16, 1);
     SHOW("memset NULL dst", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(hp, 0, 1, 1, 16, 1);
+    m = gn_mset(hp, 0, 1, 1, 16, 1);
     SHOW("memset pinned host dst", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(pageable, 0, 1, 1, 16, 1);
+    m = gn_mset(pageable, 0, 1, 1, 16, 1);
     SHOW("memset pageable host dst", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 1, 1, 8192, 1);
+    m = gn_mset(d, 0, 1, 1, 8192, 1);
     SHOW("memset past the allocation", cudaGraphAddMemsetNode(&n, g, NULL, 0, &m));
-    m = mset(d, 0, 1, 3, 16, 1);
+    m = gn_mset(d, 0, 1, 3, 16, 1);
     SHOW("memset set element size 3", cudaGraphMemsetNodeSetParams(msn, &m));
     SHOW("exec memset set element size 3", cudaGraphExecMemsetNodeSetParams(e, msn, &m));
-    m = mset(d2, 0, 1, 1, 256, 1);
+    m = gn_mset(d2, 0, 1, 1, 256, 1);
     SHOW("exec memset set, another allocation", cudaGraphExecMemsetNodeSetParams(e, msn, &m));
-    m = mset(d, 0, 1, 4, 64, 1);
+    m = gn_mset(d, 0, 1, 4, 64, 1);
     SHOW("exec memset set, element size 4", cudaGraphExecMemsetNodeSetParams(e, msn, &m));
 
     /* ---- copy parameters ---- */
     struct cudaMemcpy3DParms c;
-    c = copy_ptr(d2, 256, d, 256, 256, 1, (enum cudaMemcpyKind)7);
+    c = gn_copy_ptr(d2, 256, d, 256, 256, 1, (enum cudaMemcpyKind)7);
     SHOW("copy kind 7", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
     SHOW_LAST("copy kind 7");
-    c = copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
+    c = gn_copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
     c.srcArray = arr;
     SHOW("copy source array and pointer", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
-    c = copy_ptr(d2, 256, NULL, 256, 256, 1, cudaMemcpyDeviceToDevice);
+    c = gn_copy_ptr(d2, 256, NULL, 256, 256, 1, cudaMemcpyDeviceToDevice);
     SHOW("copy no source", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
-    c = copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
+    c = gn_copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
     c.extent = make_cudaExtent(0, 1, 1);
     SHOW("copy extent width 0", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
     c.extent = make_cudaExtent(16, 1, 0);
     SHOW("copy extent depth 0", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
-    c = copy_ptr(d2, 16, d, 16, 32, 2, cudaMemcpyDeviceToDevice);
+    c = gn_copy_ptr(d2, 16, d, 16, 32, 2, cudaMemcpyDeviceToDevice);
     SHOW("copy 2 rows, pitch narrower than the row", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
     SHOW_LAST("pitch narrower");
-    c = copy_ptr(d2, 32, d, 32, 32, 2, cudaMemcpyDeviceToDevice);
+    c = gn_copy_ptr(d2, 32, d, 32, 32, 2, cudaMemcpyDeviceToDevice);
     c.extent.depth = 2;
     c.srcPtr.ysize = 1;
     SHOW("copy 2 slices, source ysize below the height", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
@@ -302,9 +280,9 @@ int main(void) {
     c.kind = cudaMemcpyDeviceToHost;
     c.srcPos = make_cudaPos(4, 0, 0);
     SHOW("copy array past its width", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
-    c = copy_ptr(pageable, 256, d, 256, 256, 1, cudaMemcpyDeviceToHost);
+    c = gn_copy_ptr(pageable, 256, d, 256, 256, 1, cudaMemcpyDeviceToHost);
     SHOW("copy to pageable host memory", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
-    c = copy_ptr(hp, 256, pageable, 256, 256, 1, cudaMemcpyHostToHost);
+    c = gn_copy_ptr(hp, 256, pageable, 256, 256, 1, cudaMemcpyHostToHost);
     SHOW("copy host to host", cudaGraphAddMemcpyNode(&n, g, NULL, 0, &c));
     SHOW("copy 1D 0 bytes", cudaGraphAddMemcpyNode1D(&n, g, NULL, 0, d2, d, 0, cudaMemcpyDeviceToDevice));
     SHOW("copy 1D kind 5", cudaGraphAddMemcpyNode1D(&n, g, NULL, 0, d2, d, 16, (enum cudaMemcpyKind)5));
@@ -318,7 +296,7 @@ int main(void) {
     SHOW_LAST("exec copy other direction");
     SHOW("exec copy set, other size", cudaGraphExecMemcpyNodeSetParams1D(e, cpn, d2, d, 128, cudaMemcpyDeviceToDevice));
     SHOW("exec copy set, same shape", cudaGraphExecMemcpyNodeSetParams1D(e, cpn, d, d2, 256, cudaMemcpyDeviceToDevice));
-    c = copy_ptr(d2, 256, d, 256, 256, 1, (enum cudaMemcpyKind)7);
+    c = gn_copy_ptr(d2, 256, d, 256, 256, 1, (enum cudaMemcpyKind)7);
     SHOW("exec copy set kind 7", cudaGraphExecMemcpyNodeSetParams(e, cpn, &c));
 
     /* ---- memory allocation and free nodes ---- */
@@ -432,7 +410,7 @@ int main(void) {
     SHOW("AddNode memset element size 3", ADD_NODE(&n, g, NULL, 0, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
-    np.memcpy.copyParams = copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
+    np.memcpy.copyParams = gn_copy_ptr(d2, 256, d, 256, 256, 1, cudaMemcpyDeviceToDevice);
     np.memcpy.flags = 1;
     SHOW("AddNode memcpy flags 1", ADD_NODE(&n, g, NULL, 0, &np));
     np.memcpy.flags = 0;

@@ -1,7 +1,7 @@
 /*
  * graph_node_util.h: what the graph node tests need besides the node functions they test:
  * making, instantiating, launching and destroying graphs, a node's type, the number of nodes,
- * conditional handles. Each of these must succeed (OK/CHECK), so that the tests print only
+ * conditional handles, memset and copy node parameters. Each of these must succeed (OK/CHECK), so that the tests print only
  * what the node functions do.
  */
 #ifndef CUDART_RS_GRAPH_NODE_UTIL_H
@@ -49,6 +49,33 @@ static cudaGraphConditionalHandle gn_cond(cudaGraph_t g, unsigned dflt, unsigned
     cudaGraphConditionalHandle h = 0;
     OK(cudaGraphConditionalHandleCreate(&h, g, dflt, flags));
     return h;
+}
+
+/* A memset node's parameters (the rest zero). */
+static inline struct cudaMemsetParams gn_mset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
+                                              size_t height) {
+    struct cudaMemsetParams p;
+    memset(&p, 0, sizeof p);
+    p.dst = dst;
+    p.pitch = pitch;
+    p.value = value;
+    p.elementSize = elem;
+    p.width = width;
+    p.height = height;
+    return p;
+}
+
+/* A copy node's parameters between two pitched pointers, `rows` rows of `wbytes` bytes (the
+ * rest zero). */
+static inline struct cudaMemcpy3DParms gn_copy_ptr(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                   size_t wbytes, size_t rows, enum cudaMemcpyKind kind) {
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = make_cudaPitchedPtr((void *)src, spitch, wbytes, rows);
+    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, wbytes, rows);
+    p.extent = make_cudaExtent(wbytes, rows, 1);
+    p.kind = kind;
+    return p;
 }
 
 /* "same as set" when a value read back is the one set, "different" otherwise. */

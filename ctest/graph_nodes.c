@@ -17,28 +17,6 @@ static int host_calls, host_calls2;
 static void host_fn(void *p) { host_calls += *(int *)p; }
 static void host_fn2(void *p) { host_calls2 += *(int *)p; }
 
-static struct cudaMemsetParams mset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width, size_t height) {
-    struct cudaMemsetParams p;
-    memset(&p, 0, sizeof p);
-    p.dst = dst;
-    p.pitch = pitch;
-    p.value = value;
-    p.elementSize = elem;
-    p.width = width;
-    p.height = height;
-    return p;
-}
-
-static struct cudaMemcpy3DParms copy_ptr(void *dst, size_t dpitch, const void *src, size_t spitch, size_t wbytes, size_t rows, enum cudaMemcpyKind kind) {
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcPtr = make_cudaPitchedPtr((void *)src, spitch, wbytes, rows);
-    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, wbytes, rows);
-    p.extent = make_cudaExtent(wbytes, rows, 1);
-    p.kind = kind;
-    return p;
-}
-
 static void show_memset(const char *label, cudaGraphNode_t n, const struct cudaMemsetParams *set, int show_pitch) {
     struct cudaMemsetParams p;
     memset(&p, 0x5a, sizeof p);
@@ -75,19 +53,7 @@ static void show_copy(const char *label, cudaGraphNode_t n, const void *src, con
            (unsigned long long)p.dstPtr.xsize, (unsigned long long)p.dstPtr.ysize);
 }
 
-static int all_bytes(const unsigned char *p, size_t n, unsigned char v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v) return 0;
-    return 1;
-}
-
 static int all_u16(const unsigned short *p, size_t n, unsigned short v) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v) return 0;
-    return 1;
-}
-
-static int all_int(const int *p, size_t n, int v) {
     for (size_t i = 0; i < n; i++)
         if (p[i] != v) return 0;
     return 1;
@@ -134,10 +100,10 @@ int main(void) {
     cudaGraphNode_t ewait, ms8, ms16, ms32, ms2d, cp8, cp16, cp32, cp2d, cptoarr, cpfromarr, host, child, alloc,
         msalloc, cpalloc, freen, join, erec;
     SHOW("add event wait", cudaGraphAddEventWaitNode(&ewait, g, NULL, 0, ev_pre));
-    struct cudaMemsetParams m8 = mset(d8, 0, 0xab, 1, N, 1);
-    struct cudaMemsetParams m16 = mset(d16, 0, 0xbeef, 2, N, 1);
-    struct cudaMemsetParams m32 = mset(d32, 0, 0x01020304, 4, N, 1);
-    struct cudaMemsetParams m2d = mset(p2d, pitch, 7, 4, W, H);
+    struct cudaMemsetParams m8 = gn_mset(d8, 0, 0xab, 1, N, 1);
+    struct cudaMemsetParams m16 = gn_mset(d16, 0, 0xbeef, 2, N, 1);
+    struct cudaMemsetParams m32 = gn_mset(d32, 0, 0x01020304, 4, N, 1);
+    struct cudaMemsetParams m2d = gn_mset(p2d, pitch, 7, 4, W, H);
     SHOW("add memset 1", cudaGraphAddMemsetNode(&ms8, g, NULL, 0, &m8));
     SHOW("add memset 2", cudaGraphAddMemsetNode(&ms16, g, NULL, 0, &m16));
     SHOW("add memset 4", cudaGraphAddMemsetNode(&ms32, g, &ewait, 1, &m32));
@@ -145,7 +111,7 @@ int main(void) {
     SHOW("add copy 1D bytes", cudaGraphAddMemcpyNode1D(&cp8, g, &ms8, 1, h8, d8, N, cudaMemcpyDeviceToHost));
     SHOW("add copy 1D shorts", cudaGraphAddMemcpyNode1D(&cp16, g, &ms16, 1, h16, d16, N * 2, cudaMemcpyDefault));
     SHOW("add copy 1D ints", cudaGraphAddMemcpyNode1D(&cp32, g, &ms32, 1, h32, d32, N * 4, cudaMemcpyDeviceToHost));
-    struct cudaMemcpy3DParms c2d = copy_ptr(h2d, W * 4, p2d, pitch, W * 4, H, cudaMemcpyDeviceToHost);
+    struct cudaMemcpy3DParms c2d = gn_copy_ptr(h2d, W * 4, p2d, pitch, W * 4, H, cudaMemcpyDeviceToHost);
     SHOW("add copy 3D", cudaGraphAddMemcpyNode(&cp2d, g, &ms2d, 1, &c2d));
     struct cudaMemcpy3DParms ctoarr;
     memset(&ctoarr, 0, sizeof ctoarr);
@@ -168,7 +134,7 @@ int main(void) {
 
     cudaGraph_t cg = gn_graph();
     cudaGraphNode_t cms, ccp;
-    struct cudaMemsetParams mc = mset(dc, 0, 5, 4, N, 1);
+    struct cudaMemsetParams mc = gn_mset(dc, 0, 5, 4, N, 1);
     OK(cudaGraphAddMemsetNode(&cms, cg, NULL, 0, &mc));
     OK(cudaGraphAddMemcpyNode1D(&ccp, cg, &cms, 1, hc, dc, N * 4, cudaMemcpyDeviceToHost));
     SHOW("add child graph", cudaGraphAddChildGraphNode(&child, g, NULL, 0, cg));
@@ -182,7 +148,7 @@ int main(void) {
     SHOW("add mem alloc", cudaGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap));
     CHECK(ap.dptr != NULL);
     void *aptr = ap.dptr;
-    struct cudaMemsetParams malloc_ms = mset(aptr, 0, 42, 4, N, 1);
+    struct cudaMemsetParams malloc_ms = gn_mset(aptr, 0, 42, 4, N, 1);
     SHOW("add memset of the allocation", cudaGraphAddMemsetNode(&msalloc, g, &alloc, 1, &malloc_ms));
     SHOW("add copy of the allocation", cudaGraphAddMemcpyNode1D(&cpalloc, g, &msalloc, 1, halloc, aptr, N * 4, cudaMemcpyDeviceToHost));
     SHOW("add mem free", cudaGraphAddMemFreeNode(&freen, g, &cpalloc, 1, aptr));
@@ -207,12 +173,12 @@ int main(void) {
         memset(halloc, 0, N * 4);
         OK(cudaEventRecord(ev_pre, s));
         gn_launch(e, s);
-        CHECK(all_bytes(h8, N, 0xab));
+        CHECK(ct_all_bytes(h8, N, 0xab));
         CHECK(all_u16(h16, N, 0xbeef));
-        CHECK(all_int(h32, N, 0x01020304));
-        CHECK(all_int(h2d, W * H, 7));
-        CHECK(all_int(hc, N, 5));
-        CHECK(all_int(halloc, N, 42));
+        CHECK(ct_all_int(h32, N, 0x01020304));
+        CHECK(ct_all_int(h2d, W * H, 7));
+        CHECK(ct_all_int(hc, N, 5));
+        CHECK(ct_all_int(halloc, N, 42));
         CHECK(host_calls == run);
         SHOW("event record node done", cudaEventQuery(ev_done));
     }
@@ -262,18 +228,18 @@ int main(void) {
 
     /* ---- parameters set in the executable graph: a relaunch shows them. (A graph with
      * allocation nodes has one executable graph at a time: this one goes first.) ---- */
-    struct cudaMemsetParams m32c = mset(d32, 0, 0x11, 4, N, 1);
+    struct cudaMemsetParams m32c = gn_mset(d32, 0, 0x11, 4, N, 1);
     SHOW("exec memset", cudaGraphExecMemsetNodeSetParams(e, ms32, &m32c));
-    struct cudaMemsetParams m16c = mset(d16, 0, 0x2222, 2, N / 4, 1);
+    struct cudaMemsetParams m16c = gn_mset(d16, 0, 0x2222, 2, N / 4, 1);
     SHOW("exec memset 2", cudaGraphExecMemsetNodeSetParams(e, ms16, &m16c));
     SHOW("exec copy 1D", cudaGraphExecMemcpyNodeSetParams1D(e, cp32, h32b, d32, N * 4, cudaMemcpyDeviceToHost));
-    struct cudaMemcpy3DParms c2dc = copy_ptr(h2d, W * 4, p2d, pitch, W * 4, 2, cudaMemcpyDeviceToHost);
+    struct cudaMemcpy3DParms c2dc = gn_copy_ptr(h2d, W * 4, p2d, pitch, W * 4, 2, cudaMemcpyDeviceToHost);
     SHOW("exec copy 3D", cudaGraphExecMemcpyNodeSetParams(e, cp2d, &c2dc));
     struct cudaHostNodeParams hp3 = {host_fn2, &one};
     SHOW("exec host", cudaGraphExecHostNodeSetParams(e, host, &hp3));
     cudaGraph_t cg2 = gn_graph();
     cudaGraphNode_t cms2, ccp2;
-    struct cudaMemsetParams mc2 = mset(dc, 0, 6, 4, N, 1);
+    struct cudaMemsetParams mc2 = gn_mset(dc, 0, 6, 4, N, 1);
     OK(cudaGraphAddMemsetNode(&cms2, cg2, NULL, 0, &mc2));
     OK(cudaGraphAddMemcpyNode1D(&ccp2, cg2, &cms2, 1, hc, dc, N * 4, cudaMemcpyDeviceToHost));
     SHOW("exec child graph", cudaGraphExecChildGraphNodeSetParams(e, child, cg2));
@@ -294,12 +260,12 @@ int main(void) {
     gn_destroy(cg2);
 
     /* ---- parameters set in the graph: a new instantiation shows them ---- */
-    struct cudaMemsetParams m8b = mset(d8, 0, 0xcd, 1, N / 2, 1);
+    struct cudaMemsetParams m8b = gn_mset(d8, 0, 0xcd, 1, N / 2, 1);
     SHOW("memset set", cudaGraphMemsetNodeSetParams(ms8, &m8b));
     show_memset("memset 1 after set", ms8, &m8b, 1);
     SHOW("copy set 1D", cudaGraphMemcpyNodeSetParams1D(cp32, h32b, d32, N * 2, cudaMemcpyDeviceToHost));
     show_copy("copy after set 1D", cp32, d32, h32b, NULL, NULL, N * 2, N * 2);
-    struct cudaMemcpy3DParms c2db = copy_ptr(h2d, W * 4, p2d, pitch, W * 2, H - 1, cudaMemcpyDefault);
+    struct cudaMemcpy3DParms c2db = gn_copy_ptr(h2d, W * 4, p2d, pitch, W * 2, H - 1, cudaMemcpyDefault);
     SHOW("copy set 3D", cudaGraphMemcpyNodeSetParams(cp2d, &c2db));
     show_copy("copy 3D after set", cp2d, p2d, h2d, NULL, NULL, pitch, W * 4);
     struct cudaHostNodeParams hp2 = {host_fn2, &ten};
@@ -349,7 +315,7 @@ int main(void) {
     SHOW("AddNode memset", ADD_NODE(&n_ms, g3, &n_wait, 1, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
-    np.memcpy.copyParams = copy_ptr(h32, N * 4, d32, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
+    np.memcpy.copyParams = gn_copy_ptr(h32, N * 4, d32, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("AddNode memcpy", ADD_NODE(&n_cp, g3, &n_ms, 1, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeHost;
@@ -418,7 +384,7 @@ int main(void) {
     cudaGraphNode_t body_ms;
     if (np.conditional.phGraph_out) {
         cudaGraph_t body = np.conditional.phGraph_out[0];
-        struct cudaMemsetParams mb = mset(d8, 0, 0x77, 1, N, 1);
+        struct cudaMemsetParams mb = gn_mset(d8, 0, 0x77, 1, N, 1);
         SHOW("memset in the IF body", cudaGraphAddMemsetNode(&body_ms, body, NULL, 0, &mb));
         SHOWU("IF body nodes", gn_count(body));
     }
@@ -459,7 +425,7 @@ int main(void) {
     printf("  value after 0x%x\n", msb.value);
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
-    np.memcpy.copyParams = copy_ptr(h32b, N * 4, d32, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
+    np.memcpy.copyParams = gn_copy_ptr(h32b, N * 4, d32, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("NodeSetParams memcpy", cudaGraphNodeSetParams(n_cp, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeHost;
@@ -509,7 +475,7 @@ int main(void) {
     SHOW("ExecNodeSetParams memset", cudaGraphExecNodeSetParams(e3, n_ms, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeMemcpy;
-    np.memcpy.copyParams = copy_ptr(h32b, N * 4, d32, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
+    np.memcpy.copyParams = gn_copy_ptr(h32b, N * 4, d32, N * 4, N * 4, 1, cudaMemcpyDeviceToHost);
     SHOW("ExecNodeSetParams memcpy", cudaGraphExecNodeSetParams(e3, n_cp, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeHost;

@@ -3,16 +3,6 @@
 
 #define PAGE 4096
 
-static const char *type_name(int t) {
-    switch (t) {
-    case cudaMemoryTypeUnregistered: return "cudaMemoryTypeUnregistered";
-    case cudaMemoryTypeHost: return "cudaMemoryTypeHost";
-    case cudaMemoryTypeDevice: return "cudaMemoryTypeDevice";
-    case cudaMemoryTypeManaged: return "cudaMemoryTypeManaged";
-    default: return "unknown";
-    }
-}
-
 /* Prints the attributes of p; pointers only as comparisons with p and NULL. */
 static void show(const char *label, const void *p) {
     struct cudaPointerAttributes a;
@@ -23,7 +13,7 @@ static void show(const char *label, const void *p) {
         SHOW_LAST(label);
         return;
     }
-    printf("  type = %s\n", type_name((int)a.type));
+    printf("  type = %s\n", ct_memory_type_name((int)a.type));
     printf("  device = %d\n", a.device);
     printf("  devicePointer == p: %d, NULL: %d\n", (int)(a.devicePointer == p), (int)(a.devicePointer == NULL));
     printf("  hostPointer == p: %d, NULL: %d\n", (int)(a.hostPointer == p), (int)(a.hostPointer == NULL));

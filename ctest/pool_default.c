@@ -8,16 +8,6 @@
  * from them and what cudaPointerGetAttributes says of those. */
 #include "pool_util.h"
 
-static const char *type_name(int t) {
-    switch (t) {
-    case cudaMemoryTypeUnregistered: return "cudaMemoryTypeUnregistered";
-    case cudaMemoryTypeHost: return "cudaMemoryTypeHost";
-    case cudaMemoryTypeDevice: return "cudaMemoryTypeDevice";
-    case cudaMemoryTypeManaged: return "cudaMemoryTypeManaged";
-    default: return "unknown";
-    }
-}
-
 /* Prints what cudaPointerGetAttributes says of p (pointers only compared with p and NULL). */
 static void attrs(const char *label, const void *p) {
     struct cudaPointerAttributes a;
@@ -29,7 +19,7 @@ static void attrs(const char *label, const void *p) {
         return;
     }
     printf("  type = %s, device = %d, devicePointer == p: %d, hostPointer == p: %d, hostPointer NULL: %d\n",
-           type_name((int)a.type), a.device, (int)(a.devicePointer == p), (int)(a.hostPointer == p),
+           ct_memory_type_name((int)a.type), a.device, (int)(a.devicePointer == p), (int)(a.hostPointer == p),
            (int)(a.hostPointer == NULL));
 }
 
