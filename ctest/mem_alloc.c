@@ -1,4 +1,6 @@
-/* Device allocations: cudaMalloc, cudaFree, cudaMallocPitch, cudaMemGetInfo. */
+/* Device allocations: cudaMalloc, cudaFree, cudaMallocPitch, cudaMemGetInfo (free memory must
+ * drop by an allocation: no other process may allocate or free meanwhile, hence serial).
+ * ctest: serial */
 #include "ctest.h"
 
 int main(void) {

@@ -24,13 +24,24 @@
 # built for the 12 ABI (skipped there, with that reason) and on the GPU needs NVIDIA's 13.5
 # headers (NVIDIA13_INCLUDE: it is skipped without them), is built against them (the CUDA
 # sources too) and is not run under the second 13 runtime; `timeout=N`, a test that may take
-# N seconds a run (when more than --timeout).
+# N seconds a run (when more than --timeout); `serial`, a test whose output depends on the
+# whole GPU (its free memory), run alone on the GPU, before the others.
 #
 # Options:
 #   --only a,b     only these tests (file names without .c/.cu)
 #   --multi        only the tests of several devices (marker gpu2)
 #   --repeat N     run each test N times; every run must pass (default 1)
 #   --timeout S    seconds a run may take (default 30)
+# Options (--gpu):
+#   --recorded     ours compared with NVIDIA's outputs as recorded (ctest/expected/<abi>/): NVIDIA's
+#                  runtime runs only a test with no recording (its output then goes to
+#                  $OUT/expected/ as without this option); no second 13 runtime, and our
+#                  header's builds are not run under NVIDIA's runtime. Without it, NVIDIA's
+#                  runtime runs every test (to record, or check, its outputs)
+#   --jobs N       tests at a time, each test's builds and runs in a job of its own (default:
+#                  the number of CPUs); those marked `serial` run alone, first
+#   --deadline T   (seconds since the epoch) no test starts after T, and no run lasts past it:
+#                  a test not run by then fails (`not run: the deadline had passed`)
 #
 # Environment: CTEST_DIR (ctest), where the tests and expected/ are; CUDART_RS_DIST (dist);
 #   CTEST_DETECT_LEAKS (1; 0 turns LeakSanitizer off under --sanitize).
@@ -63,6 +74,9 @@ only=
 multi=0
 repeat=1
 timeout_s=30
+nvidia_runs=all
+jobs=$(nproc 2>/dev/null || echo 4)
+deadline=0
 
 while (($#)); do
     case $1 in
@@ -74,13 +88,16 @@ while (($#)); do
         --multi) multi=1 ;;
         --repeat) repeat=${2:-}; shift ;;
         --timeout) timeout_s=${2:-}; shift ;;
+        --recorded) nvidia_runs=missing ;;
+        --jobs) jobs=${2:-}; shift ;;
+        --deadline) deadline=${2:-}; shift ;;
         -h | --help) header_usage ;;
         *) echo "ctest: unknown argument $1" >&2; header_usage ;;
     esac
     shift
 done
 [[ -n $mode ]] || header_usage
-[[ $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] || header_usage
+[[ $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ && $jobs =~ ^[1-9][0-9]*$ && $deadline =~ ^[0-9]+$ ]] || header_usage
 timeout_default=$timeout_s
 
 dist=$(cd "${CUDART_RS_DIST:-dist}" 2>/dev/null && pwd) || {
@@ -162,20 +179,31 @@ if [[ -n $only ]]; then
     done
 fi
 
-# run_one BIN OUTBASE ENV... : runs BIN with the given environment under the timeout;
-# stdout to OUTBASE.out, stderr to OUTBASE.err. Returns the exit status.
+# run_one BIN OUTBASE ENV... : runs BIN with the given environment under the timeout (at most
+# until the deadline: OUTBASE.deadline says it was cut to that); stdout to OUTBASE.out,
+# stderr to OUTBASE.err. Returns the exit status. CUDART_RS_DRYRUN (a dry run of the GPU mode
+# without a GPU, scripts/gpu/gpu-suite.sh --standin) is the driver every run gets.
 run_one() {
-    local bin=$1 base=$2
+    local bin=$1 base=$2 t=$timeout_s
     shift 2
+    rm -f "$base.deadline"
+    if ((deadline)) && ((deadline - EPOCHSECONDS < t)); then
+        t=$((deadline - EPOCHSECONDS))
+        ((t < 1)) && t=1
+        echo "$t" >"$base.deadline"
+    fi
     # (The braces keep bash's own "Segmentation fault" notice out of the log.)
-    { env -u CUDART_RS_DRIVER -u LD_PRELOAD "$@" timeout -k 5 "$timeout_s" "$bin" >"$base.out" 2>"$base.err" </dev/null; } 2>/dev/null
+    { env -u CUDART_RS_DRIVER -u LD_PRELOAD ${CUDART_RS_DRYRUN:+CUDART_RS_DRIVER=$CUDART_RS_DRYRUN} "$@" \
+        timeout -k 5 "$t" "$bin" >"$base.out" 2>"$base.err" </dev/null; } 2>/dev/null
 }
 
 # judge BASE RC [EXPECTED]: prints why a run failed (nothing when it passed); returns 1 on
 # failure.
 judge() {
     local base=$1 rc=$2 expected=${3:-} why=
-    if ((rc == 124 || rc == 137)); then
+    if ((rc == 124 || rc == 137)) && [[ -f $base.deadline ]]; then
+        why="cut short at the deadline (after $(cat "$base.deadline")s)"
+    elif ((rc == 124 || rc == 137)); then
         why="timed out after ${timeout_s}s"
     elif ((rc > 128)); then
         why="killed by signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
@@ -363,6 +391,7 @@ gpu() {
     rm -rf "$out/expected"
     local work=${CTEST_WORK:-$root/target/ctest/gpu}
     rm -rf "$work"
+    echo "NVIDIA's runtime runs: $([[ $nvidia_runs == all ]] && echo "every test" || echo "the tests with no recording in $tdir/expected/ (--recorded)")"
 
     echo "NVIDIA 13 runtime: $(readlink -f "$nv13/libcudart.so.13" 2>/dev/null || echo "MISSING in $nv13")${nv13inc:+, headers $nv13inc}"
     [[ -n $nv13also ]] && echo "NVIDIA 13 runtime compared with it (differences listed): $(readlink -f "$nv13also/libcudart.so.13")"
@@ -461,133 +490,228 @@ gpu() {
         [[ -n $why ]] || why="no clang build in $cu12bin (scripts/gpu/cu12-build.sh, scripts/gpu/gpu-bundle.sh)"
         return 0
     }
-    # Every build first, as many at once as there are CPUs (BIN.cc.log, and the exit status
-    # in BIN.cc.rc); the runs, one at a time, after.
-    local jobs=0 maxjobs abi src name bdir b cmd builds ref_build why
-    maxjobs=$(nproc 2>/dev/null || echo 4)
-    for abi in "${abis[@]}"; do
-        for src in "${tests[@]}"; do
-            name=$(basename "$src"); name=${name%.*}
-            abi13_skip "$src" "$abi" && continue
-            abi13_missing "$src" "$abi" && continue
-            cu12_missing "$src" "$abi" && continue
-            has_marker "$src" cupti && [[ $abi != 13 || -z $cupti_lib ]] && continue
-            bdir=$work/$abi/$name
-            mkdir -p "$bdir"
-            gpu_builds "$abi" "$src"
-            for b in "${builds[@]}"; do
-                gpu_cmd "$abi" "$b" "$src" "$bdir/$b"
-                ("${cmd[@]}" >"$bdir/$b.cc.log" 2>&1; echo $? >"$bdir/$b.cc.rc") &
-                jobs=$((jobs + 1))
-                if ((jobs >= maxjobs)); then wait -n; jobs=$((jobs - 1)); fi
-            done
-        done
-    done
-    wait
-
-    local ok detail
-    for abi in "${abis[@]}"; do
+    # gpu_test ABI SRC: one test of one ABI, from its builds to its verdict; a job of its own
+    # (tests run side by side). Writes into its folder: `verdict` (PASS, FAIL or SKIP and the
+    # reason, then what went wrong), `notes` (NOTE lines: where NVIDIA's second runtime
+    # differs) and the expected/ copy of NVIDIA's output where it ran.
+    gpu_test() {
+        local abi=$1 src=$2 name bdir
+        name=$(basename "$src"); name=${name%.*}
+        bdir=$work/$abi/$name
+        mkdir -p "$bdir"
+        : >"$bdir/notes"
         local our_lib=$dist/lib/libcudart.so.$abi nv_dir
         if [[ $abi == 13 ]]; then nv_dir=$nv13; else nv_dir=$nv12; fi
-        local nv_lib=$nv_dir/libcudart.so.$abi
-        mkdir -p "$out/expected/$abi"
+        timeout_s=$(test_timeout "$src")
+        local ok=1 detail= builds=() ref_build b bin compiled=() cmd
+        # Where NVIDIA's output is recorded: per GPU count for a test of several devices.
+        local rel=$abi/$name.out
+        has_marker "$src" gpu2 && rel=$abi/multi$gpus/$name.out
+        local recorded=$tdir/expected/$rel
+        # Builds: a C test against our header (gcc, linked to ours) and against NVIDIA's
+        # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's); a CUDA
+        # source with nvcc for 13, clang's build of it for 12. Side by side.
+        gpu_builds "$abi" "$src"
+        for b in "${builds[@]}"; do
+            gpu_cmd "$abi" "$b" "$src" "$bdir/$b"
+            ("${cmd[@]}" >"$bdir/$b.cc.log" 2>&1; echo $? >"$bdir/$b.cc.rc") &
+        done
+        wait
+        for b in "${builds[@]}"; do
+            bin=$bdir/$b
+            if [[ $(cat "$bin.cc.rc" 2>/dev/null) == 0 ]]; then
+                compiled+=("$b")
+            else
+                ok=0
+                gpu_cmd "$abi" "$b" "$src" "$bin"
+                detail+="  $b: compile failed: ${cmd[*]}"$'\n'"$(head_of "$bin.cc.log" 30)"$'\n'
+            fi
+        done
+        # The reference: NVIDIA's output as recorded (--recorded, where there is a recording),
+        # else the NVIDIA-header build run under NVIDIA's runtime (its output recorded in
+        # $out/expected/).
+        local ref=$bdir/$ref_build.nvidia have_ref=0 res rc ref_rc= run_nvidia=1 want_out=
+        [[ $nvidia_runs == missing && -f $recorded ]] && run_nvidia=0
+        if ((!run_nvidia)); then
+            have_ref=1 want_out=$recorded
+        elif [[ " ${compiled[*]} " == *" $ref_build "* ]]; then
+            run_one "$bdir/$ref_build" "$ref" LD_LIBRARY_PATH="$nv_dir"
+            rc=$?
+            ref_rc=$rc
+            # A test of several devices on a machine with fewer: a skip, nothing more run.
+            if ((rc == 0)) && has_marker "$src" gpu2 && said_skip "$ref.out"; then
+                echo "SKIP $MULTI_SKIP ($gpus here)" >"$bdir/verdict"
+                return
+            fi
+            if res=$(judge "$ref" "$rc"); then
+                have_ref=1 want_out=$ref.out
+                mkdir -p "$(dirname "$out/expected/$rel")"
+                cp "$ref.out" "$out/expected/$rel"
+                # (Not a test of 13.5's functions: the second runtime, 13.0.96, lacks them.)
+                if [[ $abi == 13 && -n $nv13also && $nvidia_runs == all ]] && ! has_marker "$src" abi13; then
+                    also_diff "$bdir/$ref_build" "$ref" "$name" "$ref_rc" >"$bdir/notes"
+                fi
+            else
+                ok=0
+                detail+="  NVIDIA's runtime fails this test (the test is wrong, or expects what NVIDIA does not do):"$'\n'"$res"$'\n'
+            fi
+        fi
+        # Every other run: each build under ours (LD_LIBRARY_PATH), the NVIDIA-header builds
+        # with ours in LD_PRELOAD over NVIDIA's, and (when NVIDIA's runtime runs) our header's
+        # build under NVIDIA's runtime.
+        local rt base got env_run want skips=0 runs=0
+        for b in "${compiled[@]}"; do
+            for rt in nvidia ours preload; do
+                [[ $rt == preload && $b == ours-header ]] && continue
+                [[ $rt == nvidia ]] && ((!run_nvidia)) && continue
+                base=$bdir/$b.$rt
+                [[ $base == "$ref" ]] && continue
+                case $rt in
+                    nvidia) env_run=(LD_LIBRARY_PATH="$nv_dir"); want=$nv_dir ;;
+                    ours) env_run=(LD_LIBRARY_PATH="$dist/lib"); want=$dist/lib ;;
+                    preload) env_run=(LD_LIBRARY_PATH="$nv_dir" LD_PRELOAD="$our_lib"); want= ;;
+                esac
+                # The runtime meant must be the one the loader picks (an RPATH would win).
+                if [[ -n $want ]]; then
+                    got=$(env "${env_run[@]}" ldd "$bdir/$b" 2>/dev/null | awk '/libcudart\.so/ { print $3; exit }')
+                    if [[ -n $got && $(readlink -f "$(dirname "$got")" 2>/dev/null) != "$(readlink -f "$want")" ]]; then
+                        ok=0
+                        detail+="  $b under $rt: the loader picks '$got', not the runtime in $want"$'\n'
+                        continue
+                    fi
+                fi
+                run_one "$bdir/$b" "$base" "${env_run[@]}"
+                rc=$?
+                runs=$((runs + 1))
+                # Without NVIDIA's run, a test of several devices on a machine with fewer must
+                # say so under ours (NVIDIA's runtime does).
+                if ((!run_nvidia)) && has_marker "$src" gpu2 && ((gpus < 2)); then
+                    if ((rc == 0)) && said_skip "$base.out" && (($(wc -l <"$base.out") == 1)); then
+                        skips=$((skips + 1))
+                    else
+                        ok=0
+                        detail+="  $b under $rt: with $gpus GPU it must print only '$MULTI_SKIP':"$'\n'"$(tail_of "$base.out" 5)"$'\n'
+                    fi
+                    continue
+                fi
+                if ((have_ref)); then
+                    res=$(judge "$base" "$rc" "$want_out")
+                elif [[ -f $ref.out ]]; then
+                    res=$(judge_same "$base" "$rc" "$ref" "$ref_rc")
+                else
+                    res=$(judge "$base" "$rc")
+                fi
+                if [[ -n $res ]]; then
+                    ok=0
+                    detail+="  $b under $rt:"$'\n'"$res"$'\n'
+                fi
+            done
+        done
+        if ((ok && skips && skips == runs)); then
+            echo "SKIP $MULTI_SKIP ($gpus here, as ours says)" >"$bdir/verdict"
+            return
+        fi
+        { if ((ok)); then echo PASS; else echo FAIL; fi
+          [[ -n ${detail%$'\n'} ]] && printf '%s\n' "${detail%$'\n'}"; } >"$bdir/verdict"
+        return 0
+    }
+
+    # The jobs: every test of every ABI that is not skipped, in two queues: those marked
+    # `serial` (one at a time, before the others: what they print depends on the whole GPU,
+    # e.g. its free memory), then the rest, the longest first (a `timeout=` marker, then the
+    # CUDA sources, whose nvcc builds take longest), --jobs at a time.
+    local abi src name why serial=() rest=() weight
+    for abi in "${abis[@]}"; do
         for src in "${tests[@]}"; do
             name=$(basename "$src"); name=${name%.*}
             if abi13_skip "$src" "$abi" || abi13_missing "$src" "$abi" || cu12_missing "$src" "$abi"; then
                 skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: $why"; continue
+            elif has_marker "$src" cupti && [[ $abi != 13 ]]; then
+                skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: no CUPTI 12 for the clang builds"; continue
             elif has_marker "$src" cupti && [[ -z $cupti_lib ]]; then
                 skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: no CUPTI found (set CUPTI_DIR)"; continue
             fi
-            bdir=$work/$abi/$name
-            mkdir -p "$bdir"
-            timeout_s=$(test_timeout "$src")
-            ok=1
-            detail=
-            # Where NVIDIA's output goes: per GPU count for a test of several devices.
-            local exp_out=$out/expected/$abi/$name.out
-            has_marker "$src" gpu2 && exp_out=$out/expected/$abi/multi$gpus/$name.out
-            # Builds: a C test against our header (gcc, linked to ours) and against NVIDIA's
-            # (nvcc for 13; gcc and NVIDIA's CUDA 12 headers for 12, linked to NVIDIA's);
-            # a CUDA source with nvcc for 13, clang's build of it for 12.
-            local builds=() ref_build
-            gpu_builds "$abi" "$src"
-            local b bin compiled=()
-            for b in "${builds[@]}"; do
-                bin=$bdir/$b
-                if [[ $(cat "$bin.cc.rc" 2>/dev/null) == 0 ]]; then
-                    compiled+=("$b")
-                else
-                    ok=0
-                    gpu_cmd "$abi" "$b" "$src" "$bin"
-                    detail+="  $b: compile failed: ${cmd[*]}"$'\n'"$(head_of "$bin.cc.log" 30)"$'\n'
-                fi
-            done
-            # The reference: the NVIDIA-header build under NVIDIA's runtime.
-            local ref=$bdir/$ref_build.nvidia have_ref=0 res rc ref_rc=
-            if [[ " ${compiled[*]} " == *" $ref_build "* ]]; then
-                run_one "$bdir/$ref_build" "$ref" LD_LIBRARY_PATH="$nv_dir"
-                rc=$?
-                ref_rc=$rc
-                # A test of several devices on a machine with fewer: a skip, nothing more run.
-                if ((rc == 0)) && has_marker "$src" gpu2 && said_skip "$ref.out"; then
-                    skipped=$((skipped + 1)); echo "SKIP $name [$abi]: $MULTI_SKIP ($gpus here)"; continue
-                fi
-                if res=$(judge "$ref" "$rc"); then
-                    have_ref=1
-                    mkdir -p "$(dirname "$exp_out")"
-                    cp "$ref.out" "$exp_out"
-                    # (Not a test of 13.5's functions: the second runtime, 13.0.96, lacks them.)
-                    if [[ $abi == 13 && -n $nv13also ]] && ! has_marker "$src" abi13; then
-                        also_diff "$bdir/$ref_build" "$ref" "$name" "$ref_rc"
-                    fi
-                else
-                    ok=0
-                    detail+="  NVIDIA's runtime fails this test (the test is wrong, or expects what NVIDIA does not do):"$'\n'"$res"$'\n'
-                fi
+            if has_marker "$src" serial; then
+                serial+=("$abi $src")
+                continue
             fi
-            # Every other run: each build under NVIDIA's runtime and ours (LD_LIBRARY_PATH),
-            # and the NVIDIA-header builds with ours in LD_PRELOAD over NVIDIA's.
-            local rt base want got env_run
-            for b in "${compiled[@]}"; do
-                for rt in nvidia ours preload; do
-                    [[ $rt == preload && $b == ours-header ]] && continue
-                    base=$bdir/$b.$rt
-                    [[ $base == "$ref" ]] && continue
-                    case $rt in
-                        nvidia) env_run=(LD_LIBRARY_PATH="$nv_dir"); want=$nv_dir ;;
-                        ours) env_run=(LD_LIBRARY_PATH="$dist/lib"); want=$dist/lib ;;
-                        preload) env_run=(LD_LIBRARY_PATH="$nv_dir" LD_PRELOAD="$our_lib"); want= ;;
-                    esac
-                    # The runtime meant must be the one the loader picks (an RPATH would win).
-                    if [[ -n $want ]]; then
-                        got=$(env "${env_run[@]}" ldd "$bdir/$b" 2>/dev/null | awk '/libcudart\.so/ { print $3; exit }')
-                        if [[ -n $got && $(readlink -f "$(dirname "$got")" 2>/dev/null) != "$(readlink -f "$want")" ]]; then
-                            ok=0
-                            detail+="  $b under $rt: the loader picks '$got', not the runtime in $want"$'\n'
-                            continue
-                        fi
-                    fi
-                    run_one "$bdir/$b" "$base" "${env_run[@]}"
-                    rc=$?
-                    if ((have_ref)); then
-                        res=$(judge "$base" "$rc" "$ref.out")
-                    elif [[ -f $ref.out ]]; then
-                        res=$(judge_same "$base" "$rc" "$ref" "$ref_rc")
-                    else
-                        res=$(judge "$base" "$rc")
-                    fi
-                    if [[ -n $res ]]; then
-                        ok=0
-                        detail+="  $b under $rt:"$'\n'"$res"$'\n'
-                    fi
-                done
-            done
-            verdict "$name [$abi]" "$ok" "${detail%$'\n'}"
+            weight=$(test_timeout "$src")
+            [[ $src == *.cu ]] && weight=$((weight + 30))
+            rest+=("$weight $abi $src")
         done
     done
+    local queue=()
+    mapfile -t queue < <(printf '%s\n' "${rest[@]}" | sort -s -k1,1nr | cut -d' ' -f2-)
+    echo "tests: $((${#serial[@]} + ${#queue[@]})) (${#serial[@]} alone first), $jobs at a time$( ((deadline)) && echo ", until $(date -d "@$deadline" +%T)")"
 
-    # Outputs and build logs, not the programs.
-    (cd "$work/.." && find "$(basename "$work")" -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' \) -print0 |
+    # Running: pid -> "ABI SRC" and its start (EPOCHREALTIME).
+    local -A running=() started=()
+    local key
+    mkdir -p "$work"
+    # finish PID: the job's verdict, counted and printed with its time.
+    finish() {
+        local key=${running[$1]} t0=${started[$1]} abi src name bdir v secs
+        unset "running[$1]" "started[$1]"
+        abi=${key%% *} src=${key#* }
+        name=$(basename "$src"); name=${name%.*}
+        bdir=$work/$abi/$name
+        secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+        echo "$secs $abi $name" >>"$work/durations"
+        cat "$bdir/notes" 2>/dev/null
+        v=$(head -n 1 "$bdir/verdict" 2>/dev/null)
+        case $v in
+            SKIP*) skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: ${v#SKIP } (${secs}s)" ;;
+            PASS) verdict "$name [$abi] (${secs}s)" 1 ;;
+            FAIL) verdict "$name [$abi] (${secs}s)" 0 "$(tail -n +2 "$bdir/verdict")" ;;
+            *) verdict "$name [$abi] (${secs}s)" 0 "    the job ended without a verdict (killed?)" ;;
+        esac
+        grep -q "^NOTE" "$bdir/notes" 2>/dev/null && also_notes+=("$name")
+        return 0
+    }
+    # launch KEY: starts one test's job, unless the deadline has passed.
+    launch() {
+        local abi=${1%% *} src=${1#* } name
+        name=$(basename "$src"); name=${name%.*}
+        if ((deadline)) && ((EPOCHSECONDS >= deadline)); then
+            verdict "$name [$abi]" 0 "    not run: the deadline had passed"
+            return
+        fi
+        gpu_test "$abi" "$src" &
+        running[$!]=$1
+        started[$!]=$EPOCHREALTIME
+    }
+    for key in "${serial[@]}"; do
+        launch "$key"
+        for pid in "${!running[@]}"; do wait "$pid"; finish "$pid"; done
+    done
+    [[ -n ${CTEST_SERIAL_DONE:-} ]] && touch "$CTEST_SERIAL_DONE"
+    # reap: waits for a job to end and finishes it.
+    reap() {
+        local pid
+        if wait -n -p pid && [[ -n ${running[$pid]:-} ]]; then
+            finish "$pid"
+        elif [[ -z ${pid:-} ]]; then
+            for pid in "${!running[@]}"; do finish "$pid"; done
+        elif [[ -n ${running[$pid]:-} ]]; then
+            finish "$pid"
+        fi
+    }
+    for key in "${queue[@]}"; do
+        while ((${#running[@]} >= jobs)); do reap; done
+        launch "$key"
+    done
+    while ((${#running[@]})); do reap; done
+    echo "slowest (seconds, ABI, test): $(sort -rn "$work/durations" 2>/dev/null | head -n 12 | awk '{ printf "%s%s %s %s", sep, $1, $2, $3; sep = ", " }')"
+
+    # Outputs and build logs, not the programs (with --recorded, of the tests that failed).
+    local sel=("$(basename "$work")") x
+    if [[ $nvidia_runs == missing ]]; then
+        sel=("$(basename "$work")/durations")
+        for x in "${failed_names[@]}"; do
+            [[ $x =~ ^([^ ]+)\ \[([0-9]+)\] ]] && sel+=("$(basename "$work")/${BASH_REMATCH[2]}/${BASH_REMATCH[1]}")
+        done
+    fi
+    (cd "$work/.." && find "${sel[@]}" -type f \( -name '*.out' -o -name '*.err' -o -name '*.log' -o -name durations \) -print0 2>/dev/null |
         tar --null -T - -czf "$out/gpu-runs.tgz") || true
 }
 

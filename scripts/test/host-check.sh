@@ -11,7 +11,8 @@
 #       .gpu/host), for a machine without the compilers or NVIDIA's headers.
 #   scripts/test/host-check.sh --gpu [--abi 13|12|both]
 #       On the GPU machine, .gpu carried: runs the builds of .gpu/host under NVIDIA's runtime
-#       (.gpu/nvidia135 for 13, .gpu/nvidia12 for 12) and ours (.gpu/dist/lib); every run of a
+#       (NVIDIA13_LIB, .gpu/nvidia135, for 13; NVIDIA12_LIB, .gpu/nvidia12, for 12) and ours
+#       (.gpu/dist/lib; CUDART_RS_DRYRUN, a driver for every run: a dry run); every run of a
 #       program must print what NVIDIA's runtime prints for the build against NVIDIA's headers
 #       with g++ (its output goes to $OUT/host-expected/<abi>/<program>.out).
 #
@@ -157,7 +158,7 @@ standin)
 gpu)
     bins=.gpu/host
     [[ -d $bins ]] || { echo "no $bins (scripts/gpu/gpu-bundle.sh here first)"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-    if ! nvidia-smi -L >/dev/null 2>&1; then
+    if ! nvidia-smi -L >/dev/null 2>&1 && [[ -z ${CUDART_RS_DRYRUN:-} ]]; then
         echo "skipped: no GPU"; echo "0 passed, 0 failed, $((${#programs[@]} * ${#abis[@]})) skipped"; exit 0
     fi
     out=${OUT:-$root/target/host-check-gpu}
@@ -165,7 +166,7 @@ gpu)
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     for abi in "${abis[@]}"; do
-        if [[ $abi == 13 ]]; then nvlib=$root/.gpu/nvidia135; else nvlib=$root/.gpu/nvidia12; fi
+        if [[ $abi == 13 ]]; then nvlib=${NVIDIA13_LIB:-$root/.gpu/nvidia135}; else nvlib=${NVIDIA12_LIB:-$root/.gpu/nvidia12}; fi
         echo "[$abi] NVIDIA's runtime: $(readlink -f "$nvlib/libcudart.so.$abi"), ours: $root/.gpu/dist/lib"
         for src in "${programs[@]}"; do
             n=$(basename "$src"); n=${n%.*}
@@ -176,7 +177,7 @@ gpu)
                 b=$(basename "$bin")
                 for rt in nvidia ours; do
                     if [[ $rt == nvidia ]]; then lp=$nvlib; else lp=$root/.gpu/dist/lib; fi
-                    { env -u LD_PRELOAD -u CUDART_RS_DRIVER LD_LIBRARY_PATH="$lp" timeout 120 "$bin" \
+                    { env -u LD_PRELOAD -u CUDART_RS_DRIVER ${CUDART_RS_DRYRUN:+CUDART_RS_DRIVER=$CUDART_RS_DRYRUN} LD_LIBRARY_PATH="$lp" timeout 120 "$bin" \
                         >"$work/$abi-$n-$b-$rt.out" 2>"$work/$abi-$n-$b-$rt.err" </dev/null; } 2>/dev/null
                     rc=$?
                     ((rc == 0)) || echo "exit status $rc" >>"$work/$abi-$n-$b-$rt.out"
