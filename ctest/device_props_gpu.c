@@ -1,4 +1,4 @@
-/* ctest: gpu
+/* ctest: gpu machine
  * The values of cudaDeviceProp that belong to this machine, not to the GPU model: name,
  * UUID, LUID, memory, PCI location, NUMA ids, for every device; the same under every
  * runtime of one machine (device_props.c checks them against the attributes). */

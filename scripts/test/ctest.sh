@@ -25,7 +25,9 @@
 # headers (NVIDIA13_INCLUDE: it is skipped without them), is built against them (the CUDA
 # sources too) and is not run under the second 13 runtime; `timeout=N`, a test that may take
 # N seconds a run (when more than --timeout); `serial`, a test whose output depends on the
-# whole GPU (its free memory), run alone on the GPU, before the others.
+# whole GPU (its free memory), run alone on the GPU, before the others; `machine`, a test of
+# what belongs to the machine (its name, UUID, memory, PCI location): NVIDIA's runtime runs it
+# in every GPU run, and its output is not recorded.
 #
 # Options:
 #   --only a,b     only these tests (file names without .c/.cu)
@@ -531,7 +533,8 @@ gpu() {
         # else the NVIDIA-header build run under NVIDIA's runtime (its output recorded in
         # $out/expected/).
         local ref=$bdir/$ref_build.nvidia have_ref=0 res rc ref_rc= run_nvidia=1 want_out=
-        [[ $nvidia_runs == missing && -f $recorded ]] && run_nvidia=0
+        # (A test of what belongs to the machine, marker `machine`, has no recording to trust.)
+        [[ $nvidia_runs == missing && -f $recorded ]] && ! has_marker "$src" machine && run_nvidia=0
         if ((!run_nvidia)); then
             have_ref=1 want_out=$recorded
         elif [[ " ${compiled[*]} " == *" $ref_build "* ]]; then
@@ -545,8 +548,10 @@ gpu() {
             fi
             if res=$(judge "$ref" "$rc"); then
                 have_ref=1 want_out=$ref.out
-                mkdir -p "$(dirname "$out/expected/$rel")"
-                cp "$ref.out" "$out/expected/$rel"
+                if ! has_marker "$src" machine; then
+                    mkdir -p "$(dirname "$out/expected/$rel")"
+                    cp "$ref.out" "$out/expected/$rel"
+                fi
                 # (Not a test of 13.5's functions: the second runtime, 13.0.96, lacks them.)
                 if [[ $abi == 13 && -n $nv13also && $nvidia_runs == all ]] && ! has_marker "$src" abi13; then
                     also_diff "$bdir/$ref_build" "$ref" "$name" "$ref_rc" >"$bdir/notes"
@@ -558,19 +563,21 @@ gpu() {
         fi
         # Every other run: each build under ours (LD_LIBRARY_PATH), the NVIDIA-header builds
         # with ours in LD_PRELOAD over NVIDIA's, and (when NVIDIA's runtime runs) our header's
-        # build under NVIDIA's runtime.
-        local rt base got env_run want skips=0 runs=0
+        # build under NVIDIA's runtime; side by side, then judged one by one.
+        local rt base got env_run want skips=0 runs=0 planned=() p
+        run_env() {
+            case $2 in
+                nvidia) env_run=(LD_LIBRARY_PATH="$nv_dir"); want=$nv_dir ;;
+                ours) env_run=(LD_LIBRARY_PATH="$dist/lib"); want=$dist/lib ;;
+                preload) env_run=(LD_LIBRARY_PATH="$nv_dir" LD_PRELOAD="$our_lib"); want= ;;
+            esac
+        }
         for b in "${compiled[@]}"; do
             for rt in nvidia ours preload; do
                 [[ $rt == preload && $b == ours-header ]] && continue
                 [[ $rt == nvidia ]] && ((!run_nvidia)) && continue
-                base=$bdir/$b.$rt
-                [[ $base == "$ref" ]] && continue
-                case $rt in
-                    nvidia) env_run=(LD_LIBRARY_PATH="$nv_dir"); want=$nv_dir ;;
-                    ours) env_run=(LD_LIBRARY_PATH="$dist/lib"); want=$dist/lib ;;
-                    preload) env_run=(LD_LIBRARY_PATH="$nv_dir" LD_PRELOAD="$our_lib"); want= ;;
-                esac
+                [[ $bdir/$b.$rt == "$ref" ]] && continue
+                run_env "$b" "$rt"
                 # The runtime meant must be the one the loader picks (an RPATH would win).
                 if [[ -n $want ]]; then
                     got=$(env "${env_run[@]}" ldd "$bdir/$b" 2>/dev/null | awk '/libcudart\.so/ { print $3; exit }')
@@ -580,32 +587,38 @@ gpu() {
                         continue
                     fi
                 fi
-                run_one "$bdir/$b" "$base" "${env_run[@]}"
-                rc=$?
-                runs=$((runs + 1))
-                # Without NVIDIA's run, a test of several devices on a machine with fewer must
-                # say so under ours (NVIDIA's runtime does).
-                if ((!run_nvidia)) && has_marker "$src" gpu2 && ((gpus < 2)); then
-                    if ((rc == 0)) && said_skip "$base.out" && (($(wc -l <"$base.out") == 1)); then
-                        skips=$((skips + 1))
-                    else
-                        ok=0
-                        detail+="  $b under $rt: with $gpus GPU it must print only '$MULTI_SKIP':"$'\n'"$(tail_of "$base.out" 5)"$'\n'
-                    fi
-                    continue
-                fi
-                if ((have_ref)); then
-                    res=$(judge "$base" "$rc" "$want_out")
-                elif [[ -f $ref.out ]]; then
-                    res=$(judge_same "$base" "$rc" "$ref" "$ref_rc")
-                else
-                    res=$(judge "$base" "$rc")
-                fi
-                if [[ -n $res ]]; then
-                    ok=0
-                    detail+="  $b under $rt:"$'\n'"$res"$'\n'
-                fi
+                planned+=("$b $rt")
+                (run_one "$bdir/$b" "$bdir/$b.$rt" "${env_run[@]}"; echo $? >"$bdir/$b.$rt.rc") &
             done
+        done
+        wait
+        for p in "${planned[@]}"; do
+            b=${p% *} rt=${p#* }
+            base=$bdir/$b.$rt
+            rc=$(cat "$base.rc" 2>/dev/null || echo 255)
+            runs=$((runs + 1))
+            # Without NVIDIA's run, a test of several devices on a machine with fewer must
+            # say so under ours (NVIDIA's runtime does).
+            if ((!run_nvidia)) && has_marker "$src" gpu2 && ((gpus < 2)); then
+                if ((rc == 0)) && said_skip "$base.out" && (($(wc -l <"$base.out") == 1)); then
+                    skips=$((skips + 1))
+                else
+                    ok=0
+                    detail+="  $b under $rt: with $gpus GPU it must print only '$MULTI_SKIP':"$'\n'"$(tail_of "$base.out" 5)"$'\n'
+                fi
+                continue
+            fi
+            if ((have_ref)); then
+                res=$(judge "$base" "$rc" "$want_out")
+            elif [[ -f $ref.out ]]; then
+                res=$(judge_same "$base" "$rc" "$ref" "$ref_rc")
+            else
+                res=$(judge "$base" "$rc")
+            fi
+            if [[ -n $res ]]; then
+                ok=0
+                detail+="  $b under $rt:"$'\n'"$res"$'\n'
+            fi
         done
         if ((ok && skips && skips == runs)); then
             echo "SKIP $MULTI_SKIP ($gpus here, as ours says)" >"$bdir/verdict"
@@ -660,7 +673,7 @@ gpu() {
         cat "$bdir/notes" 2>/dev/null
         v=$(head -n 1 "$bdir/verdict" 2>/dev/null)
         case $v in
-            SKIP*) skipped=$((skipped + 1)); echo "SKIP $name [$abi]: skipped: ${v#SKIP } (${secs}s)" ;;
+            SKIP*) skipped=$((skipped + 1)); echo "SKIP $name [$abi]: ${v#SKIP } (${secs}s)" ;;
             PASS) verdict "$name [$abi] (${secs}s)" 1 ;;
             FAIL) verdict "$name [$abi] (${secs}s)" 0 "$(tail -n +2 "$bdir/verdict")" ;;
             *) verdict "$name [$abi] (${secs}s)" 0 "    the job ended without a verdict (killed?)" ;;
@@ -745,6 +758,7 @@ case $mode in
         if [[ -z ${CTEST_GPU_LOGGED:-} ]]; then
             # Once more, with everything it prints also in the log, then the log and
             # NVIDIA's outputs go into expected.tgz.
+            rm -f "$out_dir/expected.tgz"
             CTEST_GPU_LOGGED=1 OUT=$out_dir bash "$0" "${args[@]}" 2>&1 | tee "$out_dir/ctest-gpu.log"
             rc=${PIPESTATUS[0]}
             if [[ -d $out_dir/expected ]]; then
