@@ -1,6 +1,22 @@
-# Shared by the scripts in scripts/ (sourced, not run).
+# Shared by the scripts in scripts/ (sourced, not run): each starts with its header comment,
+# then `set -uo pipefail` and `source .../lib.sh`. That is the one error mode: an unset variable
+# or a failed pipeline is an error, and a failing command does not stop the script by itself:
+# what must not fail says so (`|| die ...`), what may fail is counted (`N passed, N failed, N
+# skipped`).
 
+# The repository's root.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# die MESSAGE...: the script's name and MESSAGE on stderr, then exit 1.
+die() {
+    echo "$(basename "$0"): $*" >&2
+    exit 1
+}
+
+# must CMD...: runs CMD; dies (naming it) when it fails. For a script's steps that must not fail.
+must() {
+    "$@" || die "failed ($?): $*"
+}
 
 # header_usage: the calling script's header comment (its lines 2 to `set -uo pipefail`, less
 # the leading `# `) on stderr, then exit 2.

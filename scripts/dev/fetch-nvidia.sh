@@ -10,9 +10,9 @@
 # cuda_fp16.h include):
 #   .cache/nvidia/cu12/nvidia/cuda_cccl/include/{cuda,nv}
 # Idempotent and quiet; any failure stops it with a message.
-set -euo pipefail
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cache=${CUDART_RS_NVIDIA_CACHE:-$root/.cache/nvidia}
 wheels=$cache/wheels
 
@@ -30,10 +30,8 @@ pins=(
 case ${1:-} in
     --cu12-clang) pins+=("nvidia-cuda-cccl-cu12==12.9.27   cu12") ;;
     "") ;;
-    *) echo "usage: scripts/dev/fetch-nvidia.sh [--cu12-clang]" >&2; exit 2 ;;
+    *) header_usage ;;
 esac
-
-die() { echo "fetch-nvidia: $*" >&2; exit 1; }
 
 # nvidia-cuda-runtime-cu12==12.9.79 -> nvidia_cuda_runtime_cu12-12.9.79 (wheel file stem)
 stem() {
@@ -45,7 +43,7 @@ wheel_of() { compgen -G "$wheels/$(stem "$1")-*.whl" | head -n 1 || true; }
 
 python=$(command -v python3 || command -v python || true)
 
-mkdir -p "$wheels"
+mkdir -p "$wheels" || die "cannot make $wheels"
 missing=()
 for p in "${pins[@]}"; do
     read -r req _ <<<"$p"
@@ -94,10 +92,9 @@ for p in "${pins[@]}"; do
     info="$cache/$dir/$(stem "$req").dist-info"
     stamp="$cache/$dir/.unpacked-$(basename "$whl")"
     [[ -f $stamp ]] && continue
-    mkdir -p "$cache/$dir"
-    unpack "$whl" "$cache/$dir" || die "could not unpack $whl"
+    mkdir -p "$cache/$dir" && unpack "$whl" "$cache/$dir" || die "could not unpack $whl"
     [[ -f $info/RECORD ]] || die "$whl did not unpack to $info"
-    touch "$stamp"
+    touch "$stamp" || die "cannot write $stamp"
 done
 
 for f in cu13/nvidia/cu13/lib/libcudart.so.13 cu13/nvidia/cu13/include/cuda_runtime_api.h \

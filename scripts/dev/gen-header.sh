@@ -7,7 +7,7 @@
 #   scripts/dev/gen-header.sh --check   fail (with the diff) when a generated header in include/ is
 #                                   not what the sources generate, for either ABI's build, or
 #                                   include/ holds a header that is neither
-set -euo pipefail
+set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
@@ -16,17 +16,16 @@ listed() { awk -v k="$2" '$1 == k { print $2 }' "$1/headers.txt"; }
 
 case "${1:-}" in
     "")
-        out=$(cargo_out_dir -p cudart-rs)
+        out=$(cargo_out_dir -p cudart-rs) || die "the crate does not build"
         mapfile -t gen < <(listed "$out" generated)
         for h in "${gen[@]}"; do
-            mkdir -p "include/$(dirname "$h")"
-            cp "$out/$h" "include/$h"
+            mkdir -p "include/$(dirname "$h")" && cp "$out/$h" "include/$h" || die "include/$h not written"
         done
         echo "include/ regenerated: ${#gen[@]} headers ($(listed "$out" written | wc -l) more are written by hand there)"
         ;;
     --check)
-        out13=$(cargo_out_dir -p cudart-rs)
-        out12=$(cargo_out_dir -p cudart-rs --features abi12 --target-dir target/abi12)
+        out13=$(cargo_out_dir -p cudart-rs) || die "the 13 ABI does not build"
+        out12=$(cargo_out_dir -p cudart-rs --features abi12 --target-dir target/abi12) || die "the 12 ABI does not build"
         status=0
         mapfile -t gen < <(listed "$out13" generated)
         mapfile -t written < <(listed "$out13" written)
@@ -54,5 +53,5 @@ case "${1:-}" in
         fi
         exit $status
         ;;
-    *) echo "usage: scripts/dev/gen-header.sh [--check]" >&2; exit 2 ;;
+    *) header_usage ;;
 esac

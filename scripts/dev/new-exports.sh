@@ -9,19 +9,20 @@
 #     cudaStreamAttrID for enum cudaLaunchAttributeID are still listed);
 #   - its CUDART_VERSION against our header's.
 # Usage: scripts/dev/new-exports.sh WHEEL.whl|DIR [13|12]     (ABI 13 by default)
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-[[ $# -ge 1 ]] || { sed -n 2,11p "$0"; exit 2; }
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$root"
+[[ $# -ge 1 ]] || header_usage
 src=$1 abi=${2:-13}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [[ -f $src ]]; then
-    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$src" "$work/w"
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$src" "$work/w" || die "cannot unpack $src"
     src=$work/w
 fi
 lib=$(find "$src" -name "libcudart.so.$abi" | head -1)
 hdr=$(find "$src" -name cuda_runtime_api.h | head -1)
-[[ -n $lib && -n $hdr ]] || { echo "new-exports: no libcudart.so.$abi and cuda_runtime_api.h under $1" >&2; exit 1; }
+[[ -n $lib && -n $hdr ]] || die "no libcudart.so.$abi and cuda_runtime_api.h under $1"
 
 readelf --dyn-syms -W "$lib" | awk '$5 == "GLOBAL" && $7 != "UND" && $4 == "FUNC" {sub(/@.*/, "", $8); print $8}' | sort -u >"$work/theirs"
 awk '/^ / { sub(/@.*/, "", $1); print $1 }' "packaging/debian/libcudart-rs$abi.symbols" | sort -u >"$work/ours"

@@ -6,23 +6,26 @@
 # Chromium (Debian's `chromium` package) and saves a screenshot (HEIGHT pixels high, 300), of
 # FROM_US..TO_US microseconds of the trace when given (the events cut to that span). Downloads
 # go to .cache/timeline-picture.
-set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+(($# == 2 || $# == 4)) || header_usage
 trace=$(realpath "$1") png=$(realpath -m "$2") from=${3:-} to=${4:-}
-command -v chromium >/dev/null || { echo "timeline-picture: needs chromium (apt-get install chromium)" >&2; exit 1; }
+[[ -f $trace ]] || die "no $1"
+command -v chromium >/dev/null || die "needs chromium (apt-get install chromium)"
 c=$root/.cache/timeline-picture
-mkdir -p "$c"
+mkdir -p "$c" || die "cannot make $c"
 if [[ ! -f $c/trace_viewer_full.html ]]; then
-    python3 -m pip download -q --no-deps -d "$c" torch-tb-profiler==0.4.3
-    unzip -o -q -j "$c"/torch_tb_profiler-0.4.3-*.whl torch_tb_profiler/static/trace_viewer_full.html -d "$c"
+    python3 -m pip download -q --no-deps -d "$c" torch-tb-profiler==0.4.3 &&
+        unzip -o -q -j "$c"/torch_tb_profiler-0.4.3-*.whl torch_tb_profiler/static/trace_viewer_full.html -d "$c" ||
+        die "no trace viewer (torch-tb-profiler 0.4.3 from PyPI)"
 fi
 if [[ ! -f $c/webcomponents.min.js ]]; then
-    curl -fsSL https://registry.npmjs.org/webcomponents.js/-/webcomponents.js-0.7.24.tgz | tar xz -C "$c" package/webcomponents.min.js
-    mv "$c/package/webcomponents.min.js" "$c/" && rmdir "$c/package"
+    curl -fsSL https://registry.npmjs.org/webcomponents.js/-/webcomponents.js-0.7.24.tgz | tar xz -C "$c" package/webcomponents.min.js &&
+        mv "$c/package/webcomponents.min.js" "$c/" && rmdir "$c/package" || die "no webcomponents.js 0.7.24 from npm"
 fi
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-cp "$c/trace_viewer_full.html" "$c/webcomponents.min.js" "$w/"
+cp "$c/trace_viewer_full.html" "$c/webcomponents.min.js" "$w/" || die "cannot copy the viewer"
 python3 - "$trace" "$w/index.html" "$from" "$to" <<'PY'
 import json, sys
 trace, page, lo, hi = sys.argv[1:5]
@@ -66,6 +69,7 @@ document.addEventListener('WebComponentsReady', function () {
 });
 </script></body></html>""" % (json.dumps(data), json.dumps("cudart-rs timeline: " + trace.split("/")[-1])))
 PY
+(($? == 0)) || die "the page was not written"
 (cd "$w" && timeout 120 chromium --headless=new --no-sandbox --disable-gpu --allow-file-access-from-files \
     --virtual-time-budget=20000 --enable-logging=stderr --v=0 --window-size=1600,${HEIGHT:-300} --screenshot="$png" "file://$w/index.html" 2>&1 | grep CONSOLE | grep -i 'uncaught' | cut -c1-250 >&2 || true)
 [[ -s $png ]] && echo "timeline-picture: $png"

@@ -25,8 +25,8 @@
 #     stubs call cudaLaunchKernel by name whatever the default stream, the host objects'
 #     references to cudaLaunchKernel are renamed to cudaLaunchKernel_ptsz (objcopy), which
 #     is what nvcc's stubs call in that mode. Other nvcc flags are refused.
-set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 out=target/cu12-clang
@@ -35,15 +35,14 @@ while (($#)); do
     case $1 in
         --out) out=${2:?}; shift ;;
         --only) only=,${2:?},; shift ;;
-        *) echo "usage: scripts/gpu/cu12-build.sh [--out DIR] [--only a,b]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done
 clang=${CLANG:-clang++-19}
 tdir=ctest
 work=target/cu12-clang-work
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+mkdir -p "$out" && out=$(cd "$out" && pwd) || die "cannot make $out"
 
 # skip_all REASON: no test can be built; each gets NAME.skip with the reason.
 skip_all() {
@@ -69,14 +68,16 @@ cu13=$nv/cu13/nvidia/cu13
 # bin/fatbinary; and lib/libcudart.so for -lcudart.
 cuda=$work/cuda
 rm -rf "$work"
-mkdir -p "$cuda/include" "$cuda/bin" "$cuda/nvvm/libdevice" "$work/lib"
-cp -a "$cu12/cuda_runtime/include/." "$cuda/include/"
-cp -a "$cu12/cuda_nvcc/include/crt" "$cuda/include/"
-cp -a "$cu12/cuda_cccl/include/cuda" "$cu12/cuda_cccl/include/nv" "$cuda/include/"
-# clang's CUDA wrapper header includes it (nvcc's curand kernels); no test uses curand.
-: >"$cuda/include/curand_mtgp32_kernel.h"
-ln -s "$cu12/cuda_nvcc/nvvm/libdevice/libdevice.10.bc" "$cuda/nvvm/libdevice/"
-ln -s "$cu12/cuda_nvcc/bin/ptxas" "$cuda/bin/ptxas"
+{
+    mkdir -p "$cuda/include" "$cuda/bin" "$cuda/nvvm/libdevice" "$work/lib" &&
+        cp -a "$cu12/cuda_runtime/include/." "$cuda/include/" &&
+        cp -a "$cu12/cuda_nvcc/include/crt" "$cuda/include/" &&
+        cp -a "$cu12/cuda_cccl/include/cuda" "$cu12/cuda_cccl/include/nv" "$cuda/include/" &&
+        # clang's CUDA wrapper header includes it (nvcc's curand kernels); no test uses curand.
+        : >"$cuda/include/curand_mtgp32_kernel.h" &&
+        ln -s "$cu12/cuda_nvcc/nvvm/libdevice/libdevice.10.bc" "$cuda/nvvm/libdevice/" &&
+        ln -s "$cu12/cuda_nvcc/bin/ptxas" "$cuda/bin/ptxas"
+} || skip_all "not built for the 12 ABI: the CUDA 12 installation for clang could not be laid out"
 cat >"$cuda/bin/fatbinary" <<EOF
 #!/usr/bin/env bash
 # clang's fatbinary command line, for CUDA 13's fatbinary (which knows --image3 only).
@@ -91,8 +92,8 @@ for a in "\$@"; do
 done
 exec "$cu13/bin/fatbinary" "\${args[@]}"
 EOF
-chmod +x "$cuda/bin/fatbinary"
-ln -s "$cu12/cuda_runtime/lib/libcudart.so.12" "$work/lib/libcudart.so"
+chmod +x "$cuda/bin/fatbinary" && ln -s "$cu12/cuda_runtime/lib/libcudart.so.12" "$work/lib/libcudart.so" ||
+    skip_all "not built for the 12 ABI: the CUDA 12 installation for clang could not be laid out"
 
 {
     echo "compiler=$("$clang" --version | head -n 1)"

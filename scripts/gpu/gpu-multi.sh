@@ -30,12 +30,12 @@ abis=(13 12) torch=1 runs=3 ctest_args=()
 while (($#)); do
     case $1 in
         --abi)
-            abis_of "${2:-}" || { echo "usage: see $0" >&2; exit 2; }
+            abis_of "${2:-}" || { header_usage; }
             shift ;;
         --only) ctest_args+=(--only "${2:-}"); shift ;;
         --no-torch) torch=0 ;;
         --runs) runs=${2:-3}; shift ;;
-        *) echo "usage: bash $0 [--abi 13|12|both] [--only a,b] [--no-torch] [--runs N]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done

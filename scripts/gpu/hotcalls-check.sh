@@ -19,7 +19,7 @@
 # (bench.md, the table; runs/). About six minutes on an H100. Exit status: non-zero when a
 # test failed or the benchmark did not run.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 bench=1 tests=1 quick=()
@@ -28,7 +28,7 @@ while (($#)); do
         --no-bench) bench=0 ;;
         --no-tests) tests=0 ;;
         --quick) quick=(--quick) ;;
-        *) echo "usage: scripts/gpu/hotcalls-check.sh [--no-bench] [--no-tests] [--quick]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done

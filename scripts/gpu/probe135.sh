@@ -14,8 +14,8 @@
 # CUDA; both link NVIDIA's 13.5 libcudart.so.13, .gpu/nvidia135) and run under it, then again
 # under drvtrace. $OUT (target/probe135) gets: summary.txt (what is printed), probe.txt,
 # nvidia.tgz (outputs, exit codes, build logs), drvtrace.tgz (the driver traces).
-set -u
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 OUT=${OUT:-$root/target/probe135}
 mkdir -p "$OUT"

@@ -7,29 +7,29 @@
 # machine.txt (the GPUs, driver, topology) becomes ctest/expected/multi<N>-machine.txt. Then it
 # lists what it recorded and, from the C test logs in the tarball, the tests whose runs under
 # ours did not print NVIDIA's output (FAIL) or skipped. Nothing is committed.
-set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-(($#)) || { echo "usage: bash scripts/gpu/record-multi.sh multiN-expected.tgz ..." >&2; exit 2; }
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+(($#)) || header_usage
 for tgz in "$@"; do
-    [[ -f $tgz ]] || { echo "record-multi: no $tgz" >&2; exit 1; }
+    [[ -f $tgz ]] || die "no $tgz"
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    tar -C "$tmp" -xzf "$tgz"
+    tar -C "$tmp" -xzf "$tgz" || die "cannot unpack $tgz"
     found=0
     for dir in "$tmp"/expected/*/multi*; do
         [[ -d $dir ]] || continue
         abi=$(basename "$(dirname "$dir")")
         multi=$(basename "$dir")
-        [[ $abi =~ ^(12|13)$ && $multi =~ ^multi[0-9]+$ ]] || { echo "record-multi: unexpected folder expected/$abi/$multi in $tgz" >&2; exit 1; }
+        [[ $abi =~ ^(12|13)$ && $multi =~ ^multi[0-9]+$ ]] || die "unexpected folder expected/$abi/$multi in $tgz"
         dest=$root/ctest/expected/$abi/$multi
         rm -rf "$dest"
-        mkdir -p "$dest"
+        mkdir -p "$dest" || die "cannot make $dest"
         cp "$dir"/*.out "$dest"/ 2>/dev/null || true
         n=$(find "$dest" -name '*.out' | wc -l)
         echo "ctest/expected/$abi/$multi: $n outputs ($(cd "$dest" && ls -- *.out 2>/dev/null | sed 's/\.out$//' | tr '\n' ' '))"
         found=1
         if [[ -f $tmp/machine.txt ]]; then
-            cp "$tmp/machine.txt" "$root/ctest/expected/$multi-machine.txt"
+            cp "$tmp/machine.txt" "$root/ctest/expected/$multi-machine.txt" || die "machine.txt not copied"
         fi
     done
     ((found)) || echo "record-multi: $tgz holds no expected/<abi>/multi<N>/ (a machine with fewer than two GPUs?)"

@@ -13,7 +13,7 @@
 # Each: PASS when the outputs are the same, FAIL with the diff, SKIP with the reason. Outputs
 # under $OUT (or target/tools-check). Ends with `N passed, N failed, N skipped`.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 out=${OUT:-$root/target/tools-check}
 mkdir -p "$out"

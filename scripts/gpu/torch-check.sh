@@ -11,14 +11,14 @@
 # target/torch-check). Ends with `torch-check: identical` or `torch-check: DIFFERENT`, and
 # exits non-zero when the outputs differ.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 runs=3 only=
 while (($#)); do
     case $1 in
         --runs) runs=$2; shift ;;
         --only) only=$2; shift ;;
-        *) echo "usage: $0 [--runs N] [--only \"SECTION ...\"]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done

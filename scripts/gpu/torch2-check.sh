@@ -33,7 +33,7 @@ while (($#)); do
     case $1 in
         --runs) runs=$2; shift ;;
         --steps) steps=$2; shift ;;
-        *) echo "usage: $0 [--runs N] [--steps S]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done

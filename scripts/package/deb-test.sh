@@ -24,7 +24,7 @@
 # DIR: the .deb files, default .gpu/deb when it exists, else dist/deb. $OUT (when set) gets
 # deb-test.log. Ends with `N passed, N failed`; exit status non-zero on a failure.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 mode="" debs="" keep=0 driver=""
@@ -36,15 +36,15 @@ while (($#)); do
         --driver) driver=${2:?}; shift ;; # inside: the stand-in driver
         --keep) keep=1 ;;
         -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "usage: scripts/package/deb-test.sh --chroot|--system [--debs DIR] [--keep]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done
-[[ -n $mode ]] || { echo "usage: scripts/package/deb-test.sh --chroot|--system [--debs DIR] [--keep]" >&2; exit 2; }
+[[ -n $mode ]] || { header_usage; }
 if [[ -z $debs ]]; then
     if [[ -d .gpu/deb ]]; then debs=.gpu/deb; else debs=dist/deb; fi
 fi
-debs=$(cd "$debs" 2>/dev/null && pwd) || { echo "deb-test: no folder of packages '$debs' (scripts/package/deb.sh)" >&2; exit 1; }
+debs=$(cd "$debs" 2>/dev/null && pwd) || die "no folder of packages '$debs' (scripts/package/deb.sh)"
 
 passed=0 failed=0
 ok() { echo "ok: $*"; passed=$((passed + 1)); }

@@ -32,8 +32,8 @@
 #   Maintainer field: $DEBFULLNAME <$DEBEMAIL>, else git's user.name and user.email, else the
 #   last commit's author.
 #   Version: Cargo.toml's, or $DEB_VERSION.
-set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 build=1 lint=1 symbols=0
@@ -42,8 +42,7 @@ for a in "$@"; do
         --no-build) build=0 ;;
         --no-lintian) lint=0 ;;
         --symbols) symbols=1 ;;
-        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "usage: scripts/package/deb.sh [--no-build] [--no-lintian] [--symbols]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
 done
 
@@ -53,26 +52,27 @@ command -v dh >/dev/null || need+=(debhelper)
 ((lint)) && ! command -v lintian >/dev/null && need+=(lintian)
 command -v fakeroot >/dev/null || need+=(fakeroot)
 if ((${#need[@]})); then
-    [[ $(id -u) == 0 ]] || { echo "deb.sh: missing ${need[*]} (apt-get install ${need[*]})" >&2; exit 1; }
+    [[ $(id -u) == 0 ]] || die "missing ${need[*]} (apt-get install ${need[*]})"
     echo "deb.sh: installing ${need[*]} from Debian's packages"
     export DEBIAN_FRONTEND=noninteractive
     apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null ||
-        { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; }
+        { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; } ||
+        die "could not install ${need[*]}"
 fi
 
 if ((build)); then
-    bash scripts/build.sh
+    bash scripts/build.sh || exit 1
 fi
 for f in target/release/libcudart.so target/abi12/release/libcudart.so target/release/libcuda_standin.so \
     target/release/cudart-rs dist/include/cuda_runtime.h; do
-    [[ -f $f ]] || { echo "deb.sh: no $f: run scripts/build.sh" >&2; exit 1; }
+    [[ -f $f ]] || die "no $f: run scripts/build.sh"
 done
-grep -qx 'profile=release' dist/BUILD-INFO || { echo "deb.sh: dist/ is not a release build" >&2; exit 1; }
+grep -qx 'profile=release' dist/BUILD-INFO || die "dist/ is not a release build"
 
 version=${DEB_VERSION:-$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)}
 name=${DEBFULLNAME:-$(git config user.name || git log -1 --format=%an 2>/dev/null || true)}
 email=${DEBEMAIL:-$(git config user.email || git log -1 --format=%ae 2>/dev/null || true)}
-[[ -n $name && -n $email ]] || { echo "deb.sh: set DEBFULLNAME and DEBEMAIL (the Maintainer field)" >&2; exit 1; }
+[[ -n $name && -n $email ]] || die "set DEBFULLNAME and DEBEMAIL (the Maintainer field)"
 maintainer="$name <$email>"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 # The changelog's date, and so SOURCE_DATE_EPOCH (file dates in the packages): the commit's.
@@ -82,32 +82,35 @@ date=$(git log -1 --format=%cD 2>/dev/null || date -R)
 work=target/deb
 src=$work/cudart-rs-$version
 rm -rf "$work"
-mkdir -p "$src/scripts/package" "$src/packaging" "$src/dist/include" "$src/target/release" "$src/target/abi12/release"
-cp scripts/package/install.sh "$src/scripts/package/"
-cp packaging/cudart-rs.pc.in packaging/cudart-rs.1 "$src/packaging/"
-cp Cargo.toml README.md "$src/"
-cp -r docs "$src/docs"
-cp -r dist/include/. "$src/dist/include/"
-cp dist/BUILD-INFO "$src/dist/"
-cp target/release/libcudart.so target/release/libcuda_standin.so target/release/cudart-rs "$src/target/release/"
-cp target/abi12/release/libcudart.so "$src/target/abi12/release/"
-cp -r packaging/debian "$src/debian"
-rm "$src/debian/copyright.in"
+{
+    mkdir -p "$src/scripts/package" "$src/packaging" "$src/dist/include" "$src/target/release" "$src/target/abi12/release" &&
+        cp scripts/lib.sh "$src/scripts/" &&
+        cp scripts/package/install.sh "$src/scripts/package/" &&
+        cp packaging/cudart-rs.pc.in packaging/cudart-rs.1 "$src/packaging/" &&
+        cp Cargo.toml README.md "$src/" &&
+        cp -r docs "$src/docs" &&
+        cp -r dist/include/. "$src/dist/include/" &&
+        cp dist/BUILD-INFO "$src/dist/" &&
+        cp target/release/libcudart.so target/release/libcuda_standin.so target/release/cudart-rs "$src/target/release/" &&
+        cp target/abi12/release/libcudart.so "$src/target/abi12/release/" &&
+        cp -r packaging/debian "$src/debian" &&
+        rm "$src/debian/copyright.in"
+} || die "the build tree $src not laid out"
 if ((symbols)); then
     rm -f "$src/debian/"*.symbols
     export CUDART_RS_SYMBOLS_CHECK=0
 fi
-sed -i "s|@MAINTAINER@|$maintainer|" "$src/debian/control"
+sed -i "s|@MAINTAINER@|$maintainer|" "$src/debian/control" || die "no $src/debian/control"
 # The crates linked into the libraries, from Cargo.lock (no build or proc-macro crates).
 crates=$(cargo tree -p cudart-rs -e normal,no-proc-macro --prefix none --format '{p} | {l}' --offline 2>/dev/null |
     sed 's/ (\*)$//; s/ ([^)]*)$//; s/ (proc-macro)//' | grep -v '^cudart-rs ' | sort -u |
     awk -F' [|] ' '{ printf " %s: %s\n", $1, $2 }')
-[[ -n $crates ]] || { echo "deb.sh: cargo tree listed no crates" >&2; exit 1; }
+[[ -n $crates ]] || die "cargo tree listed no crates"
 first=$(git log --reverse --format=%cd --date=format:%Y 2>/dev/null | head -n 1) last=$(git log -1 --format=%cd --date=format:%Y 2>/dev/null)
 years=${first:-$(date +%Y)}
 [[ -n $last && $last != "$years" ]] && years=$years-$last
 awk -v crates="$crates" -v years="$years" '$0 == "@CRATES@" { print crates; next } { sub(/@YEARS@/, years); print }' \
-    packaging/debian/copyright.in >"$src/debian/copyright"
+    packaging/debian/copyright.in >"$src/debian/copyright" || die "debian/copyright not written"
 cat >"$src/debian/changelog" <<EOF
 cudart-rs ($version) unstable; urgency=medium
 
@@ -119,24 +122,23 @@ EOF
 echo "deb.sh: dpkg-buildpackage -b in $src"
 (cd "$src" && dpkg-buildpackage -b -uc -us) >"$work/build.log" 2>&1 || {
     tail -n 40 "$work/build.log"
-    echo "deb.sh: dpkg-buildpackage failed ($work/build.log)" >&2
-    exit 1
+    die "dpkg-buildpackage failed ($work/build.log)"
 }
 if ((symbols)); then
     for p in libcudart-rs13 libcudart-rs12; do
         (cd "$src" && dpkg-gensymbols -p"$p" -P"debian/$p" -v"$version" -c0 -O"$root/packaging/debian/$p.symbols" \
             -e"debian/$p/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/cudart-rs/libcudart.so.${p#libcudart-rs}".*.* >/dev/null) ||
-            { echo "deb.sh: dpkg-gensymbols $p failed" >&2; exit 1; }
+            die "dpkg-gensymbols $p failed"
         # The -dev package a build against the library depends on.
         sed -i "1a * Build-Depends-Package: $p-dev" "packaging/debian/$p.symbols"
         echo "deb.sh: packaging/debian/$p.symbols: $(grep -c '^ ' "packaging/debian/$p.symbols") symbols"
     done
 fi
 rm -rf dist/deb
-mkdir -p dist/deb
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
-mv "$work"/*.deb "$work/cudart-rs_${version}_${arch}.changes" "$work/cudart-rs_${version}_${arch}.buildinfo" dist/deb/
-cp "$work/build.log" dist/deb/build.log
+mkdir -p dist/deb &&
+    mv "$work"/*.deb "$work/cudart-rs_${version}_${arch}.changes" "$work/cudart-rs_${version}_${arch}.buildinfo" dist/deb/ &&
+    cp "$work/build.log" dist/deb/build.log || die "dist/deb/ not filled"
 
 status=0
 if ((lint)); then
@@ -148,11 +150,11 @@ if ((lint)); then
     rc=0
     lintian --display-info --pedantic --display-experimental --show-overrides \
         "dist/deb/cudart-rs_${version}_${arch}.changes" >dist/deb/lintian.log 2>&1 || rc=$?
-    ((rc != 1)) || { cat dist/deb/lintian.log; echo "deb.sh: lintian failed" >&2; exit 1; }
+    ((rc != 1)) || { cat dist/deb/lintian.log; die "lintian failed"; }
     grep -qE '^[EW]: ' dist/deb/lintian.log && status=1
     echo "lintian ($(lintian --version)):"
     if [[ -s dist/deb/lintian.log ]]; then sed 's/^/  /' dist/deb/lintian.log; else echo "  (nothing to say)"; fi
 fi
 echo "deb.sh: dist/deb/:"
 (cd dist/deb && for f in *.deb; do printf '  %-48s %8d bytes\n' "$f" "$(stat -c %s "$f")"; done)
-((status == 0)) || { echo "deb.sh: lintian found errors or warnings" >&2; exit 1; }
+((status == 0)) || die "lintian found errors or warnings"

@@ -20,7 +20,7 @@
 #   - --uninstall leaves no file behind.
 # Prints one line per check; the last is `N passed, N failed`. Exit status non-zero on a failure.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 passed=0 failed=0

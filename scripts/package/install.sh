@@ -40,8 +40,8 @@
 #   --standin      also the stand-in driver, $LIBDIR/cudart-rs/stand-in/libcuda.so.1 (for trying
 #                  the runtime without a GPU: CUDART_RS_DRIVER=that path)
 #   --uninstall    removes what the same options and variables install
-set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 abis="13 12" debug=1 unstripped=0 uninstall=0 standin=0
 while (($#)); do
@@ -53,13 +53,12 @@ while (($#)); do
         --uninstall) uninstall=1 ;;
         --standin) standin=1 ;;
         PREFIX=* | BINDIR=* | MANDIR=* | DOCDIR=* | LIBDIR=* | INCLUDEDIR=* | PKGCONFIGDIR=* | DEBUGDIR=* | DESTDIR=*) export "${1?}" ;;
-        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "install: unknown argument '$1' (--help)" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done
 [[ $abis == both ]] && abis="13 12"
-for a in $abis; do [[ $a == 13 || $a == 12 ]] || { echo "install: --abi 13, 12 or both" >&2; exit 2; }; done
+for a in $abis; do [[ $a == 13 || $a == 12 ]] || header_usage; done
 
 PREFIX=${PREFIX:-/usr/local}
 BINDIR=${BINDIR:-$PREFIX/bin}
@@ -71,10 +70,10 @@ PKGCONFIGDIR=${PKGCONFIGDIR:-$LIBDIR/pkgconfig}
 DEBUGDIR=${DEBUGDIR:-}
 DESTDIR=${DESTDIR:-}
 for v in PREFIX BINDIR MANDIR DOCDIR LIBDIR INCLUDEDIR PKGCONFIGDIR; do
-    [[ ${!v} == /* ]] || { echo "install: $v must be an absolute path (got '${!v}')" >&2; exit 2; }
+    [[ ${!v} == /* ]] || die "$v must be an absolute path (got '${!v}')"
 done
-[[ -z $DEBUGDIR || $DEBUGDIR == /* ]] || { echo "install: DEBUGDIR must be an absolute path" >&2; exit 2; }
-[[ -z $DESTDIR ]] || DESTDIR=$(mkdir -p "$DESTDIR" && cd "$DESTDIR" && pwd)
+[[ -z $DEBUGDIR || $DEBUGDIR == /* ]] || die "DEBUGDIR must be an absolute path"
+[[ -z $DESTDIR ]] || DESTDIR=$(mkdir -p "$DESTDIR" && cd "$DESTDIR" && pwd) || die "cannot make $DESTDIR"
 
 dist=$root/dist
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$root/Cargo.toml" | head -n 1)
@@ -119,8 +118,7 @@ if ((uninstall)); then
     exit 0
 fi
 
-grep -qx 'profile=release' "$dist/BUILD-INFO" 2>/dev/null ||
-    { echo "install: dist/ holds no release build: run scripts/build.sh first" >&2; exit 1; }
+grep -qx 'profile=release' "$dist/BUILD-INFO" 2>/dev/null || die "dist/ holds no release build: run scripts/build.sh first"
 if ((unstripped)); then
     declare -A src=([13]=$root/target/release/libcudart.so [12]=$root/target/abi12/release/libcudart.so)
     cmd=$root/target/release/cudart-rs
@@ -129,12 +127,12 @@ else
     cmd=$dist/bin/cudart-rs
 fi
 for a in $abis; do
-    [[ -n $(full "$a") ]] || { echo "install: dist/BUILD-INFO has no version$a: run scripts/build.sh" >&2; exit 1; }
-    [[ -f ${src[$a]} ]] || { echo "install: no ${src[$a]}: run scripts/build.sh first" >&2; exit 1; }
-    [[ $(soname "${src[$a]}") == libcudart.so.$a ]] || { echo "install: ${src[$a]} is not libcudart.so.$a" >&2; exit 1; }
+    [[ -n $(full "$a") ]] || die "dist/BUILD-INFO has no version$a: run scripts/build.sh"
+    [[ -f ${src[$a]} ]] || die "no ${src[$a]}: run scripts/build.sh first"
+    [[ $(soname "${src[$a]}") == libcudart.so.$a ]] || die "${src[$a]} is not libcudart.so.$a"
 done
-[[ -f $dist/include/cuda_runtime.h ]] || { echo "install: no dist/include: run scripts/build.sh first" >&2; exit 1; }
-[[ -x $cmd ]] || { echo "install: no $cmd: run scripts/build.sh first" >&2; exit 1; }
+[[ -f $dist/include/cuda_runtime.h ]] || die "no dist/include: run scripts/build.sh first"
+[[ -x $cmd ]] || die "no $cmd: run scripts/build.sh first"
 # The command finds the libraries from where it is installed.
 case $cudartdir in
     "$(dirname "$BINDIR")"/lib/cudart-rs | "$(dirname "$BINDIR")"/lib/*-linux-gnu/cudart-rs | "$(dirname "$BINDIR")"/lib64/cudart-rs) ;;
@@ -148,65 +146,65 @@ pc_path() { if [[ $1 == "$PREFIX" ]]; then echo '${prefix}'; elif [[ $1 == "$PRE
 pc() {
     sed -e "s|@PREFIX@|$PREFIX|" -e "s|@LIBDIR@|$(pc_path "$LIBDIR")|" -e "s|@INCLUDEDIR@|$(pc_path "$INCLUDEDIR")|" \
         -e "s|@NAME@|$2|" -e "s|@VERSION@|$3|" -e "s|@DESCRIPTION@|$4|" -e "s|@ABI@|$5|g" -e "s|@CFLAGS@|$6|" \
-        "$root/packaging/cudart-rs.pc.in" >"$1"
-    chmod 0644 "$1"
+        "$root/packaging/cudart-rs.pc.in" >"$1" || die "$1 not written"
+    must chmod 0644 "$1"
 }
 
 d=$DESTDIR
 hdr=$INCLUDEDIR/cudart-rs
-install -d -m 0755 "$d$cudartdir" "$d$hdr" "$d$PKGCONFIGDIR" "$d$BINDIR"
-install -m 0755 "$cmd" "$d$BINDIR/cudart-rs"
-install -d -m 0755 "$d$MANDIR/man1" "$d$DOCDIR/docs"
-sed "s|@DOCDIR@|$DOCDIR|g" "$root/packaging/cudart-rs.1" >"$d$MANDIR/man1/cudart-rs.1"
-chmod 0644 "$d$MANDIR/man1/cudart-rs.1"
-install -m 0644 "$root/README.md" "$d$DOCDIR/"
-install -m 0644 "$root"/docs/*.md "$root"/docs/*.png "$d$DOCDIR/docs/"
+must install -d -m 0755 "$d$cudartdir" "$d$hdr" "$d$PKGCONFIGDIR" "$d$BINDIR"
+must install -m 0755 "$cmd" "$d$BINDIR/cudart-rs"
+must install -d -m 0755 "$d$MANDIR/man1" "$d$DOCDIR/docs"
+sed "s|@DOCDIR@|$DOCDIR|g" "$root/packaging/cudart-rs.1" >"$d$MANDIR/man1/cudart-rs.1" || die "the manual not written"
+must chmod 0644 "$d$MANDIR/man1/cudart-rs.1"
+must install -m 0644 "$root/README.md" "$d$DOCDIR/"
+must install -m 0644 "$root"/docs/*.md "$root"/docs/*.png "$d$DOCDIR/docs/"
 if ((debug)) && [[ -n $DEBUGDIR ]]; then
     id=$(build_id "$cmd")
-    [[ -n $id ]] && install -D -m 0644 "$dist/bin/.debug/cudart-rs.debug" "$d$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
+    [[ -z $id ]] || must install -D -m 0644 "$dist/bin/.debug/cudart-rs.debug" "$d$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
 fi
 (cd "$dist/include" && find . -type f | sort) | while read -r h; do
-    install -D -m 0644 "$dist/include/$h" "$d$hdr/${h#./}"
-done
+    must install -D -m 0644 "$dist/include/$h" "$d$hdr/${h#./}"
+done || exit 1
 for a in $abis; do
     v=$(full "$a")
     name=libcudart.so.$v
-    install -m 0644 "${src[$a]}" "$d$cudartdir/$name"
-    ln -sfn "$name" "$d$cudartdir/libcudart.so.$a"
+    must install -m 0644 "${src[$a]}" "$d$cudartdir/$name"
+    must ln -sfn "$name" "$d$cudartdir/libcudart.so.$a"
     # The ABI's toolkit root.
     root_a=$cudartdir/$a
-    rm -rf -- "$d$root_a"
-    install -d -m 0755 "$d$root_a/lib"
-    ln -s "../../libcudart.so.$a" "$d$root_a/lib/libcudart.so"
-    ln -s "../../libcudart.so.$a" "$d$root_a/lib/libcudart.so.$a"
+    must rm -rf -- "$d$root_a"
+    must install -d -m 0755 "$d$root_a/lib"
+    must ln -s "../../libcudart.so.$a" "$d$root_a/lib/libcudart.so"
+    must ln -s "../../libcudart.so.$a" "$d$root_a/lib/libcudart.so.$a"
     if [[ $a == 13 ]]; then
-        ln -s "$(rel "$root_a" "$hdr")" "$d$root_a/include"
+        must ln -s "$(rel "$root_a" "$hdr")" "$d$root_a/include"
     else
         # A header of each name that selects the 12 ABI and includes the one of the set (a
         # link would not do: compilers resolve the links of system headers, and a header's
         # own includes would then not come from here).
         (cd "$d$hdr" && find . -type f | sort) | while read -r h; do
             h=${h#./}
-            install -d -m 0755 "$d$root_a/include/$(dirname "$h")"
+            must install -d -m 0755 "$d$root_a/include/$(dirname "$h")"
             printf '%s\n' "/* cudart-rs: $h of the CUDA 12 ABI (libcudart.so.12). */" '#ifndef CUDART_RS_ABI12' \
                 '#define CUDART_RS_ABI12' '#endif' "#include \"$(rel "$root_a/include/$(dirname "$h")" "$hdr/$h")\"" \
-                >"$d$root_a/include/$h"
-            chmod 0644 "$d$root_a/include/$h"
-        done
+                >"$d$root_a/include/$h" || die "$d$root_a/include/$h not written"
+            must chmod 0644 "$d$root_a/include/$h"
+        done || exit 1
     fi
-    printf 'CUDA Version %s\n' "$v" >"$d$root_a/version.txt"
+    printf 'CUDA Version %s\n' "$v" >"$d$root_a/version.txt" || die "$d$root_a/version.txt not written"
     printf '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "%s"\n   },\n   "cuda_cudart" : {\n      "name" : "CUDA Runtime (cudart): cudart-rs %s",\n      "version" : "%s"\n   }\n}\n' \
-        "$v" "$version" "$v" >"$d$root_a/version.json"
-    chmod 0644 "$d$root_a/version.txt" "$d$root_a/version.json"
+        "$v" "$version" "$v" >"$d$root_a/version.json" || die "$d$root_a/version.json not written"
+    must chmod 0644 "$d$root_a/version.txt" "$d$root_a/version.json"
     if ((debug)); then
         dbg=$dist/lib/.debug/$name.debug
-        [[ -f $dbg ]] || { echo "install: no $dbg (--no-debug to install without it)" >&2; exit 1; }
+        [[ -f $dbg ]] || die "no $dbg (--no-debug to install without it)"
         if [[ -n $DEBUGDIR ]]; then
             id=$(build_id "${src[$a]}")
-            [[ -n $id ]] || { echo "install: ${src[$a]} has no build id" >&2; exit 1; }
-            install -D -m 0644 "$dbg" "$d$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
+            [[ -n $id ]] || die "${src[$a]} has no build id"
+            must install -D -m 0644 "$dbg" "$d$DEBUGDIR/.build-id/${id:0:2}/${id:2}.debug"
         else
-            install -D -m 0644 "$dbg" "$d$cudartdir/.debug/$name.debug"
+            must install -D -m 0644 "$dbg" "$d$cudartdir/.debug/$name.debug"
         fi
     fi
     if [[ $a == 12 ]]; then cflags="-I\${cudartdir}/12/include -DCUDART_RS_ABI12"; else cflags="-I\${includedir}/cudart-rs"; fi
@@ -220,8 +218,8 @@ done
 
 if ((standin)); then
     if ((unstripped)); then sd=$root/target/release/libcuda_standin.so; else sd=$dist/lib/stand-in/libcuda.so.1; fi
-    [[ -f $sd ]] || { echo "install: no $sd: run scripts/build.sh first" >&2; exit 1; }
-    install -D -m 0644 "$sd" "$d$cudartdir/stand-in/libcuda.so.1"
+    [[ -f $sd ]] || die "no $sd: run scripts/build.sh first"
+    must install -D -m 0644 "$sd" "$d$cudartdir/stand-in/libcuda.so.1"
 fi
 
 echo "install: cudart-rs $version ($abis) into ${DESTDIR:+$DESTDIR }$PREFIX:"

@@ -10,7 +10,8 @@
 # Overrides: CUDART_RS_LIB13/CUDART_RS_LIB12 (+ CUDART_RS_EXPORTS13/12), CUDART_RS_HEADER,
 # CUDART_RS_NVIDIA (NVIDIA's unpacked files, default .cache/nvidia).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$root"
 
 abis=both nvcc_link=1 build=1
 for a in "$@"; do
@@ -19,7 +20,7 @@ for a in "$@"; do
         --no-nvcc-link) nvcc_link=0 ;;
         --no-build) build=0 ;;
         -h|--help) sed -n 2,11p "$0"; exit 0 ;;
-        *) echo "usage: $0 [13|12|both] [--no-nvcc-link] [--no-build]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
 done
 [ "$abis" = both ] && abis="13 12"

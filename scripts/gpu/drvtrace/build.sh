@@ -6,16 +6,18 @@
 #   DRVTRACE_REAL=REAL_LIBCUDA DRVTRACE_OUT=trace.txt LD_LIBRARY_PATH=OUTDIR:... ./program
 # and for ours: CUDART_RS_DRIVER=OUTDIR/libcuda.so.1 in place of LD_LIBRARY_PATH.
 # Needs gcc, nm and an x86-64 Linux.
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib.sh"
+here=$root/scripts/gpu/drvtrace
+(($# == 1 || $# == 2)) || header_usage
 if (($# == 1)); then
     real=$(ldconfig -p | awk '/libcuda\.so\.1 .*x86-64/ {print $NF; exit}')
     outdir=$1
 else
     real=$1 outdir=$2
 fi
-[[ -f $real ]] || { echo "drvtrace: no driver library '$real'" >&2; exit 1; }
-mkdir -p "$outdir"
+[[ -f $real ]] || die "no driver library '$real'"
+mkdir -p "$outdir" || die "cannot make $outdir"
 s=$outdir/thunks.S
 {
   echo '.intel_syntax noprefix'
@@ -98,6 +100,7 @@ ASM
       echo "dt_e_$f: .quad dt_n_$f, 0, 0"
     done
   echo '.section .note.GNU-stack,"",@progbits'
-} >"$s"
-gcc -O1 -g -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$outdir/libcuda.so.1" "$here/drvtrace.c" "$s" -ldl -lpthread
+} >"$s" || die "$s not written"
+gcc -O1 -g -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$outdir/libcuda.so.1" "$here/drvtrace.c" "$s" -ldl -lpthread ||
+    die "drvtrace.c does not build"
 echo "drvtrace: $outdir/libcuda.so.1 ($(grep -c '^\.globl' "$s") symbols)"

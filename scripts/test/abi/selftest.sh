@@ -4,7 +4,8 @@
 # expects a FAIL line with the given text. Nothing in src/ or include/ is touched.
 #   bash scripts/test/abi/selftest.sh [path to our generated header]   (default include/)
 set -uo pipefail
-cd "$(dirname "$0")/../../.."
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib.sh"
+cd "$root"
 hdr=${1:-include/cuda_runtime_api.h}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
