@@ -32,12 +32,12 @@ while (($#)); do
     case $1 in
         --standin) mode=standin ;;
         --gpu) mode=gpu ;;
-        --abi) abis_of "${2:-}" || { echo "observe-check: --abi 13|12|both" >&2; exit 2; }; shift ;;
+        --abi) abis_of "${2:-}" || header_usage; shift ;;
         *) header_usage ;;
     esac
     shift
 done
-[[ -n $mode ]] || { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+[[ -n $mode ]] || header_usage
 
 if [[ $mode == gpu ]]; then
     dist=$root/.gpu/dist
