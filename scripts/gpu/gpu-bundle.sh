@@ -88,9 +88,9 @@ fi
 # Other builds for bench/run.sh --against (bench/ab-build.sh), compressed.
 for d in target/ab/*/; do
     [[ -f $d/libcudart.so.13 ]] || continue
-    mkdir -p "target/gpu-staging/ab/$(basename "$d")"
-    xz -c "$d/libcudart.so.13" >"target/gpu-staging/ab/$(basename "$d")/libcudart.so.13.xz"
-    cp "$d/BUILD-INFO" "target/gpu-staging/ab/$(basename "$d")/"
+    mkdir -p "target/gpu-staging/ab/$(basename "$d")" &&
+        xz -c "$d/libcudart.so.13" >"target/gpu-staging/ab/$(basename "$d")/libcudart.so.13.xz" &&
+        cp "$d/BUILD-INFO" "target/gpu-staging/ab/$(basename "$d")/" || die "the build $d not bundled"
 done
 {
     echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
