@@ -110,6 +110,16 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
 
+/* cudaPointerGetAttributes of p into *a (first filled with 0x7f bytes), printed as
+ * "label: error" and, when it failed, the thread's last error; whether it succeeded. */
+static inline int ct_pointer_attributes(const char *label, const void *p, struct cudaPointerAttributes *a) {
+    memset(a, 0x7f, sizeof *a);
+    cudaError_t e = cudaPointerGetAttributes(a, p);
+    printf("%s: %s\n", label, cudaGetErrorName(e));
+    if (e != cudaSuccess) SHOW_LAST(label);
+    return e == cudaSuccess;
+}
+
 /* "  label: result" and, where it failed, ", last <the last error>" (which that clears), on
  * one line; the result. */
 #define SHOW_CALL(label, call) ct_show_call((label), (call))

@@ -1,63 +1,11 @@
 /* Unified memory: cudaMallocManaged, cudaMemAdvise, cudaMemPrefetchAsync,
  * cudaMemRangeGetAttribute(s). */
-#include "ctest.h"
+#include "managed_util.h"
 
 #define SZ (1 << 20)
 
-#if CUDART_VERSION >= 13000
-static struct cudaMemLocation dev_loc(int id) {
-    struct cudaMemLocation l;
-    l.type = cudaMemLocationTypeDevice;
-    l.id = id;
-    return l;
-}
-static struct cudaMemLocation host_loc(void) {
-    struct cudaMemLocation l;
-    l.type = cudaMemLocationTypeHost;
-    l.id = 0;
-    return l;
-}
-/* The CUDA 13 forms, with a device ordinal or cudaCpuDeviceId as CUDA 12 takes them. */
-static cudaError_t advise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
-    return cudaMemAdvise(p, n, a, device == cudaCpuDeviceId ? host_loc() : dev_loc(device));
-}
-static cudaError_t prefetch(const void *p, size_t n, int device, cudaStream_t s) {
-    return cudaMemPrefetchAsync(p, n, device == cudaCpuDeviceId ? host_loc() : dev_loc(device), 0, s);
-}
-#else
-static cudaError_t advise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
-    return cudaMemAdvise(p, n, a, device);
-}
-static cudaError_t prefetch(const void *p, size_t n, int device, cudaStream_t s) {
-    return cudaMemPrefetchAsync(p, n, device, s);
-}
-#endif
-
-static void range_int(const char *label, const void *p, size_t n, enum cudaMemRangeAttribute a) {
-    int v = 12345;
-    cudaError_t e = cudaMemRangeGetAttribute(&v, sizeof v, a, p, n);
-    printf("%s: %s", label, cudaGetErrorName(e));
-    if (e == cudaSuccess) printf(" = %d", v);
-    printf("\n");
-}
-
 static void all_ranges(const char *when, const void *p, size_t n) {
-    char l[128];
-    printf("[%s]\n", when);
-    snprintf(l, sizeof l, "  ReadMostly");
-    range_int(l, p, n, cudaMemRangeAttributeReadMostly);
-    snprintf(l, sizeof l, "  PreferredLocation");
-    range_int(l, p, n, cudaMemRangeAttributePreferredLocation);
-    snprintf(l, sizeof l, "  LastPrefetchLocation");
-    range_int(l, p, n, cudaMemRangeAttributeLastPrefetchLocation);
-    snprintf(l, sizeof l, "  PreferredLocationType");
-    range_int(l, p, n, cudaMemRangeAttributePreferredLocationType);
-    snprintf(l, sizeof l, "  PreferredLocationId");
-    range_int(l, p, n, cudaMemRangeAttributePreferredLocationId);
-    snprintf(l, sizeof l, "  LastPrefetchLocationType");
-    range_int(l, p, n, cudaMemRangeAttributeLastPrefetchLocationType);
-    snprintf(l, sizeof l, "  LastPrefetchLocationId");
-    range_int(l, p, n, cudaMemRangeAttributeLastPrefetchLocationId);
+    mu_ranges(when, p, n);
     int by[3] = {7, 7, 7};
     cudaError_t e = cudaMemRangeGetAttribute(by, sizeof by, cudaMemRangeAttributeAccessedBy, p, n);
     printf("  AccessedBy[3]: %s = {%d, %d, %d}\n", cudaGetErrorName(e), by[0], by[1], by[2]);
@@ -107,42 +55,42 @@ int main(void) {
     all_ranges("fresh", m, SZ);
 
     /* Advice. */
-    OK(SHOW("SetReadMostly", advise(m, SZ, cudaMemAdviseSetReadMostly, 0)));
+    OK(SHOW("SetReadMostly", mu_advise(m, SZ, cudaMemAdviseSetReadMostly, 0)));
     all_ranges("after SetReadMostly", m, SZ);
-    OK(SHOW("UnsetReadMostly", advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0)));
-    OK(SHOW("SetPreferredLocation(0)", advise(m, SZ, cudaMemAdviseSetPreferredLocation, 0)));
-    OK(SHOW("SetAccessedBy(0)", advise(m, SZ, cudaMemAdviseSetAccessedBy, 0)));
+    OK(SHOW("UnsetReadMostly", mu_advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0)));
+    OK(SHOW("SetPreferredLocation(0)", mu_advise(m, SZ, cudaMemAdviseSetPreferredLocation, 0)));
+    OK(SHOW("SetAccessedBy(0)", mu_advise(m, SZ, cudaMemAdviseSetAccessedBy, 0)));
     all_ranges("after SetPreferredLocation(0), SetAccessedBy(0)", m, SZ);
     all_ranges("first half", m, SZ / 2);
-    OK(SHOW("SetPreferredLocation(cpu) on first half", advise(m, SZ / 2, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId)));
+    OK(SHOW("SetPreferredLocation(cpu) on first half", mu_advise(m, SZ / 2, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId)));
     all_ranges("first half after cpu preference", m, SZ / 2);
     all_ranges("whole after cpu preference on half", m, SZ);
-    OK(SHOW("UnsetPreferredLocation", advise(m, SZ, cudaMemAdviseUnsetPreferredLocation, 0)));
-    OK(SHOW("UnsetAccessedBy(0)", advise(m, SZ, cudaMemAdviseUnsetAccessedBy, 0)));
-    OK(SHOW("SetAccessedBy(cpu)", advise(m, SZ, cudaMemAdviseSetAccessedBy, cudaCpuDeviceId)));
+    OK(SHOW("UnsetPreferredLocation", mu_advise(m, SZ, cudaMemAdviseUnsetPreferredLocation, 0)));
+    OK(SHOW("UnsetAccessedBy(0)", mu_advise(m, SZ, cudaMemAdviseUnsetAccessedBy, 0)));
+    OK(SHOW("SetAccessedBy(cpu)", mu_advise(m, SZ, cudaMemAdviseSetAccessedBy, cudaCpuDeviceId)));
     all_ranges("after unsets, SetAccessedBy(cpu)", m, SZ);
-    OK(SHOW("UnsetAccessedBy(cpu)", advise(m, SZ, cudaMemAdviseUnsetAccessedBy, cudaCpuDeviceId)));
+    OK(SHOW("UnsetAccessedBy(cpu)", mu_advise(m, SZ, cudaMemAdviseUnsetAccessedBy, cudaCpuDeviceId)));
 
     /* Advice failures. */
-    SHOW("advice 0", advise(m, SZ, (enum cudaMemoryAdvise)0, 0));
+    SHOW("advice 0", mu_advise(m, SZ, (enum cudaMemoryAdvise)0, 0));
     SHOW_LAST("advice 0");
-    SHOW("advice 7", advise(m, SZ, (enum cudaMemoryAdvise)7, 0));
+    SHOW("advice 7", mu_advise(m, SZ, (enum cudaMemoryAdvise)7, 0));
     SHOW_LAST("advice 7");
-    SHOW("SetPreferredLocation(99)", advise(m, SZ, cudaMemAdviseSetPreferredLocation, 99));
+    SHOW("SetPreferredLocation(99)", mu_advise(m, SZ, cudaMemAdviseSetPreferredLocation, 99));
     SHOW_LAST("device 99");
-    SHOW("SetAccessedBy(-2)", advise(m, SZ, cudaMemAdviseSetAccessedBy, cudaInvalidDeviceId));
+    SHOW("SetAccessedBy(-2)", mu_advise(m, SZ, cudaMemAdviseSetAccessedBy, cudaInvalidDeviceId));
     SHOW_LAST("device -2");
-    SHOW("SetReadMostly(device 99)", advise(m, SZ, cudaMemAdviseSetReadMostly, 99));
+    SHOW("SetReadMostly(device 99)", mu_advise(m, SZ, cudaMemAdviseSetReadMostly, 99));
     SHOW_LAST("read mostly, device 99");
-    OK(advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0));
-    SHOW("advise(NULL)", advise(NULL, SZ, cudaMemAdviseSetReadMostly, 0));
+    OK(mu_advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0));
+    SHOW("advise(NULL)", mu_advise(NULL, SZ, cudaMemAdviseSetReadMostly, 0));
     SHOW_LAST("advise NULL");
-    SHOW("advise(count 0)", advise(m, 0, cudaMemAdviseSetReadMostly, 0));
+    SHOW("advise(count 0)", mu_advise(m, 0, cudaMemAdviseSetReadMostly, 0));
     SHOW_LAST("advise count 0");
-    OK(advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0));
+    OK(mu_advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0));
     void *d = NULL;
     OK(cudaMalloc(&d, 4096));
-    SHOW("advise(cudaMalloc memory)", advise(d, 4096, cudaMemAdviseSetReadMostly, 0));
+    SHOW("advise(cudaMalloc memory)", mu_advise(d, 4096, cudaMemAdviseSetReadMostly, 0));
     SHOW_LAST("advise device memory");
 #if CUDART_VERSION >= 13000
     {
@@ -161,46 +109,46 @@ int main(void) {
         l.type = cudaMemLocationTypeDevice;
         l.id = 0;
         OK(SHOW("cudaMemAdvise_v2 SetPreferredLocation(device 0)", cudaMemAdvise_v2(m, SZ, cudaMemAdviseSetPreferredLocation, l)));
-        range_int("  PreferredLocation", m, SZ, cudaMemRangeAttributePreferredLocation);
+        mu_range_int("  PreferredLocation", m, SZ, cudaMemRangeAttributePreferredLocation);
         l.type = cudaMemLocationTypeHost;
         OK(SHOW("cudaMemAdvise_v2 SetPreferredLocation(host)", cudaMemAdvise_v2(m, SZ, cudaMemAdviseSetPreferredLocation, l)));
-        range_int("  PreferredLocation", m, SZ, cudaMemRangeAttributePreferredLocation);
+        mu_range_int("  PreferredLocation", m, SZ, cudaMemRangeAttributePreferredLocation);
         OK(cudaMemAdvise(m, SZ, cudaMemAdviseUnsetPreferredLocation, 0));
     }
 #endif
 
     /* Prefetch. */
-    OK(SHOW("prefetch to 0", prefetch(m, SZ, 0, 0)));
+    OK(SHOW("prefetch to 0", mu_prefetch(m, SZ, 0, 0)));
     OK(SHOW("cudaDeviceSynchronize", cudaDeviceSynchronize()));
     all_ranges("after prefetch to 0", m, SZ);
-    OK(SHOW("prefetch to cpu", prefetch(m, SZ, cudaCpuDeviceId, 0)));
+    OK(SHOW("prefetch to cpu", mu_prefetch(m, SZ, cudaCpuDeviceId, 0)));
     OK(cudaDeviceSynchronize());
     all_ranges("after prefetch to cpu", m, SZ);
-    OK(SHOW("prefetch half to 0 on cudaStreamPerThread", prefetch(m, SZ / 2, 0, cudaStreamPerThread)));
+    OK(SHOW("prefetch half to 0 on cudaStreamPerThread", mu_prefetch(m, SZ / 2, 0, cudaStreamPerThread)));
     OK(cudaStreamSynchronize(cudaStreamPerThread));
     all_ranges("after prefetch of half to 0", m, SZ);
     cudaStream_t s = NULL;
     OK(cudaStreamCreate(&s));
-    OK(SHOW("prefetch to 0 on a stream", prefetch(m, SZ, 0, s)));
+    OK(SHOW("prefetch to 0 on a stream", mu_prefetch(m, SZ, 0, s)));
     OK(cudaStreamSynchronize(s));
-    range_int("LastPrefetchLocation", m, SZ, cudaMemRangeAttributeLastPrefetchLocation);
+    mu_range_int("LastPrefetchLocation", m, SZ, cudaMemRangeAttributeLastPrefetchLocation);
     good = 1;
     for (int i = 0; i < SZ; i++) good &= m[i] == (unsigned char)(i * 7);
     CHECK(good);
     printf("host read back after prefetches: %d\n", good);
 
-    SHOW("prefetch to 99", prefetch(m, SZ, 99, 0));
+    SHOW("prefetch to 99", mu_prefetch(m, SZ, 99, 0));
     SHOW_LAST("prefetch device 99");
-    SHOW("prefetch to -2", prefetch(m, SZ, cudaInvalidDeviceId, 0));
+    SHOW("prefetch to -2", mu_prefetch(m, SZ, cudaInvalidDeviceId, 0));
     SHOW_LAST("prefetch device -2");
-    SHOW("prefetch cudaMalloc memory", prefetch(d, 4096, 0, 0));
+    SHOW("prefetch cudaMalloc memory", mu_prefetch(d, 4096, 0, 0));
     SHOW_LAST("prefetch device memory");
-    SHOW("prefetch NULL", prefetch(NULL, 4096, 0, 0));
+    SHOW("prefetch NULL", mu_prefetch(NULL, 4096, 0, 0));
     SHOW_LAST("prefetch NULL");
-    SHOW("prefetch count 0", prefetch(m, 0, 0, 0));
+    SHOW("prefetch count 0", mu_prefetch(m, 0, 0, 0));
     SHOW_LAST("prefetch count 0");
 #if CUDART_VERSION >= 13000
-    SHOW("prefetch flags 1", cudaMemPrefetchAsync(m, SZ, dev_loc(0), 1, 0));
+    SHOW("prefetch flags 1", cudaMemPrefetchAsync(m, SZ, mu_where(0), 1, 0));
     SHOW_LAST("prefetch flags 1");
 #else
     {
@@ -209,7 +157,7 @@ int main(void) {
         l.id = 0;
         OK(SHOW("cudaMemPrefetchAsync_v2(host)", cudaMemPrefetchAsync_v2(m, SZ, l, 0, 0)));
         OK(cudaDeviceSynchronize());
-        range_int("  LastPrefetchLocation", m, SZ, cudaMemRangeAttributeLastPrefetchLocation);
+        mu_range_int("  LastPrefetchLocation", m, SZ, cudaMemRangeAttributeLastPrefetchLocation);
         SHOW("cudaMemPrefetchAsync_v2(flags 1)", cudaMemPrefetchAsync_v2(m, SZ, l, 1, 0));
         SHOW_LAST("v2 flags 1");
     }
@@ -238,8 +186,8 @@ int main(void) {
     SHOW_LAST("past the end");
 
     /* Several attributes at once. */
-    OK(advise(m, SZ, cudaMemAdviseSetReadMostly, 0));
-    OK(prefetch(m, SZ, 0, 0));
+    OK(mu_advise(m, SZ, cudaMemAdviseSetReadMostly, 0));
+    OK(mu_prefetch(m, SZ, 0, 0));
     OK(cudaDeviceSynchronize());
     {
         int rm = -9, last = -9, by[2] = {-9, -9};
@@ -267,7 +215,7 @@ int main(void) {
     }
 
     /* A pointer into the middle of the allocation works like any other. */
-    range_int("ReadMostly(middle page)", m + SZ / 2, 4096, cudaMemRangeAttributeReadMostly);
+    mu_range_int("ReadMostly(middle page)", m + SZ / 2, 4096, cudaMemRangeAttributeReadMostly);
 
     OK(cudaStreamDestroy(s));
     OK(cudaFree(d));

@@ -6,13 +6,7 @@
 /* Prints the attributes of p; pointers only as comparisons with p and NULL. */
 static void show(const char *label, const void *p) {
     struct cudaPointerAttributes a;
-    memset(&a, 0x7f, sizeof a);
-    cudaError_t e = cudaPointerGetAttributes(&a, p);
-    printf("%s: %s\n", label, cudaGetErrorName(e));
-    if (e != cudaSuccess) {
-        SHOW_LAST(label);
-        return;
-    }
+    if (!ct_pointer_attributes(label, p, &a)) return;
     printf("  type = %s\n", ct_memory_type_name((int)a.type));
     printf("  device = %d\n", a.device);
     printf("  devicePointer == p: %d, NULL: %d\n", (int)(a.devicePointer == p), (int)(a.devicePointer == NULL));

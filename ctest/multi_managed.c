@@ -4,52 +4,16 @@
  * and of another, and back to the host; the range attributes after each step; the pointer
  * attributes of managed memory made with each device current; copies from managed memory to
  * each device's memory; devices that do not exist. */
-#include "ctest.h"
+#include "managed_util.h"
 
 #define MAXD 16
 #define SZ (1 << 20)
 
-#if CUDART_VERSION >= 13000
-static struct cudaMemLocation where(int id) {
-    struct cudaMemLocation l;
-    l.type = id == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
-    l.id = id == cudaCpuDeviceId ? 0 : id;
-    return l;
-}
-static cudaError_t advise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
-    return cudaMemAdvise(p, n, a, where(device));
-}
-static cudaError_t prefetch(const void *p, size_t n, int device, cudaStream_t s) {
-    return cudaMemPrefetchAsync(p, n, where(device), 0, s);
-}
-#else
-static cudaError_t advise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
-    return cudaMemAdvise(p, n, a, device);
-}
-static cudaError_t prefetch(const void *p, size_t n, int device, cudaStream_t s) {
-    return cudaMemPrefetchAsync(p, n, device, s);
-}
-#endif
 
 static int ndev;
 
-static void range_int(const char *label, const void *p, size_t n, enum cudaMemRangeAttribute a) {
-    int v = 12345;
-    cudaError_t e = cudaMemRangeGetAttribute(&v, sizeof v, a, p, n);
-    printf("  %s: %s", label, cudaGetErrorName(e));
-    if (e == cudaSuccess) printf(" = %d", v);
-    printf("\n");
-}
-
 static void ranges(const char *when, const void *p, size_t n) {
-    printf("[%s]\n", when);
-    range_int("ReadMostly", p, n, cudaMemRangeAttributeReadMostly);
-    range_int("PreferredLocation", p, n, cudaMemRangeAttributePreferredLocation);
-    range_int("LastPrefetchLocation", p, n, cudaMemRangeAttributeLastPrefetchLocation);
-    range_int("PreferredLocationType", p, n, cudaMemRangeAttributePreferredLocationType);
-    range_int("PreferredLocationId", p, n, cudaMemRangeAttributePreferredLocationId);
-    range_int("LastPrefetchLocationType", p, n, cudaMemRangeAttributeLastPrefetchLocationType);
-    range_int("LastPrefetchLocationId", p, n, cudaMemRangeAttributeLastPrefetchLocationId);
+    mu_ranges(when, p, n);
     int by[MAXD + 1];
     for (int i = 0; i <= MAXD; i++) by[i] = 77;
     cudaError_t e = cudaMemRangeGetAttribute(by, sizeof(int) * (size_t)(ndev + 1), cudaMemRangeAttributeAccessedBy, p, n);
@@ -106,9 +70,9 @@ int main(void) {
     for (int d = 0; d < n; d++) {
         char l[128];
         printf("device %d:\n", d);
-        SHOW("  SetPreferredLocation", advise(m, SZ, cudaMemAdviseSetPreferredLocation, d));
-        SHOW("  SetAccessedBy", advise(m, SZ, cudaMemAdviseSetAccessedBy, d));
-        SHOW("  prefetch on its own stream", prefetch(m, SZ, d, st[d]));
+        SHOW("  SetPreferredLocation", mu_advise(m, SZ, cudaMemAdviseSetPreferredLocation, d));
+        SHOW("  SetAccessedBy", mu_advise(m, SZ, cudaMemAdviseSetAccessedBy, d));
+        SHOW("  prefetch on its own stream", mu_prefetch(m, SZ, d, st[d]));
         OK(cudaStreamSynchronize(st[d]));
         snprintf(l, sizeof l, "preferred %d, accessed by 0..%d, prefetched to %d", d, d, d);
         ranges(l, m, SZ);
@@ -124,7 +88,7 @@ int main(void) {
         free(back);
         OK(cudaSetDevice(0));
         int e = (d + 1) % n;
-        SHOW("  prefetch on another device's stream", prefetch(m, SZ / 2, d, st[e]));
+        SHOW("  prefetch on another device's stream", mu_prefetch(m, SZ / 2, d, st[e]));
         OK(cudaStreamSynchronize(st[e]));
         snprintf(l, sizeof l, "first half prefetched to %d on device %d's stream", d, e);
         ranges(l, m, SZ / 2);
@@ -135,19 +99,19 @@ int main(void) {
     for (int d = 0; d < n; d++) {
         char l[64];
         snprintf(l, sizeof l, "UnsetAccessedBy(%d)", d);
-        SHOW(l, advise(m, SZ, cudaMemAdviseUnsetAccessedBy, d));
+        SHOW(l, mu_advise(m, SZ, cudaMemAdviseUnsetAccessedBy, d));
     }
-    SHOW("UnsetPreferredLocation", advise(m, SZ, cudaMemAdviseUnsetPreferredLocation, 0));
-    SHOW("prefetch to the host", prefetch(m, SZ, cudaCpuDeviceId, st[0]));
+    SHOW("UnsetPreferredLocation", mu_advise(m, SZ, cudaMemAdviseUnsetPreferredLocation, 0));
+    SHOW("prefetch to the host", mu_prefetch(m, SZ, cudaCpuDeviceId, st[0]));
     OK(cudaStreamSynchronize(st[0]));
     ranges("advice unset, prefetched to the host", m, SZ);
 
     /* Read mostly: a copy on every device. */
-    SHOW("SetReadMostly", advise(m, SZ, cudaMemAdviseSetReadMostly, 0));
+    SHOW("SetReadMostly", mu_advise(m, SZ, cudaMemAdviseSetReadMostly, 0));
     for (int d = 0; d < n; d++) {
         char l[64];
         snprintf(l, sizeof l, "read mostly, prefetch to %d", d);
-        SHOW(l, prefetch(m, SZ, d, st[d]));
+        SHOW(l, mu_prefetch(m, SZ, d, st[d]));
         OK(cudaStreamSynchronize(st[d]));
     }
     ranges("read mostly, prefetched to every device", m, SZ);
@@ -156,22 +120,22 @@ int main(void) {
         CHECK(ok);
         printf("host reads: %s\n", ok ? "ok" : "WRONG");
     }
-    SHOW("UnsetReadMostly", advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0));
+    SHOW("UnsetReadMostly", mu_advise(m, SZ, cudaMemAdviseUnsetReadMostly, 0));
 
     /* Halves preferring different devices. */
-    SHOW("first half prefers 0", advise(m, SZ / 2, cudaMemAdviseSetPreferredLocation, 0));
-    SHOW("second half prefers last", advise(m + SZ / 2, SZ / 2, cudaMemAdviseSetPreferredLocation, n - 1));
+    SHOW("first half prefers 0", mu_advise(m, SZ / 2, cudaMemAdviseSetPreferredLocation, 0));
+    SHOW("second half prefers last", mu_advise(m + SZ / 2, SZ / 2, cudaMemAdviseSetPreferredLocation, n - 1));
     ranges("whole, halves preferring 0 and last", m, SZ);
     ranges("second half", m + SZ / 2, SZ / 2);
 
     /* Devices that are not there. */
-    SHOW("SetPreferredLocation(n)", advise(m, SZ, cudaMemAdviseSetPreferredLocation, n));
+    SHOW("SetPreferredLocation(n)", mu_advise(m, SZ, cudaMemAdviseSetPreferredLocation, n));
     SHOW_LAST("SetPreferredLocation(n)");
-    SHOW("SetAccessedBy(n)", advise(m, SZ, cudaMemAdviseSetAccessedBy, n));
+    SHOW("SetAccessedBy(n)", mu_advise(m, SZ, cudaMemAdviseSetAccessedBy, n));
     SHOW_LAST("SetAccessedBy(n)");
-    SHOW("prefetch to n", prefetch(m, SZ, n, st[0]));
+    SHOW("prefetch to n", mu_prefetch(m, SZ, n, st[0]));
     SHOW_LAST("prefetch to n");
-    SHOW("prefetch to -2", prefetch(m, SZ, -2, st[0]));
+    SHOW("prefetch to -2", mu_prefetch(m, SZ, -2, st[0]));
     SHOW_LAST("prefetch to -2");
 
     OK(cudaFree(m));

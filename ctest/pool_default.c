@@ -11,13 +11,7 @@
 /* Prints what cudaPointerGetAttributes says of p (pointers only compared with p and NULL). */
 static void attrs(const char *label, const void *p) {
     struct cudaPointerAttributes a;
-    memset(&a, 0x7f, sizeof a);
-    cudaError_t e = cudaPointerGetAttributes(&a, p);
-    printf("%s: %s\n", label, cudaGetErrorName(e));
-    if (e != cudaSuccess) {
-        SHOW_LAST(label);
-        return;
-    }
+    if (!ct_pointer_attributes(label, p, &a)) return;
     printf("  type = %s, device = %d, devicePointer == p: %d, hostPointer == p: %d, hostPointer NULL: %d\n",
            ct_memory_type_name((int)a.type), a.device, (int)(a.devicePointer == p), (int)(a.hostPointer == p),
            (int)(a.hostPointer == NULL));
