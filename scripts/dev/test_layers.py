@@ -144,6 +144,24 @@ class Arrows(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("CIRCLE of 2 files", out)
 
+    def test_known_circle_listed_then_gone(self):
+        c = self.crate({
+            "lib.rs": "mod a;\nmod b;\n",
+            "a.rs": "pub fn f() { super::b::g(); }\n",
+            "b.rs": "pub fn g() { super::a::f(); }\n",
+        })
+        known = os.path.join(c.dir, "known.txt")
+        with open(known, "w") as f:
+            f.write("# a comment\n%s, %s\n" % (os.path.join(c.dir, "a.rs"), os.path.join(c.dir, "b.rs")))
+        rc, out = c.check("--known", known)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("KNOWN CIRCLE of 2 files", out)
+        with open(os.path.join(c.dir, "b.rs"), "w") as f:
+            f.write("pub fn g() {}\n")
+        rc, out = c.check("--known", known)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("GONE: the known circle", out)
+
 
 if __name__ == "__main__":
     unittest.main()
