@@ -302,6 +302,27 @@ fn requirements_out(r: &CUDA_ARRAY_MEMORY_REQUIREMENTS) -> cudaArrayMemoryRequir
     cudaArrayMemoryRequirements { size: r.size, alignment: r.alignment, reserved: [0; 4] }
 }
 
+/// What the four layout and requirement queries do: the out pointer, then the handle (NULL is
+/// `cudaErrorInvalidValue`), the driver's answer (`query`, given the current context's driver
+/// calls and a valid out pointer; the handle is the caller's), converted (`convert`) into the
+/// caller's out pointer.
+fn array_query<H, D: Default, R: 'static>(
+    o: *mut R,
+    handle: *mut H,
+    query: impl FnOnce(&Fns, &mut D) -> CUresult,
+    convert: fn(&D) -> R,
+) -> Res {
+    let o = out(o)?;
+    if handle.is_null() {
+        return Err(cudaError::cudaErrorInvalidValue);
+    }
+    let f = rt::ctx()?;
+    let mut d = D::default();
+    cu(query(f, &mut d))?;
+    *o = convert(&d);
+    Ok(())
+}
+
 /// Returns the layout properties of a sparse CUDA array.
 #[export(family = Array)]
 #[no_mangle]
@@ -309,18 +330,9 @@ pub unsafe extern "C" fn cudaArrayGetSparseProperties(
     sparseProperties: *mut cudaArraySparseProperties,
     array: cudaArray_t,
 ) -> cudaError_t {
-    run(|| {
-        let o = out(sparseProperties)?;
-        if array.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        let f = rt::ctx()?;
-        let mut s = CUDA_ARRAY_SPARSE_PROPERTIES::default();
-        // SAFETY: valid out pointer; the caller's handle.
-        cu(unsafe { f.cuArrayGetSparseProperties(&mut s, array as CUarray) })?;
-        *o = sparse_out(&s);
-        Ok(())
-    })
+    // SAFETY: a valid out pointer; the handle is the caller's.
+    let query = |f: &Fns, s: &mut _| unsafe { f.cuArrayGetSparseProperties(s, array as CUarray) };
+    run(|| array_query(sparseProperties, array, query, sparse_out))
 }
 
 /// Returns the layout properties of a sparse CUDA mipmapped array.
@@ -330,19 +342,13 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(
     sparseProperties: *mut cudaArraySparseProperties,
     mipmap: cudaMipmappedArray_t,
 ) -> cudaError_t {
-    run(|| {
-        let o = out(sparseProperties)?;
-        if mipmap.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        let f = rt::ctx()?;
-        let mut s = CUDA_ARRAY_SPARSE_PROPERTIES::default();
-        // SAFETY: valid out pointer; the caller's handle.
-        cu(unsafe { f.cuMipmappedArrayGetSparseProperties(&mut s, mipmap as CUmipmappedArray) })?;
-        *o = sparse_out(&s);
-        Ok(())
-    })
+    // SAFETY: a valid out pointer; the handle is the caller's.
+    let query = |f: &Fns, s: &mut _| unsafe { f.cuMipmappedArrayGetSparseProperties(s, mipmap as CUmipmappedArray) };
+    run(|| array_query(sparseProperties, mipmap, query, sparse_out))
 }
+
+// The device ordinal of the requirement queries goes to the driver as it is: NVIDIA's runtime
+// does not check it.
 
 /// Returns the memory requirements of a CUDA array.
 #[export(family = Array)]
@@ -352,19 +358,9 @@ pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(
     array: cudaArray_t,
     device: c_int,
 ) -> cudaError_t {
-    run(|| {
-        let o = out(memoryRequirements)?;
-        if array.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        let f = rt::ctx()?;
-        let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
-        // The device ordinal goes to the driver as it is: NVIDIA's runtime does not check it.
-        // SAFETY: valid out pointer; the caller's handle.
-        cu(unsafe { f.cuArrayGetMemoryRequirements(&mut r, array as CUarray, device as CUdevice) })?;
-        *o = requirements_out(&r);
-        Ok(())
-    })
+    // SAFETY: a valid out pointer; the handle is the caller's.
+    let query = |f: &Fns, r: &mut _| unsafe { f.cuArrayGetMemoryRequirements(r, array as CUarray, device as CUdevice) };
+    run(|| array_query(memoryRequirements, array, query, requirements_out))
 }
 
 /// Returns the memory requirements of a CUDA mipmapped array.
@@ -375,19 +371,11 @@ pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(
     mipmap: cudaMipmappedArray_t,
     device: c_int,
 ) -> cudaError_t {
-    run(|| {
-        let o = out(memoryRequirements)?;
-        if mipmap.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
-        let f = rt::ctx()?;
-        let mut r = CUDA_ARRAY_MEMORY_REQUIREMENTS::default();
-        // The device ordinal goes to the driver as it is: NVIDIA's runtime does not check it.
-        // SAFETY: valid out pointer; the caller's handle.
-        cu(unsafe { f.cuMipmappedArrayGetMemoryRequirements(&mut r, mipmap as CUmipmappedArray, device as CUdevice) })?;
-        *o = requirements_out(&r);
-        Ok(())
-    })
+    // SAFETY: a valid out pointer; the handle is the caller's.
+    let query = |f: &Fns, r: &mut _| unsafe {
+        f.cuMipmappedArrayGetMemoryRequirements(r, mipmap as CUmipmappedArray, device as CUdevice)
+    };
+    run(|| array_query(memoryRequirements, mipmap, query, requirements_out))
 }
 
 // ---- 2D copies to, from and between arrays ----------------------------------------------
