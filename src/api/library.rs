@@ -12,33 +12,48 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
 use crate::driver::types::*;
-use crate::driver::Fns;
 use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
 
-/// What both loaders do around the driver's load: the out pointer, the code or file name
-/// (`source`, null is `cudaErrorInvalidValue`), the library options, then `load` (given the
-/// current context's driver calls and the handle to fill) and the handle stored. Library
-/// options counted but not given (`n` > 0 with a null array) make the driver crash (NVIDIA's
-/// runtime passes them on and dies), so they are `cudaErrorInvalidValue` here. (JIT options
-/// counted but not given the driver refuses itself.)
-fn load_library<S>(
-    library: *mut cudaLibrary_t,
-    source: *const S,
-    options: *mut raw::cudaLibraryOption,
-    values: *mut *mut c_void,
-    n: c_uint,
-    load: impl FnOnce(&Fns, &mut CUlibrary) -> CUresult,
-) -> Res {
+/// What a library is loaded from: an image in memory or a file.
+enum Source {
+    Data(*const c_void),
+    File(*const c_char),
+}
+
+/// The JIT and the library options a load takes, as the caller gave them: the JIT options,
+/// their values and their count, then the library options, their values and their count.
+type Options =
+    (*mut raw::cudaJitOption, *mut *mut c_void, c_uint, *mut raw::cudaLibraryOption, *mut *mut c_void, c_uint);
+
+/// Both loaders: the out pointer, the image or file name (null is `cudaErrorInvalidValue`), the
+/// library options, the driver's load and the handle stored. Library options counted but not
+/// given (a count with a null array) make the driver crash (NVIDIA's runtime passes them on
+/// and dies), so they are `cudaErrorInvalidValue` here. (JIT options counted but not given the
+/// driver refuses itself.)
+fn load_library(library: *mut cudaLibrary_t, source: Source, o: Options) -> Res {
     let p = out(library)?;
-    if source.is_null() || (n != 0 && (options.is_null() || values.is_null())) {
+    let (jit, jit_values, njit, options, values, n) = o;
+    let missing = match source {
+        Source::Data(code) => code.is_null(),
+        Source::File(name) => name.is_null(),
+    };
+    if missing || (n != 0 && (options.is_null() || values.is_null())) {
         return Err(cudaError::cudaErrorInvalidValue);
     }
     let f = rt::ctx()?;
     let mut l: CUlibrary = null_mut();
-    cu(load(f, &mut l))?;
+    let (jit, options) = (jit as *mut CUjit_option, options as *mut CUlibraryOption);
+    // SAFETY: valid out pointer; the image or file name and the option arrays are the caller's
+    // (the enums are `int`s of the driver's values).
+    cu(unsafe {
+        match source {
+            Source::Data(code) => f.cuLibraryLoadData(&mut l, code, jit, jit_values, njit, options, values, n),
+            Source::File(name) => f.cuLibraryLoadFromFile(&mut l, name, jit, jit_values, njit, options, values, n),
+        }
+    })?;
     *p = l;
     Ok(())
 }
@@ -56,25 +71,8 @@ pub unsafe extern "C" fn cudaLibraryLoadData(
     libraryOptionValues: *mut *mut c_void,
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        load_library(library, code, libraryOptions, libraryOptionValues, numLibraryOptions, |f, l| {
-            let (jit, lib) = (jitOptions as *mut CUjit_option, libraryOptions as *mut CUlibraryOption);
-            // SAFETY: valid out pointer; the image and the option arrays are the caller's (the
-            // enums are `int`s of the driver's values).
-            unsafe {
-                f.cuLibraryLoadData(
-                    l,
-                    code,
-                    jit,
-                    jitOptionsValues,
-                    numJitOptions,
-                    lib,
-                    libraryOptionValues,
-                    numLibraryOptions,
-                )
-            }
-        })
-    })
+    let o = (jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
+    run(|| load_library(library, Source::Data(code), o))
 }
 
 /// Load a library with specified file and options
@@ -90,24 +88,8 @@ pub unsafe extern "C" fn cudaLibraryLoadFromFile(
     libraryOptionValues: *mut *mut c_void,
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
-    run(|| {
-        load_library(library, fileName, libraryOptions, libraryOptionValues, numLibraryOptions, |f, l| {
-            let (jit, lib) = (jitOptions as *mut CUjit_option, libraryOptions as *mut CUlibraryOption);
-            // SAFETY: as cudaLibraryLoadData; the file name is the caller's string.
-            unsafe {
-                f.cuLibraryLoadFromFile(
-                    l,
-                    fileName,
-                    jit,
-                    jitOptionsValues,
-                    numJitOptions,
-                    lib,
-                    libraryOptionValues,
-                    numLibraryOptions,
-                )
-            }
-        })
-    })
+    let o = (jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions);
+    run(|| load_library(library, Source::File(fileName), o))
 }
 
 /// Unloads a library
