@@ -18,7 +18,7 @@
 # Options:
 #   --deadline S   seconds from the start after which nothing starts and every run is cut
 #                  (default 430; what did not run fails); the whole run ends within S + 40
-#   --jobs N       C tests at a time, and seeds at a time (default: the number of CPUs)
+#   --jobs N       C tests at a time (default: the number of CPUs), and half as many seeds
 #   --record       NVIDIA's runtime runs every test and seed, to record its outputs again
 #   --standin      a dry run without a GPU: our runtime on the stand-in driver takes the place
 #                  of NVIDIA's 13 and 12 runtimes (and of the driver), nvcc and NVIDIA's
@@ -51,7 +51,7 @@ while (($#)); do
 done
 [[ $limit =~ ^[1-9][0-9]*$ && $jobs =~ ^[1-9][0-9]*$ ]] || header_usage
 deadline=$((start + limit))
-djobs=$jobs
+djobs=$(((jobs + 1) / 2))
 
 out=${OUT:-$root/target/gpu-suite}
 mkdir -p "$out"
