@@ -23,7 +23,7 @@
 # PASS/FAIL/SKIP lines; the last line is `N passed, N failed, N skipped`; exit status non-zero on
 # a failure.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
 standin=0 wheel=
@@ -31,7 +31,7 @@ while (($#)); do
     case $1 in
         --standin) standin=1 ;;
         --wheel) wheel=${2:?}; shift ;;
-        *) echo "usage: scripts/gpu/wheel-gpu.sh [--standin] [--wheel FILE]" >&2; exit 2 ;;
+        *) header_usage ;;
     esac
     shift
 done

