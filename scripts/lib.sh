@@ -25,6 +25,28 @@ header_usage() {
     exit 2
 }
 
+# out_dir NAME: where a script leaves what comes back: $OUT, else target/NAME; made, and printed
+# as an absolute path (non-zero when it cannot be made).
+out_dir() {
+    local d=${OUT:-$root/target/$1}
+    mkdir -p "$d" && (cd "$d" && pwd)
+}
+
+# gpu_machine: the GPUs, the driver and the host, then what .gpu/ carries (the bundle, our
+# build); without .gpu/dist, what to do and a failed summary line, and non-zero.
+gpu_machine() {
+    nvidia-smi -L 2>&1 || echo "nvidia-smi -L failed"
+    echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)"
+    echo "host: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(nproc) CPUs, gcc $(gcc -dumpfullversion 2>/dev/null)"
+    if [[ ! -f $root/.gpu/dist/lib/libcudart.so.13 ]]; then
+        echo "no .gpu/dist: run scripts/gpu/gpu-bundle.sh first and carry .gpu"
+        echo "0 passed, 1 failed, 0 skipped"
+        return 1
+    fi
+    echo "bundle: $(tr '\n' ' ' <"$root/.gpu/BUNDLE-INFO" 2>/dev/null)"
+    echo "build: $(tr '\n' ' ' <"$root/.gpu/dist/BUILD-INFO" 2>/dev/null)"
+}
+
 # abis_of VALUE: sets abis from an --abi value (13, 12 or both); non-zero for anything else.
 abis_of() {
     case ${1:-} in

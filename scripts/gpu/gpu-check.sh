@@ -18,22 +18,11 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
-out=${OUT:-$root/target/gpu-check}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(out_dir gpu-check) || die "cannot make the output folder"
 
 main() {
     echo "== GPU"
-    nvidia-smi -L 2>&1 || echo "nvidia-smi -L failed"
-    echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)"
-    echo "host: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), gcc $(gcc -dumpfullversion 2>/dev/null)"
-    if [[ ! -f .gpu/dist/lib/libcudart.so.13 ]]; then
-        echo "no .gpu/dist: run scripts/gpu/gpu-bundle.sh first and carry .gpu"
-        echo "0 passed, 1 failed, 0 skipped"
-        return 1
-    fi
-    echo "bundle: $(tr '\n' ' ' <.gpu/BUNDLE-INFO 2>/dev/null)"
-    echo "build: $(tr '\n' ' ' <.gpu/dist/BUILD-INFO 2>/dev/null)"
+    gpu_machine || return 1
     echo "== C tests"
     CUDART_RS_DIST=.gpu/dist \
     NVIDIA12_LIB=$root/.gpu/nvidia12 \

@@ -41,9 +41,7 @@ while (($#)); do
 done
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 
-out=${OUT:-$root/target/gpu-multi}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(out_dir gpu-multi) || die "cannot make the output folder"
 # Builds and runs out of $OUT, which gets only the three files (written as soon as each is
 # complete, so that a run stopped at the machine's time limit still brings back what it did).
 work=$root/target/gpu-multi-work

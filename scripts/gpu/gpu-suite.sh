@@ -53,9 +53,7 @@ done
 deadline=$((start + limit))
 djobs=$(((jobs + 1) / 2))
 
-out=${OUT:-$root/target/gpu-suite}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(out_dir gpu-suite) || die "cannot make the output folder"
 rm -f "$out/gpu-suite.log" "$out/durations.txt" "$out/expected.tgz" "$out/runs.tgz"
 work=$root/target/gpu-suite-work
 rm -rf "$work"
@@ -95,20 +93,13 @@ part() {
 
 {
     echo "== GPU suite: $(date -u +%FT%TZ), deadline $limit s ($(date -d "@$deadline" +%T)), $jobs C tests and $djobs seeds at a time"
-    if ((standin)); then
-        echo "DRY RUN on the stand-in driver: ours in place of NVIDIA's runtimes ($CUDART_RS_DRYRUN)"
-    else
-        nvidia-smi -L 2>&1 || echo "nvidia-smi -L failed"
-        echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)"
-    fi
-    echo "host: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(nproc) CPUs, gcc $(gcc -dumpfullversion 2>/dev/null)"
-    echo "bundle: $(tr '\n' ' ' <.gpu/BUNDLE-INFO 2>/dev/null)"
-    echo "build: $(tr '\n' ' ' <.gpu/dist/BUILD-INFO 2>/dev/null)"
-} | tee "$work/head.log"
-if [[ ! -f .gpu/dist/lib/libcudart.so.13 ]]; then
-    echo "no .gpu/dist: run scripts/gpu/gpu-bundle.sh first and carry .gpu" | tee -a "$work/head.log"
+    ((standin)) && echo "DRY RUN on the stand-in driver: ours in place of NVIDIA's runtimes ($CUDART_RS_DRYRUN)"
+    gpu_machine
+} >"$work/head.log"
+rc=$?
+cat "$work/head.log"
+if ((rc)); then
     cp "$work/head.log" "$out/gpu-suite.log"
-    echo "0 passed, 1 failed, 0 skipped" | tee -a "$out/gpu-suite.log"
     exit 1
 fi
 

@@ -33,9 +33,7 @@ while (($#)); do
     shift
 done
 
-out=${OUT:-$root/target/hotcalls}
-mkdir -p "$out/traces"
-out=$(cd "$out" && pwd)
+out=$(out_dir hotcalls) && mkdir -p "$out/traces" || die "cannot make the output folder"
 cuda=${CUDA_HOME:-/usr/local/cuda}
 nv130=$cuda/lib64
 [[ -f $nv130/libcudart.so.13 ]] || nv130=$root/.gpu/nvidia13

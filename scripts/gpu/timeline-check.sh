@@ -10,8 +10,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
-out=${OUT:-$root/target/timeline-check}
-mkdir -p "$out"
+out=$(out_dir timeline-check) || die "cannot make the output folder"
 w=$(mktemp -d /tmp/timeline-check.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}

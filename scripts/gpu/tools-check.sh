@@ -15,8 +15,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
-out=${OUT:-$root/target/tools-check}
-mkdir -p "$out"
+out=$(out_dir tools-check) || die "cannot make the output folder"
 ours=${CUDART_RS_LIB:-$root/.gpu/dist/lib/libcudart.so.13}
 nvrt=/usr/local/cuda/lib64
 [[ -e $nvrt/libcudart.so.13 ]] || nvrt=$root/.gpu/nvidia13

@@ -22,8 +22,7 @@ while (($#)); do
     esac
     shift
 done
-out=${OUT:-$root/target/torch-check}
-mkdir -p "$out"
+out=$(out_dir torch-check) || die "cannot make the output folder"
 ours=${CUDART_RS_LIB:-$root/.gpu/dist/lib/libcudart.so.13}
 [[ -f $ours ]] || { echo "torch-check: no $ours (scripts/gpu/gpu-bundle.sh, carry .gpu)"; exit 1; }
 export PYTHONUNBUFFERED=1 CUBLAS_WORKSPACE_CONFIG=:4096:8

@@ -37,9 +37,7 @@ while (($#)); do
     esac
     shift
 done
-out=${OUT:-$root/target/torch2-check}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(out_dir torch2-check) || die "cannot make the output folder"
 ours=${CUDART_RS_LIB:-$root/.gpu/dist/lib/libcudart.so.13}
 py=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1 CUBLAS_WORKSPACE_CONFIG=:4096:8
