@@ -21,9 +21,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$root"
 
-out=${OUT:-$root/target/standin-gpu}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(out_dir standin-gpu) || die "cannot make the output folder"
 work=$(mktemp -d "${TMPDIR:-/tmp}/standin-gpu.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -34,15 +32,7 @@ job_limit=${STANDIN_GPU_JOB_SECONDS:-170}
 
 main() {
     echo "== GPU"
-    nvidia-smi -L 2>&1 || echo "nvidia-smi -L failed"
-    echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || echo unknown)"
-    if [[ ! -f .gpu/dist/lib/libcudart.so.13 ]]; then
-        echo "no .gpu/dist: run scripts/gpu/gpu-bundle.sh first and carry .gpu"
-        echo "0 passed, 1 failed, 0 skipped"
-        return 1
-    fi
-    echo "bundle: $(tr '\n' ' ' <.gpu/BUNDLE-INFO 2>/dev/null)"
-    echo "build: $(tr '\n' ' ' <.gpu/dist/BUILD-INFO 2>/dev/null)"
+    gpu_machine || return 1
     local passed=0 failed=0 skipped=0 t abi job
     local started=$SECONDS
     echo "== ${tests[*]}: NVIDIA's runtime and ours (scripts/test/ctest.sh --gpu), one job per test and ABI"

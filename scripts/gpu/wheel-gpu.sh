@@ -35,8 +35,7 @@ while (($#)); do
     esac
     shift
 done
-out=${OUT:-$root/target/wheel-gpu}
-mkdir -p "$out"
+out=$(out_dir wheel-gpu) || die "cannot make the output folder"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 exec > >(tee "$out/wheel-gpu.log") 2>&1
