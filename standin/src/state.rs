@@ -448,7 +448,8 @@ impl State {
         }
     }
 
-    /// Destroys everything a device's primary context owns (on reset or the last release).
+    /// Destroys what this registry holds of a device's primary context (on reset or the last
+    /// release; `context::destroyed` does the rest).
     pub fn destroy_ctx_resources(&mut self, dev: c_int) {
         // Registrations are forgotten too (without freeing the caller's memory).
         self.allocs.retain(|_, a| a.dev != dev);
@@ -462,7 +463,5 @@ impl State {
         for o in self.ctxs.iter_mut() {
             o.peers &= !(1u8 << dev);
         }
-        crate::devctl::context_destroyed(dev);
-        crate::texture::context_destroyed(dev);
     }
 }

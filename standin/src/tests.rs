@@ -10,6 +10,7 @@ use parking_lot::Mutex;
 
 use crate::array::*;
 use crate::attrs::*;
+use crate::context::*;
 use crate::mem::*;
 use crate::state::CU_DEVICE_CPU;
 use crate::types::*;
