@@ -115,7 +115,7 @@ pub fn pre(c: &Call) -> Pre {
     let op = op(c);
     let mut pre = Pre::default();
     if super::config().checked {
-        pre.refuse = checked::check(c);
+        pre.refuse = checked::check(c, matches!(c.ex.op, Op::Free(..)));
     }
     match op {
         Op::Free(kinds, name) => {
