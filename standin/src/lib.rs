@@ -76,6 +76,7 @@ mod handles {
 mod state;
 mod context;
 mod mem;
+mod hostreg;
 mod array;
 mod attrs;
 mod graph;
@@ -214,10 +215,10 @@ table! {
     "cuMemAllocHost" => mem::cuMemAllocHost,
     "cuMemHostAlloc" => mem::cuMemHostAlloc,
     "cuMemFreeHost" => mem::cuMemFreeHost,
-    "cuMemHostRegister" => mem::cuMemHostRegister,
-    "cuMemHostUnregister" => mem::cuMemHostUnregister,
-    "cuMemHostGetDevicePointer" => mem::cuMemHostGetDevicePointer,
-    "cuMemHostGetFlags" => mem::cuMemHostGetFlags,
+    "cuMemHostRegister" => hostreg::cuMemHostRegister,
+    "cuMemHostUnregister" => hostreg::cuMemHostUnregister,
+    "cuMemHostGetDevicePointer" => hostreg::cuMemHostGetDevicePointer,
+    "cuMemHostGetFlags" => hostreg::cuMemHostGetFlags,
     "cuMemGetInfo" => mem::cuMemGetInfo,
     "cuMemGetAddressRange" => mem::cuMemGetAddressRange,
     "cuMemcpy" => mem::cuMemcpy,

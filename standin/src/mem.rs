@@ -6,7 +6,6 @@ use std::ffi::{c_int, c_uint, c_void};
 use crate::state::*;
 use crate::types::*;
 use crate::{export, nonnull, put};
-use crate::{CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED};
 
 pub const MAX_PITCH: usize = 2147483647;
 /// `cuMemAllocPitch` pitch granularity (H100).
@@ -144,95 +143,6 @@ export! {
         })
     }
 
-    fn cuMemHostRegister(p: *mut c_void, bytesize: usize, flags: c_uint) {
-        with(|s| {
-            let dev = s.cur()?;
-            // PORTABLE 1, DEVICEMAP 2, IOMEMORY 4, READ_ONLY 8.
-            if p.is_null() || bytesize == 0 || flags & !0xf != 0 {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            let addr = p as usize;
-            let end = addr.checked_add(bytesize).ok_or(CUDA_ERROR_INVALID_VALUE)?;
-            // Allocations are disjoint: the last one starting before `end` is the only one
-            // that can overlap. Overlapping a registration is "already registered"; memory
-            // the driver allocated (page-locked or not) cannot be registered at all.
-            if let Some((&b, a)) = s.allocs.range(..end).next_back() {
-                if b + a.size > addr {
-                    return Err(if a.kind == Kind::Registered {
-                        CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
-                    } else {
-                        CUDA_ERROR_INVALID_VALUE
-                    });
-                }
-            }
-            let buffer_id = s.buffer_id();
-            s.allocs.insert(addr, Alloc {
-                size: bytesize,
-                kind: Kind::Registered,
-                flags,
-                dev,
-                mem: Backing::None,
-                buffer_id,
-                sync_memops: false,
-                pages: None,
-            });
-            Ok(())
-        })
-    }
-
-    fn cuMemHostUnregister(p: *mut c_void) {
-        with(|s| {
-            s.cur()?;
-            if p.is_null() {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            // Only the base of a registration unregisters; any other address inside
-            // page-locked memory is an invalid value, one outside it was never registered.
-            match s.find(p as usize) {
-                Some((b, a)) if a.kind == Kind::Registered && b == p as usize => {
-                    s.allocs.remove(&b);
-                    Ok(())
-                }
-                Some((_, a)) if matches!(a.kind, Kind::Registered | Kind::Pinned) => Err(CUDA_ERROR_INVALID_VALUE),
-                _ => Err(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED),
-            }
-        })
-    }
-
-    fn cuMemHostGetDevicePointer(pdptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint) {
-        nonnull(pdptr)?;
-        with(|s| {
-            s.cur()?;
-            if flags != 0 || p.is_null() {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            match s.find(p as usize) {
-                Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
-                    // A UVA system: the device address of mapped host memory is its host address.
-                    *pdptr = p as CUdeviceptr;
-                    Ok(())
-                }
-                _ => Err(CUDA_ERROR_INVALID_VALUE),
-            }
-        })
-    }
-
-    fn cuMemHostGetFlags(pFlags: *mut c_uint, p: *mut c_void) {
-        nonnull(pFlags)?;
-        with(|s| {
-            s.cur()?;
-            match s.find(p as usize) {
-                Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
-                    // With unified addressing all page-locked memory is mapped: DEVICEMAP (2)
-                    // is reported whatever the allocation or registration asked for.
-                    *pFlags = a.flags | 2;
-                    Ok(())
-                }
-                _ => Err(CUDA_ERROR_INVALID_VALUE),
-            }
-        })
-    }
-
     fn cuMemGetInfo(free: *mut usize, total: *mut usize) {
         // Either may be NULL: only the ones given are written.
         with(|s| {
@@ -351,22 +261,33 @@ impl State {
                     return Err(inval);
                 }
                 let height = if e.height == 0 { rows_end } else { e.height };
-                let off = offset(pitch, height, e.x, e.y, e.z).ok_or(inval)?;
-                let start = base.checked_add(off).ok_or(inval)?;
+                // The driver adds the offset of (x, y, z) to the base modulo 2^64 (an offset
+                // that wraps to 0 copies from the base) and bounds the bytes copied by the
+                // allocation the base lies in (measured on the H200: ctest/driver_refusals.c).
+                let off = e.z.wrapping_mul(height).wrapping_add(e.y).wrapping_mul(pitch).wrapping_add(e.x);
+                let start = base.wrapping_add(off);
                 let len = span(pitch, height, w, h, d).ok_or(inval)?;
                 start.checked_add(len).ok_or(inval)?;
                 // Device memory must be a live allocation; host or unified pointers may be
                 // any host memory, but not a stale pointer into the stand-in's own range.
                 // (Registered memory is the caller's: a host copy may run past the registration.)
-                let check = match e.mt {
-                    CU_MEMORYTYPE_DEVICE => true,
-                    _ => match self.find(start) {
-                        Some((_, a)) => a.kind != Kind::Registered,
-                        None => self.stale(start),
+                match self.find(base) {
+                    Some((_, a)) if a.kind == Kind::Registered && e.mt != CU_MEMORYTYPE_DEVICE => {}
+                    Some((b, a)) => {
+                        if start < b || start + len > b + a.size {
+                            return Err(inval);
+                        }
+                    }
+                    None if e.mt == CU_MEMORYTYPE_DEVICE || self.stale(base) => return Err(inval),
+                    // Host memory that runs into the stand-in's own allocations.
+                    None => match self.find(start) {
+                        Some((_, a)) if a.kind != Kind::Registered => {
+                            self.check_range(start, len)?;
+                        }
+                        Some(_) => {}
+                        None if self.stale(start) => return Err(inval),
+                        None => {}
                     },
-                };
-                if check {
-                    self.check_range(start, len)?;
                 }
                 Ok(Resolved { start, pitch, height })
             }

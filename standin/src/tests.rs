@@ -416,14 +416,14 @@ fn host_memory_registration() {
     unsafe {
         let mut buf = vec![0u8; 8192];
         let p = buf.as_mut_ptr() as *mut c_void;
-        assert_eq!(mem::cuMemHostRegister(p, 0, 0), CUDA_ERROR_INVALID_VALUE);
-        assert_eq!(mem::cuMemHostRegister(p, 4096, 2), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemHostRegister(p.add(100), 100, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+        assert_eq!(hostreg::cuMemHostRegister(p, 0, 0), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(hostreg::cuMemHostRegister(p, 4096, 2), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostRegister(p.add(100), 100, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
         let mut dp = 0;
-        assert_eq!(mem::cuMemHostGetDevicePointer(&mut dp, p.add(8), 0), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostGetDevicePointer(&mut dp, p.add(8), 0), CUDA_SUCCESS);
         assert_eq!(dp, p as u64 + 8);
         let mut fl = 0;
-        assert_eq!(mem::cuMemHostGetFlags(&mut fl, p), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostGetFlags(&mut fl, p), CUDA_SUCCESS);
         assert_eq!(fl, 2);
         let mut mt: u32 = 0;
         assert_eq!(
@@ -431,8 +431,8 @@ fn host_memory_registration() {
             CUDA_SUCCESS
         );
         assert_eq!(mt as c_int, CU_MEMORYTYPE_HOST);
-        assert_eq!(mem::cuMemHostUnregister(p), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemHostUnregister(p), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+        assert_eq!(hostreg::cuMemHostUnregister(p), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostUnregister(p), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
         let mut h = null_mut();
         assert_eq!(mem::cuMemHostAlloc(&mut h, 64, 8), CUDA_ERROR_INVALID_VALUE);
         assert_eq!(mem::cuMemHostAlloc(&mut h, 64, 5), CUDA_SUCCESS);
