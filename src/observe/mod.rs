@@ -43,6 +43,7 @@ mod checked;
 pub mod enums;
 pub mod files;
 mod gpu;
+mod hostmem;
 mod probe;
 pub(crate) mod registry;
 mod report;
