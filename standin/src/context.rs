@@ -136,7 +136,12 @@ export! {
     }
 
     fn cuCtxSynchronize() {
-        with(|s| s.cur().map(|_| ()))
+        with(|s| {
+            let d = s.cur()?;
+            s.device_wait_gate(d)?;
+            s.synced(None, None);
+            Ok(())
+        })
     }
 
     fn cuCtxGetFlags(flags: *mut c_uint) {

@@ -69,6 +69,7 @@ export! {
     fn cuMemHostRegister(p: *mut c_void, bytesize: usize, flags: c_uint) {
         with(|s| {
             let dev = s.cur()?;
+            s.unsafe_call()?;
             let addr = p as usize;
             check_registration(addr, bytesize, flags, s.host_used)?;
             let end = addr + bytesize;
@@ -99,6 +100,7 @@ export! {
                 buffer_id,
                 sync_memops: false,
                 pages: None,
+                pool: 0,
             });
             Ok(())
         })
