@@ -17,9 +17,8 @@
 #   --checked  the same rows with CUDART_RS_CHECKED=1 (checked mode's cost; shown, not
 #             checked: docs/observation.md#checked-mode states it).
 # CALLGRIND_BASELINE names another baseline file (scripts/test.sh checks with one of its rows
-# lowered by a fifth that the check fails). The rows of graphs, stream capture and pools
-# measure what the stand-in answers (where it lacks the driver's entry point, both twins make
-# the error path).
+# lowered by a fifth that the check fails). The rows of stream capture and pools measure the
+# stand-in's own implementation of them (their driver twins call the same entry points).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$root"
