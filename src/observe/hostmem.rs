@@ -60,9 +60,14 @@ fn check(r: &Region) -> Result<(), String> {
     if !r.host {
         return Ok(());
     }
-    let pages = pages(r, slice);
-    for chunk in pages.chunks(BATCH) {
-        if let Some(bad) = first_bad(chunk, r.write) {
+    // Page by page, a batch of probes at a time, up to the first page that is not there (a
+    // huge range stops there; only what is mapped is walked).
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut pages = pages(r, slice).peekable();
+    while pages.peek().is_some() {
+        batch.clear();
+        batch.extend(pages.by_ref().take(BATCH));
+        if let Some(bad) = first_bad(&batch, r.write) {
             let how = if r.write { "writable" } else { "readable" };
             return Err(format!(
                 "{} = {:#x}: the {span} bytes it spans are not all {how} host memory (nothing {how} at {bad:#x})",
@@ -73,44 +78,35 @@ fn check(r: &Region) -> Result<(), String> {
     Ok(())
 }
 
+/// The pages of `[from, from + len)`: one address in each, ascending, each inside the range.
+fn range_pages(from: usize, len: usize) -> impl Iterator<Item = usize> {
+    let last = from + len - 1;
+    std::iter::successors(Some(from), move |&p| (p / PAGE + 1).checked_mul(PAGE).filter(|&n| n <= last))
+}
+
 /// One address in each page the region touches, ascending, each inside the region (so that
-/// putting back what was read there changes nothing the call does not overwrite).
-fn pages(r: &Region, slice: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = Vec::new();
-    let mut push = |from: usize, len: usize| {
-        let last = from + len - 1;
-        let mut p = from;
-        loop {
-            if out.last().is_none_or(|&l| l / PAGE != p / PAGE) {
-                out.push(p);
-            }
-            match (p / PAGE + 1).checked_mul(PAGE) {
-                Some(next) if next <= last => p = next,
-                _ => break,
-            }
-        }
-    };
+/// putting back what was read there changes nothing the call does not overwrite); a page two
+/// rows in a row share is named once.
+fn pages(r: &Region, slice: usize) -> Box<dyn Iterator<Item = usize>> {
     // Rows with less than a page between them touch every page from the first to the last.
     let dense_rows = r.rows == 1 || r.pitch.saturating_sub(r.width) < PAGE;
     let slice_len = (r.rows - 1) * r.pitch + r.width;
     let dense_slices = r.slices == 1 || slice.saturating_sub(slice_len) < PAGE;
     if dense_rows && dense_slices {
-        push(r.base, (r.slices - 1) * slice + slice_len);
-        return out;
+        return Box::new(range_pages(r.base, (r.slices - 1) * slice + slice_len));
     }
-    for z in 0..r.slices {
-        let s = r.base + z * slice;
-        if dense_rows {
-            push(s, slice_len);
-        } else {
-            for y in 0..r.rows {
-                push(s + y * r.pitch, r.width);
-            }
-        }
-    }
-    out.sort_unstable();
-    out.dedup_by(|a, b| *a / PAGE == *b / PAGE);
-    out
+    let (base, rows, pitch, width) = (r.base, r.rows, r.pitch, r.width);
+    let runs: Box<dyn Iterator<Item = (usize, usize)>> = if dense_rows {
+        Box::new((0..r.slices).map(move |z| (base + z * slice, slice_len)))
+    } else {
+        Box::new((0..r.slices).flat_map(move |z| (0..rows).map(move |y| (base + z * slice + y * pitch, width))))
+    };
+    let mut last_page = usize::MAX;
+    Box::new(runs.flat_map(|(s, l)| range_pages(s, l)).filter(move |&p| {
+        let new = p / PAGE != last_page;
+        last_page = p / PAGE;
+        new
+    }))
 }
 
 /// The first of `addrs` (at most [`BATCH`]) whose byte cannot be read (or, with `write`,
@@ -211,7 +207,7 @@ mod tests {
     #[test]
     fn pages_touched() {
         let r = Region { rows: 3, pitch: 3 * PAGE, ..Region::linear("p", 100, 16, true, false) };
-        assert_eq!(pages(&r, 0), vec![100, 100 + 3 * PAGE, 100 + 6 * PAGE]);
-        assert_eq!(pages(&Region::linear("p", PAGE - 1, 2, true, false), 0), vec![PAGE - 1, PAGE]);
+        assert_eq!(pages(&r, 0).collect::<Vec<_>>(), vec![100, 100 + 3 * PAGE, 100 + 6 * PAGE]);
+        assert_eq!(pages(&Region::linear("p", PAGE - 1, 2, true, false), 0).collect::<Vec<_>>(), vec![PAGE - 1, PAGE]);
     }
 }
