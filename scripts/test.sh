@@ -43,6 +43,10 @@
 #                                                     trees, report files, the cudart-rs command,
 #                                                     a setuid program; both ABIs; each check
 #                                                     counted)
+#  11. fuzz/run.sh                                   (the fuzz target on the stand-in, 60 s, then
+#                                                     its corpus replayed and 30 s more with
+#                                                     CUDART_RS_CHECKED=1; when clang-19 is
+#                                                     installed, as CI does; each run counted)
 # Every step runs even when an earlier one failed (unless it needs what failed). The last
 # line sums the C test counts; each other step that failed counts as one failure there:
 #   N passed, N failed, N skipped
@@ -164,6 +168,23 @@ if run_step "build" bash scripts/build.sh; then
 else
     echo "==== no dist/: the C tests cannot run"
     failed_steps+=("C tests (not run)")
+fi
+
+# fuzz_step NAME ARGS...: a run of fuzz/run.sh; its summary line is added to the totals.
+fuzz_step() {
+    local name=$1
+    shift
+    step "$name: bash fuzz/run.sh $*"
+    bash fuzz/run.sh "$@" 2>&1 | tee "$log/fuzz.out"
+    add_summary "$(tail -n 1 "$log/fuzz.out")" || { echo "==== step failed: $name (no summary line)"; failed_steps+=("$name"); }
+}
+if command -v clang-19 >/dev/null; then
+    fuzz_step "fuzz target" --seconds 60
+    fuzz_step "fuzz corpus replayed with checked mode" --replay --checked --no-build
+    fuzz_step "fuzz target with checked mode" --seconds 30 --checked --no-build
+else
+    step "fuzz target: skipped (no clang-19: apt-get install clang-19 libclang-rt-19-dev)"
+    skipped=$((skipped + 3))
 fi
 
 echo
