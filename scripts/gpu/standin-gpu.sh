@@ -13,6 +13,9 @@
 #     its process and every guarded call must be refused with cudaErrorInvalidValue (the test's
 #     own checks), with a misuse report each; the two builds print what the stand-in prints
 #     (ctest/expected/<abi>/checked_host.checked.out, which CI compares on the stand-in).
+#  3. NVIDIA's outputs of step 1 against the committed ctest/expected/<abi>/TEST.out (what CI
+#     compares the stand-in with; driver_refusals' cudaMallocPitch lines were written by hand
+#     from an earlier GPU run): a PASS or FAIL line each.
 # $OUT (default target/standin-gpu) gets standin-gpu.log (everything printed), expected.tgz
 # (expected/<abi>/*.out: unpack into ctest/ and commit) and runs.tgz (every run's output,
 # stderr and build log). A PASS or FAIL line per test and ABI; the last line is
@@ -73,6 +76,24 @@ main() {
         done
     done
     echo "(${SECONDS}s so far, $((SECONDS - started))s for the jobs)"
+
+    # What CI compares the stand-in with must be what NVIDIA's runtime printed now (lines
+    # written by hand from an earlier GPU run, as driver_refusals' cudaMallocPitch case,
+    # included).
+    echo "== NVIDIA's outputs against the committed ctest/expected/"
+    local want got
+    for t in "${tests[@]}"; do
+        for abi in 13 12; do
+            want=ctest/expected/$abi/$t.out got=$work/expected/$abi/$t.out
+            [[ -f $want && -f $got ]] || continue
+            if cmp -s "$want" "$got"; then
+                echo "PASS $t [$abi]: NVIDIA's output is the committed one"; passed=$((passed + 1))
+            else
+                echo "FAIL $t [$abi]: NVIDIA's output differs from the committed $want"; failed=$((failed + 1))
+                diff -u --label committed --label NVIDIA "$want" "$got" | head -n 30 | sed 's/^/      /'
+            fi
+        done
+    done
 
     echo "== checked_host with CUDART_RS_CHECKED=1 under ours"
     local bin base rc name=checked_host
