@@ -530,6 +530,23 @@ fn device_of(reg: &State, p: usize) -> Option<c_int> {
     reg.mem_holding(p).filter(|a| a.kind != Kind::Pinned && a.kind != Kind::Registered).map(|a| a.device)
 }
 
+/// The copies of a batched copy's arrays: (destination, source, bytes); none where an array
+/// cannot be read.
+fn batch(c: &Call) -> Vec<(usize, usize, usize)> {
+    let n = c.val("count") as usize;
+    let (dsts, srcs, sizes) = (c.val("dsts") as usize, c.val("srcs") as usize, c.val("sizes") as usize);
+    let Some(words) = n.checked_mul(8) else { return Vec::new() };
+    if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| super::probe::readable(p, words)) {
+        return Vec::new();
+    }
+    // SAFETY: three readable arrays of `n` words.
+    (0..n)
+        .map(|i| unsafe {
+            (*(dsts as *const usize).add(i), *(srcs as *const usize).add(i), *(sizes as *const usize).add(i))
+        })
+        .collect()
+}
+
 /// A successful copy: its direction, source and destination memory, bytes (one entry per
 /// copy of a batch).
 fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
@@ -592,22 +609,9 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
             return vec![(dir, src, dst, bytes)];
         }
         C::Batch => {
-            let n = c.val("count") as usize;
-            let (dsts, srcs, sizes) = (c.val("dsts") as usize, c.val("srcs") as usize, c.val("sizes") as usize);
-            let Some(words) = n.checked_mul(8) else { return Vec::new() };
-            if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| super::probe::readable(p, words)) {
-                return Vec::new();
-            }
-            return (0..n)
-                .map(|i| {
-                    // SAFETY: three readable arrays of `n` words.
-                    let (d, s, b) = unsafe {
-                        (
-                            *(dsts as *const usize).add(i),
-                            *(srcs as *const usize).add(i),
-                            *(sizes as *const usize).add(i),
-                        )
-                    };
+            return batch(c)
+                .into_iter()
+                .map(|(d, s, b)| {
                     let peer = matches!((device_of(&reg, s), device_of(&reg, d)), (Some(a), Some(b)) if a != b);
                     let (s, d) = (end_of(&reg, s), end_of(&reg, d));
                     (if peer { Dir::Peer } else { Dir::of(4, s, d) }, s, d, b as u64)
@@ -728,30 +732,15 @@ fn host_regions(c: &Call, op: Op) -> Vec<Region> {
                 .flatten()
                 .collect()
             }
-            C::Batch => {
-                let n = c.val("count") as usize;
-                let (dsts, srcs, sizes) = (c.val("dsts") as usize, c.val("srcs") as usize, c.val("sizes") as usize);
-                let Some(words) = n.checked_mul(8) else { return Vec::new() };
-                if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| super::probe::readable(p, words)) {
-                    return Vec::new();
-                }
-                (0..n)
-                    .flat_map(|i| {
-                        // SAFETY: three readable arrays of `n` words.
-                        let (d, s, b) = unsafe {
-                            (
-                                *(dsts as *const usize).add(i),
-                                *(srcs as *const usize).add(i),
-                                *(sizes as *const usize).add(i),
-                            )
-                        };
-                        [
-                            Region::linear("srcs[i]", s, b, host(s, true), false),
-                            Region::linear("dsts[i]", d, b, host(d, true), true),
-                        ]
-                    })
-                    .collect()
-            }
+            C::Batch => batch(c)
+                .into_iter()
+                .flat_map(|(d, s, b)| {
+                    [
+                        Region::linear("srcs[i]", s, b, host(s, true), false),
+                        Region::linear("dsts[i]", d, b, host(d, true), true),
+                    ]
+                })
+                .collect(),
             C::Peer | C::ThreeDPeer | C::ArrayToArray2D | C::ArrayToArray => Vec::new(),
         },
         _ => Vec::new(),
