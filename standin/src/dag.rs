@@ -50,6 +50,18 @@ pub struct Sems {
     pub params: Vec<u8>,
 }
 
+/// A memset node's parameters without the context of the `_v2` form.
+pub fn memset_v1(m: &CUDA_MEMSET_NODE_PARAMS_v2) -> CUDA_MEMSET_NODE_PARAMS {
+    CUDA_MEMSET_NODE_PARAMS {
+        dst: m.dst,
+        pitch: m.pitch,
+        value: m.value,
+        elementSize: m.elementSize,
+        width: m.width,
+        height: m.height,
+    }
+}
+
 /// A conditional node: its handle, IF/WHILE/SWITCH, and its body graphs.
 #[derive(Clone, Debug)]
 pub struct Cond {

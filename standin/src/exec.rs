@@ -406,17 +406,7 @@ unsafe fn generic(p: *mut CUgraphNodeParams) -> Res<Params> {
     let w = q.u.reserved1;
     Ok(match q.type_ {
         MEMCPY => Params::Memcpy(q.u.memcpy.copyParams),
-        MEMSET => {
-            let m = q.u.memset;
-            Params::Memset(CUDA_MEMSET_NODE_PARAMS {
-                dst: m.dst,
-                pitch: m.pitch,
-                value: m.value,
-                elementSize: m.elementSize,
-                width: m.width,
-                height: m.height,
-            })
-        }
+        MEMSET => Params::Memset(memset_v1(&q.u.memset)),
         HOST => Params::Host(q.u.host),
         GRAPH => Params::Child(w[0] as usize),
         EMPTY => Params::Empty,

@@ -274,15 +274,7 @@ unsafe fn from_generic(s: &mut State, graph: usize, p: *mut CUgraphNodeParams) -
         }
         MEMSET => {
             tail_zero(q, 48)?;
-            let m = q.u.memset;
-            Params::Memset(CUDA_MEMSET_NODE_PARAMS {
-                dst: m.dst,
-                pitch: m.pitch,
-                value: m.value,
-                elementSize: m.elementSize,
-                width: m.width,
-                height: m.height,
-            })
+            Params::Memset(memset_v1(&q.u.memset))
         }
         HOST => {
             tail_zero(q, 24)?;
