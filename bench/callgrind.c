@@ -67,8 +67,7 @@ static struct cudaDeviceProp props;
 
 /* Every row: its name and the work it repeats. A runtime row NAME with a twin drv_NAME that
  * makes, straight to the stand-in, the driver calls our runtime makes for it: "ours minus
- * driver" is the runtime's own cost (the number bench/callgrind-baseline.txt holds). The
- * graph, capture and pool rows measure whatever the stand-in answers (see the script). */
+ * driver" is the runtime's own cost (the number bench/callgrind-baseline.txt holds). */
 #define ROWS(X)                                                                                                  \
     X(GetLastError, sink = cudaGetLastError())                                                                   \
     X(PeekAtLastError, sink = cudaPeekAtLastError())                                                             \

@@ -2,7 +2,7 @@
 # Instructions per call of the hot runtime calls, on the stand-in driver, under
 # valgrind --tool=callgrind (repeatable, unlike timings on a shared machine): the guard against
 # a build that makes a call cost more than the one before, which scripts/test.sh runs.
-#   bash bench/callgrind.sh [--check | --update] [LIBDIR]
+#   bash bench/callgrind.sh [--check | --update | --checked] [LIBDIR]
 # LIBDIR holds libcudart.so.13 (default dist/lib; scripts/build.sh first). Prints one line per
 # row of bench/callgrind.c: instructions per call, and for the rows with a driver twin (drv_*,
 # the driver calls our runtime makes for the same work) the driver's share and ours minus it,
@@ -14,18 +14,21 @@
 #             the baseline so that it guards the new cost.
 #   --update  writes the baseline from this run. Commit it in a commit of its own whose
 #             message says why the cost changed (docs/performance.md#the-instruction-count-guard).
+#   --checked  the same rows with CUDART_RS_CHECKED=1 (checked mode's cost; shown, not
+#             checked: docs/observation.md#checked-mode states it).
 # CALLGRIND_BASELINE names another baseline file (scripts/test.sh checks with one of its rows
-# lowered by a fifth that the check fails). The rows of graphs, stream capture and pools
-# measure what the stand-in answers (where it lacks the driver's entry point, both twins make
-# the error path).
+# lowered by a fifth that the check fails). The rows of stream capture and pools measure the
+# stand-in's own implementation of them (their driver twins call the same entry points).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$root"
 
 mode=show
+checked=
 case ${1:-} in
     --check) mode=check; shift ;;
     --update) mode=update; shift ;;
+    --checked) mode=show checked=1; shift ;;
     -*) header_usage ;;
 esac
 libdir=$(cd "${1:-dist/lib}" && pwd)
@@ -38,7 +41,7 @@ work=$root/target/callgrind
 mkdir -p "$work"
 gcc -O2 -g -I include bench/callgrind.c -o "$work/callgrind" "$libdir/libcudart.so.13" -ldl -Wl,-rpath,"$libdir"
 # A fixed environment: the counts of a few rows move with the size of the environment.
-env -i PATH=/usr/bin:/bin CUDART_RS_DRIVER="$standin" valgrind --tool=callgrind \
+env -i PATH=/usr/bin:/bin CUDART_RS_DRIVER="$standin" ${checked:+CUDART_RS_CHECKED=1} valgrind --tool=callgrind \
     --callgrind-out-file="$work/callgrind.out" "$work/callgrind" >"$work/run.log" 2>&1 || { cat "$work/run.log"; exit 1; }
 callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" 2>/dev/null >"$work/annotate.txt"
 python3 - "$work/annotate.txt" "$mode" "$baseline" <<'EOF'

@@ -1,8 +1,7 @@
-/* ctest: gpu */
 /* What the driver refuses, as a table: host registration of device memory, of ranges that are
  * not (all) host memory and of absurd sizes, and what follows such a registration; copies and
  * memsets whose offsets or extents leave their allocation, with cudaMemcpyDefault and with
- * explicit kinds. Each case runs in order in a child process (cases.h): one that kills its
+ * explicit kinds; pitched allocations no device can make. Each case runs in order in a child process (cases.h): one that kills its
  * process is printed as such and the next runs in a new one. Only results are printed (the
  * driver's answers are what the test records), never addresses. */
 #include <stdint.h>
@@ -263,6 +262,23 @@ static void memset_past(void) {
     CT_R("cudaMemset3D 1 slice at dev + 1 MiB", cudaMemset3D(make_cudaPitchedPtr(d + MB, 512, 512, 4), 0, make_cudaExtent(64, 4, 1)));
 }
 
+/* Widths no device can allocate: the allocation fails, and NVIDIA's runtime leaves the requested
+ * width in *pitch. (Seen on an H200 under NVIDIA's 13.0.96 by a fuzzing campaign and written
+ * into expected/ by hand; scripts/gpu/standin-gpu.sh checks it against NVIDIA's runtime.) */
+static void pitch_impossible(void) {
+    static const struct {
+        size_t w, h;
+        const char *label;
+    } c[] = {{(size_t)1 << 63, 2, "2^63 x 2"}, {(size_t)1 << 32, (size_t)1 << 32, "2^32 x 2^32"}, {SIZE_MAX, 1, "SIZE_MAX x 1"}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        void *d = NULL;
+        size_t pitch = 0;
+        cudaError_t r = cudaMallocPitch(&d, &pitch, c[i].w, c[i].h);
+        printf("  cudaMallocPitch(%s): fails %d, pitch is the width %d\n", c[i].label, r != cudaSuccess, pitch == c[i].w);
+        if (r == cudaSuccess) cudaFree(d);
+    }
+}
+
 static const ct_case cases[] = {
     {"register device memory", reg_device_base, 0},
     {"register inside device memory", reg_device_inside, 0},
@@ -290,6 +306,7 @@ static const ct_case cases[] = {
     {"cudaMemcpy past the end of device memory", copy1d_past, 0},
     {"cudaMemcpy3D to an array past its extent", copy_array, 0},
     {"memsets past the end of device memory", memset_past, 0},
+    {"cudaMallocPitch of widths no device can allocate", pitch_impossible, 0},
 };
 
 int main(void) {

@@ -1,5 +1,4 @@
-/* ctest: gpu
- * The stream capture API in both ABIs' forms, with work that needs no kernels (memsets,
+/* The stream capture API in both ABIs' forms, with work that needs no kernels (memsets,
  * copies between device, pinned host and pageable memory, events): capture status of each
  * kind of stream, capture info (the CUDA 13 form; CUDA 12's plain, _v2 and _v3 forms and the
  * CUDA 10.1 symbol), updating a capturing stream's dependencies, capture into an existing

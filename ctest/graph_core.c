@@ -1,5 +1,4 @@
-/* ctest: gpu
- * The graph core: graphs of empty nodes (the driver's cuGraphAddEmptyNode) and of captured
+/* The graph core: graphs of empty nodes (the driver's cuGraphAddEmptyNode) and of captured
  * memsets and copies; topology queries and the count-query convention, adding and removing
  * dependencies, clone and find-in-clone, destroying nodes, node types, instantiation with
  * each flag and with parameters, upload and launch on each kind of stream, enabling nodes,

@@ -1,4 +1,4 @@
-/* ctest: gpu abi13
+/* ctest: abi13
  * CUDA 13.5's graph identity and parameter queries: graph and executable graph ids, a node's
  * containing graph (child graphs included), local id and tools id, checked against the DOT
  * output; cudaGraphNodeGetParams for each node type the runtime can make without a kernel;

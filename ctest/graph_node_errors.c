@@ -1,5 +1,4 @@
-/* ctest: gpu
- * Graph node functions refusing what NVIDIA's runtime refuses, without kernels: NULL
+/* Graph node functions refusing what NVIDIA's runtime refuses, without kernels: NULL
  * parameters, outputs, graphs, nodes and dependencies; a node of another type given to every
  * typed getter and setter, in the graph and in an executable graph; memset and copy
  * parameters; external semaphore nodes with arrays that cannot be right (a real external

@@ -1,5 +1,4 @@
-/* ctest: gpu
- * Graph nodes without kernels, in both ABIs: memsets (element sizes 1, 2 and 4, 2D), copies
+/* Graph nodes without kernels, in both ABIs: memsets (element sizes 1, 2 and 4, 2D), copies
  * (1D, 3D between pitched memory, into and out of an array), host, child graph, empty, event
  * record and wait, memory allocation and free nodes. A graph of all of them is launched three
  * times and its results checked; every node's parameters are read back, set in the graph (a

@@ -1,4 +1,3 @@
-/* ctest: gpu */
 /* cudaMemPoolSetAccess and cudaMemPoolGetAccess: the access of device 0 and of the host to a
  * pool of device 0 and to the default pool; each access flag; invalid flags, location types
  * and devices; counts of 0, above the 32 descriptors the runtime copies on the stack, and

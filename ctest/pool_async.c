@@ -1,4 +1,3 @@
-/* ctest: gpu */
 /* Stream-ordered allocation: cudaMallocAsync and cudaFreeAsync from the current (default) pool
  * of device 0 on a created stream, the legacy stream (0 and cudaStreamLegacy), the per-thread
  * stream (cudaStreamPerThread, and the _ptsz exports whose null stream it is, from several

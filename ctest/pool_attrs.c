@@ -1,4 +1,3 @@
-/* ctest: gpu */
 /* Every attribute of a memory pool, read and written: the defaults of a created pool and of
  * the default pool; the reuse policies (int) and the release threshold (cuuint64_t) set and
  * read back; the read-only counters and the high-water marks (only 0 may be written);

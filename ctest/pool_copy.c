@@ -1,4 +1,3 @@
-/* ctest: gpu */
 /* Pool (stream-ordered) allocations are device memory to every copy and memset: cudaMemcpy
  * with each kind, cudaMemcpyAsync, cudaMemcpyPeer(+Async), cudaMemcpy2D(+Async),
  * cudaMemcpy3D(+Async), cudaMemcpy2DToArray/FromArray, cudaMemset, 2D and 3D (+Async), on

@@ -1,4 +1,3 @@
-/* ctest: gpu */
 /* The default and the current memory pool of a device: cudaDeviceGetDefaultMemPool,
  * cudaDeviceGetMemPool, cudaDeviceSetMemPool (which pool cudaMallocAsync then takes from, as
  * the pools' used memory shows), destroying the current pool, the default pool that cannot

@@ -1,4 +1,3 @@
-/* ctest: gpu */
 /* Memory pools between processes. The test forks before any CUDA call; the parent creates a
  * pool with POSIX file descriptor handles, exports it (cudaMemPoolExportToShareableHandle),
  * allocates from it, fills the allocation, exports the pointer (cudaMemPoolExportPointer) and

@@ -6,8 +6,7 @@
 #      cargo fmt --check                             (rustfmt.toml; when rustfmt is installed)
 #   3. header drift: include/cuda_runtime_api.h == what the sources generate
 #      scripts/dev/layers.py                         (src/ imports only downward; no circle in src/
-#                                                     or standin/src but those
-#                                                     scripts/dev/layers-known.txt lists)
+#                                                     or standin/src)
 #      scripts/dev/test_layers.py                    (the layer check fails when broken)
 #   4. scripts/build.sh                              (dist/)
 #   5. scripts/test/abi-check.sh                     (ABI and symbol checks against NVIDIA's)
@@ -46,6 +45,10 @@
 #                                                     trees, report files, the cudart-rs command,
 #                                                     a setuid program; both ABIs; each check
 #                                                     counted)
+#  11. fuzz/run.sh                                   (the fuzz target on the stand-in, 60 s, then
+#                                                     its corpus replayed and 30 s more with
+#                                                     CUDART_RS_CHECKED=1; when clang-19 is
+#                                                     installed, as CI does; each run counted)
 # Every step runs even when an earlier one failed (unless it needs what failed). The last
 # line sums the C test counts; each other step that failed counts as one failure there:
 #   N passed, N failed, N skipped
@@ -106,7 +109,7 @@ else
     step "formatting: skipped (no cargo fmt: rustup component add rustfmt)"
 fi
 run_step "header drift" bash scripts/dev/gen-header.sh --check
-run_step "layers of src/ (no import of a layer above), no circle in src/ or the stand-in" python3 scripts/dev/layers.py --known scripts/dev/layers-known.txt
+run_step "layers of src/ (no import of a layer above), no circle in src/ or the stand-in" python3 scripts/dev/layers.py
 run_step "the layer check fails when broken" python3 scripts/dev/test_layers.py
 if run_step "build" bash scripts/build.sh; then
     if [[ -f scripts/test/abi-check.sh ]]; then
@@ -168,6 +171,23 @@ if run_step "build" bash scripts/build.sh; then
 else
     echo "==== no dist/: the C tests cannot run"
     failed_steps+=("C tests (not run)")
+fi
+
+# fuzz_step NAME ARGS...: a run of fuzz/run.sh; its summary line is added to the totals.
+fuzz_step() {
+    local name=$1
+    shift
+    step "$name: bash fuzz/run.sh $*"
+    bash fuzz/run.sh "$@" 2>&1 | tee "$log/fuzz.out"
+    add_summary "$(tail -n 1 "$log/fuzz.out")" || { echo "==== step failed: $name (no summary line)"; failed_steps+=("$name"); }
+}
+if command -v clang-19 >/dev/null; then
+    fuzz_step "fuzz target" --seconds 60
+    fuzz_step "fuzz corpus replayed with checked mode" --replay --checked --no-build
+    fuzz_step "fuzz target with checked mode" --seconds 30 --checked --no-build
+else
+    step "fuzz target: skipped (no clang-19: apt-get install clang-19 libclang-rt-19-dev)"
+    skipped=$((skipped + 3))
 fi
 
 echo

@@ -11,8 +11,11 @@
 #     output must be NVIDIA's.
 #  2. checked_host under ours with CUDART_RS_CHECKED=1, both builds, both ABIs: no case may end
 #     its process and every guarded call must be refused with cudaErrorInvalidValue (the test's
-#     own checks); the two builds print the same, recorded as
-#     expected/<abi>/checked_host.checked.out.
+#     own checks), with a misuse report each; the two builds print what the stand-in prints
+#     (ctest/expected/<abi>/checked_host.checked.out, which CI compares on the stand-in).
+#  3. NVIDIA's outputs of step 1 against the committed ctest/expected/<abi>/TEST.out (what CI
+#     compares the stand-in with; driver_refusals' cudaMallocPitch lines were written by hand
+#     from an earlier GPU run): a PASS or FAIL line each.
 # $OUT (default target/standin-gpu) gets standin-gpu.log (everything printed), expected.tgz
 # (expected/<abi>/*.out: unpack into ctest/ and commit) and runs.tgz (every run's output,
 # stderr and build log). A PASS or FAIL line per test and ABI; the last line is
@@ -64,6 +67,24 @@ main() {
     done
     echo "(${SECONDS}s so far, $((SECONDS - started))s for the jobs)"
 
+    # What CI compares the stand-in with must be what NVIDIA's runtime printed now (lines
+    # written by hand from an earlier GPU run, as driver_refusals' cudaMallocPitch case,
+    # included).
+    echo "== NVIDIA's outputs against the committed ctest/expected/"
+    local want got
+    for t in "${tests[@]}"; do
+        for abi in 13 12; do
+            want=ctest/expected/$abi/$t.out got=$work/expected/$abi/$t.out
+            [[ -f $want && -f $got ]] || continue
+            if cmp -s "$want" "$got"; then
+                echo "PASS $t [$abi]: NVIDIA's output is the committed one"; passed=$((passed + 1))
+            else
+                echo "FAIL $t [$abi]: NVIDIA's output differs from the committed $want"; failed=$((failed + 1))
+                diff -u --label committed --label NVIDIA "$want" "$got" | head -n 30 | sed 's/^/      /'
+            fi
+        done
+    done
+
     echo "== checked_host with CUDART_RS_CHECKED=1 under ours"
     local bin base rc name=checked_host
     for abi in 13 12; do
@@ -85,14 +106,23 @@ main() {
                 tail -n 5 "$base.err" | sed 's/^/      | /'
             fi
         done
-        if ((${#outs[@]} == 2)) && ! cmp -s "${outs[0]}" "${outs[1]}"; then
-            ok=0; why+=" the two builds print differently;"
-            diff -u "${outs[0]}" "${outs[1]}" | head -n 30 | sed 's/^/      /'
-        fi
+        local want=ctest/expected/$abi/$name.checked.out o
+        for o in "${outs[@]}"; do
+            if [[ ! -f $want ]]; then
+                ok=0; why+=" no $want;"; break
+            elif ! cmp -s "$want" "$o"; then
+                ok=0; why+=" $(basename "$o" .out) prints otherwise than the stand-in;"
+                diff -u --label stand-in --label GPU "$want" "$o" | head -n 30 | sed 's/^/      /'
+            fi
+        done
         if ((${#outs[@]})); then
             mkdir -p "$work/expected/$abi"
             cp "${outs[0]}" "$work/expected/$abi/$name.checked.out"
-            echo "   misuse reports of the ours-header run: $(grep -c 'Misuse' "${outs[0]%.out}.err" 2>/dev/null)"
+            local guarded reports
+            guarded=$(grep -c 'CT_G(' ctest/$name.c)
+            reports=$(grep -c '^========= Misuse' "${outs[0]%.out}.err" 2>/dev/null)
+            echo "   misuse reports of the ours-header run: $reports (guarded calls in the source: $guarded)"
+            ((reports > 0)) || { ok=0; why+=" no misuse report;"; }
         fi
         if ((ok)); then
             echo "PASS $name [$abi, CUDART_RS_CHECKED=1]"; passed=$((passed + 1))

@@ -4,7 +4,9 @@
 #   scripts/test/ctest.sh --standin [--abi 13|12|both] [--sanitize] [options]
 #       No GPU: every ctest/*.c is built with gcc against include/ and dist/lib, and run on
 #       the stand-in driver (dist/lib/stand-in/libcuda.so.1). Tests marked `ctest: gpu` and
-#       CUDA sources (ctest/*.cu) are skipped. A test of several devices (`ctest: gpu2`) runs
+#       CUDA sources (ctest/*.cu) are skipped. A test marked `checked` runs once more with
+#       CUDART_RS_CHECKED=1 (its output compared with expected/<abi>/NAME.checked.out), also
+#       when marked `gpu`. A test of several devices (`ctest: gpu2`) runs
 #       with the stand-in showing 1 device (it must say `skipped: needs two GPUs`: counted
 #       as skipped), 2 and 4 (its own checks only: NVIDIA's outputs are the GPU machines').
 #
@@ -296,9 +298,15 @@ standin() {
             if [[ $src == *.cu ]]; then
                 skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU (CUDA source)"; continue
             fi
-            if has_marker "$src" gpu; then
+            # A test marked `checked` also runs with CUDART_RS_CHECKED=1 (compared with
+            # expected/<abi>/NAME.checked.out), even when its plain run needs a GPU (`gpu`).
+            local plain=1 checked=0
+            has_marker "$src" checked && checked=1
+            has_marker "$src" gpu && plain=0
+            if ((!plain && !checked)); then
                 skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU"; continue
             fi
+            ((!plain)) && { skipped=$((skipped + 1)); echo "SKIP $label: skipped: no GPU (its run with CUDART_RS_CHECKED=1 follows)"; }
             bin=$build/$name
             # Linked by path: DT_NEEDED is the SONAME, libcudart.so.$abi, found at run time
             # through LD_LIBRARY_PATH.
@@ -309,6 +317,7 @@ standin() {
             # A test of several devices: the stand-in with 1 device (the test must say it
             # skips), 2 and 4; compared with nothing (NVIDIA's outputs are per GPU machine).
             local counts=("") dc dlabel
+            ((plain)) || counts=()
             has_marker "$src" gpu2 && counts=(1 2 4)
             for dc in "${counts[@]}"; do
                 dlabel=$label
@@ -345,6 +354,24 @@ standin() {
                     unverified+=("$abi/$name")
                 fi
             done
+            if ((checked)); then
+                expected=$tdir/expected/$abi/$name.checked.out
+                [[ -f $expected ]] || expected=
+                ok=1
+                detail=
+                for ((i = 1; i <= repeat; i++)); do
+                    run_one "$bin" "$bin.checked" LD_LIBRARY_PATH="$dist/lib" CUDART_RS_DRIVER="$driver" \
+                        CTEST_STANDIN=1 CUDART_RS_CHECKED=1 "${env_extra[@]}"
+                    rc=$?
+                    if ! detail=$(judge "$bin.checked" "$rc" "$expected"); then
+                        ok=0
+                        ((repeat > 1)) && detail+=$'\n'"    (run $i of $repeat)"
+                        break
+                    fi
+                done
+                verdict "${label%]}, CUDART_RS_CHECKED=1]" "$ok" "$detail"
+                ((ok)) && [[ -z $expected ]] && unverified+=("$abi/$name (checked)")
+            fi
         done
     done
 }

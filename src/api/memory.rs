@@ -72,7 +72,12 @@ pub unsafe extern "C" fn cudaMallocPitch(
             return Ok(());
         }
         let (mut d, mut ps): (CUdeviceptr, usize) = (0, 0);
-        cu(f.cuMemAllocPitch(&mut d, &mut ps, width, height, PITCH_ELEMENT_SIZE))?;
+        if let Err(e) = cu(f.cuMemAllocPitch(&mut d, &mut ps, width, height, PITCH_ELEMENT_SIZE)) {
+            // NVIDIA's runtime leaves the requested width in `*pitch` when the driver refuses
+            // (seen on an H200 under 13.0.96 with widths of 2^63, SIZE_MAX and 2^32 x 2^32).
+            *pitch = width;
+            return Err(e);
+        }
         *p = d as usize as *mut c_void;
         *pitch = ps;
         Ok(())

@@ -128,13 +128,13 @@ fn check_handle(reg: &mut State, name: &str, k: H, h: usize) -> Option<(cudaErro
     Some((handle_error(k), format!("{name} = {h:#x} is not {} the driver knows", article(k))))
 }
 
-/// The error and reason for refusing `c`, if checked mode refuses it.
-pub fn check(c: &Call) -> Option<(cudaError, String)> {
+/// The error and reason for refusing `c`, if checked mode refuses it; `frees`: the call's
+/// declaration says it frees (`sem = Free`).
+pub fn check(c: &Call, frees: bool) -> Option<(cudaError, String)> {
     if !c.ex.ret.contains("cudaError") {
         return None;
     }
     let fam = c.ex.family;
-    let frees = matches!(c.ex.base, "cudaFree" | "cudaFreeAsync" | "cudaFreeHost" | "cudaHostUnregister");
     let uses = matches!(fam, Family::Copy | Family::Memset);
     let anything = c.args.iter().any(|a| match *a {
         A::H(k, h) => checked_kind(k) && h != 0,

@@ -47,6 +47,7 @@ pub mod enums;
 pub mod files;
 pub mod fmt;
 mod gpu;
+mod hostmem;
 mod lock;
 mod op;
 mod probe;

@@ -11,6 +11,7 @@ use super::args::A;
 use super::call::{Call, Status};
 use super::config::config;
 use super::demangle::demangle;
+use super::hostmem::{self, Region};
 pub(crate) use super::op::{CopyOp, MemsetOp, Op};
 use super::registry::{self, Alloc, Kind, State};
 use super::{checked, gpu, probe, process, record, report};
@@ -62,7 +63,10 @@ pub fn pre(c: &Call) -> Pre {
     let op = op(c);
     let mut pre = Pre::default();
     if config().checked {
-        pre.refuse = checked::check(c);
+        pre.refuse = checked::check(c, matches!(c.ex.op, Op::Free(..))).or_else(|| {
+            let why = hostmem::refuse(&host_regions(c, op))?;
+            Some((cudaError::cudaErrorInvalidValue, why))
+        });
     }
     match op {
         Op::Free(kinds, name) => {
@@ -470,6 +474,23 @@ fn device_of(reg: &State, p: usize) -> Option<c_int> {
     reg.mem_holding(p).filter(|a| a.kind != Kind::Pinned && a.kind != Kind::Registered).map(|a| a.device)
 }
 
+/// The copies of a batched copy's arrays: (destination, source, bytes); none where an array
+/// cannot be read.
+fn batch(c: &Call) -> Vec<(usize, usize, usize)> {
+    let n = c.val("count") as usize;
+    let (dsts, srcs, sizes) = (c.val("dsts") as usize, c.val("srcs") as usize, c.val("sizes") as usize);
+    let Some(words) = n.checked_mul(8) else { return Vec::new() };
+    if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| super::probe::readable(p, words)) {
+        return Vec::new();
+    }
+    // SAFETY: three readable arrays of `n` words.
+    (0..n)
+        .map(|i| unsafe {
+            (*(dsts as *const usize).add(i), *(srcs as *const usize).add(i), *(sizes as *const usize).add(i))
+        })
+        .collect()
+}
+
 /// A successful copy: its direction, source and destination memory, bytes (one entry per
 /// copy of a batch).
 fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
@@ -532,22 +553,9 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
             return vec![(dir, src, dst, bytes)];
         }
         C::Batch => {
-            let n = c.val("count") as usize;
-            let (dsts, srcs, sizes) = (c.val("dsts") as usize, c.val("srcs") as usize, c.val("sizes") as usize);
-            let Some(words) = n.checked_mul(8) else { return Vec::new() };
-            if n == 0 || ![dsts, srcs, sizes].iter().all(|&p| probe::readable(p, words)) {
-                return Vec::new();
-            }
-            return (0..n)
-                .map(|i| {
-                    // SAFETY: three readable arrays of `n` words.
-                    let (d, s, b) = unsafe {
-                        (
-                            *(dsts as *const usize).add(i),
-                            *(srcs as *const usize).add(i),
-                            *(sizes as *const usize).add(i),
-                        )
-                    };
+            return batch(c)
+                .into_iter()
+                .map(|(d, s, b)| {
                     let peer = matches!((device_of(&reg, s), device_of(&reg, d)), (Some(a), Some(b)) if a != b);
                     let (s, d) = (end_of(&reg, s), end_of(&reg, d));
                     (if peer { Dir::Peer } else { Dir::of(4, s, d) }, s, d, b as u64)
@@ -560,4 +568,125 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
             && matches!((device_of(&reg, c.val("src") as usize), device_of(&reg, c.val("dst") as usize)), (Some(a), Some(b)) if a != b));
     let dir = if peer { Dir::Peer } else { Dir::of(kind, src, dst) };
     vec![(dir, src, dst, bytes)]
+}
+
+/// What a copy, memset or registration will read or write, for checked mode's test of host
+/// memory: each side as a [`Region`], host memory where the kind (or, for `cudaMemcpyDefault`
+/// and memsets, what the pointer is) says so; device sides only have their strides checked.
+fn host_regions(c: &Call, op: Op) -> Vec<Region> {
+    use CopyOp as C;
+    let reg = registry::lock();
+    let kind = c.val("kind") as i64;
+    // A side is host memory when the kind says host (or is Default) and the pointer is not
+    // memory the registry or the driver knows as device memory or an array.
+    let host = |p: usize, host_kind: bool| {
+        (host_kind || !(0..=3).contains(&kind)) && p != 0 && matches!(end_of(&reg, p), End::Pageable | End::Pinned)
+    };
+    let (src_host, dst_host) = (matches!(kind, 0 | 1), matches!(kind, 0 | 2));
+    let lin = |name: &'static str, host_kind: bool, write: bool, len: u64| {
+        let p = c.val(name) as usize;
+        Region::linear(name, p, len as usize, host(p, host_kind), write)
+    };
+    let rows = |name: &'static str, pitch: &str, host_kind: bool, write: bool| {
+        let p = c.val(name) as usize;
+        let w = c.val("width") as usize;
+        Region {
+            rows: c.val("height") as usize,
+            pitch: c.val(pitch) as usize,
+            ..Region::linear(name, p, w, host(p, host_kind), write)
+        }
+    };
+    match op {
+        Op::HostRegister => {
+            // cudaHostRegisterReadOnly: the memory is only read.
+            let write = c.val("flags") & 8 == 0;
+            vec![Region::linear("ptr", c.val("ptr") as usize, c.val("size") as usize, c.val("ptr") != 0, write)]
+        }
+        Op::Memset(m) => {
+            let (p, width, rows, pitch, slices, slice_rows) = match m {
+                MemsetOp::Linear => (c.val("devPtr"), c.val("count"), 1, 0, 1, 1),
+                MemsetOp::TwoD => (c.val("devPtr"), c.val("width"), c.val("height"), c.val("pitch"), 1, 1),
+                MemsetOp::ThreeD => {
+                    let (Some(pp), Some(e)) = (c.get::<cudaPitchedPtr>("pitchedDevPtr"), c.get::<cudaExtent>("extent"))
+                    else {
+                        return Vec::new();
+                    };
+                    (pp.ptr as u64, e.width as u64, e.height as u64, pp.pitch as u64, e.depth, pp.ysize)
+                }
+            };
+            let name = if m == MemsetOp::ThreeD { "pitchedDevPtr" } else { "devPtr" };
+            let p = p as usize;
+            vec![Region {
+                rows: rows as usize,
+                pitch: pitch as usize,
+                slices,
+                slice_rows,
+                ..Region::linear(name, p, width as usize, p != 0 && end_of(&reg, p) == End::Pinned, true)
+            }]
+        }
+        Op::Copy(k) => match k {
+            C::Linear => vec![lin("src", src_host, false, c.val("count")), lin("dst", dst_host, true, c.val("count"))],
+            C::TwoD => vec![rows("src", "spitch", src_host, false), rows("dst", "dpitch", dst_host, true)],
+            C::ToArray2D => vec![rows("src", "spitch", src_host, false)],
+            C::FromArray2D => vec![rows("dst", "dpitch", dst_host, true)],
+            C::ToArray | C::ToSymbol => vec![lin("src", src_host, false, c.val("count"))],
+            C::FromArray | C::FromSymbol => vec![lin("dst", dst_host, true, c.val("count"))],
+            C::ThreeD => {
+                let Some(p) = c.get::<cudaMemcpy3DParms>("p") else { return Vec::new() };
+                let e = p.extent;
+                // With an array on either side, the width is in elements.
+                let elem = match (p.srcArray as usize, p.dstArray as usize) {
+                    (0, 0) => 1,
+                    (0, a) | (a, _) => array_elem(&reg, a),
+                };
+                let side = |name: &'static str, array: usize, pp: cudaPitchedPtr, pos: cudaPos, host_kind, write| {
+                    if array != 0 {
+                        return None;
+                    }
+                    let base = pp.ptr as usize;
+                    let r = Region {
+                        rows: e.height,
+                        pitch: pp.pitch,
+                        slices: e.depth,
+                        slice_rows: pp.ysize,
+                        ..Region::linear(name, base, e.width.saturating_mul(elem), host(base, host_kind), write)
+                    };
+                    // The first byte: (z * ysize + y) * pitch + x on from the base.
+                    let off = pos
+                        .z
+                        .checked_mul(pp.ysize)
+                        .and_then(|v| v.checked_add(pos.y))
+                        .and_then(|v| v.checked_mul(pp.pitch))
+                        .and_then(|v| v.checked_add(pos.x))
+                        .and_then(|v| v.checked_add(base));
+                    Some(match off {
+                        Some(start) => Region { base: start, ..r },
+                        // An offset past the address space: only a host side is refused for it.
+                        None if r.host => Region { width: usize::MAX, ..r },
+                        None => Region { host: false, ..r },
+                    })
+                };
+                let kind = p.kind.0 as i64;
+                let (sh, dh) = (matches!(kind, 0 | 1), matches!(kind, 0 | 2));
+                [
+                    side("p->srcPtr", p.srcArray as usize, p.srcPtr, p.srcPos, sh, false),
+                    side("p->dstPtr", p.dstArray as usize, p.dstPtr, p.dstPos, dh, true),
+                ]
+                .into_iter()
+                .flatten()
+                .collect()
+            }
+            C::Batch => batch(c)
+                .into_iter()
+                .flat_map(|(d, s, b)| {
+                    [
+                        Region::linear("srcs[i]", s, b, host(s, true), false),
+                        Region::linear("dsts[i]", d, b, host(d, true), true),
+                    ]
+                })
+                .collect(),
+            C::Peer | C::ThreeDPeer | C::ArrayToArray2D | C::ArrayToArray => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
 }

@@ -178,15 +178,6 @@ unsafe fn atomic_caps(caps: *mut c_uint, count: c_uint) -> Res {
     Ok(())
 }
 
-/// The per-thread-stream variants `cuGetProcAddress` gives with
-/// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`, where the null stream means otherwise.
-pub fn per_thread_entry(name: &str) -> Option<*mut c_void> {
-    match name {
-        "cuStreamGetId" => Some(cuStreamGetId_ptsz as *mut c_void),
-        _ => None,
-    }
-}
-
 export! {
     fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) {
         nonnull(pvalue)?;
@@ -458,7 +449,7 @@ export! {
 
 /// Device resources, green contexts and context ids and events: the stand-in has one
 /// undivided device and no green contexts, so these answer `CUDA_ERROR_NOT_SUPPORTED`
-/// ([`crate::graph::unsupported`]); the runtime passes that on.
+/// ([`crate::unsupported`]); the runtime passes that on.
 pub(crate) const GREEN_ENTRY_POINTS: &[&str] = &[
     "cuDeviceGetDevResource",
     "cuDevSmResourceSplitByCount",

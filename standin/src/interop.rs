@@ -51,7 +51,7 @@ const ENTRY_POINTS: &[&str] = &[
 ];
 
 /// Whether `name` is one of [`ENTRY_POINTS`]; they share the graph entry points' one
-/// implementation, `graph::unsupported`.
+/// implementation, `crate::unsupported`.
 pub(crate) fn is_entry(name: &str) -> bool {
     ENTRY_POINTS.contains(&name)
 }

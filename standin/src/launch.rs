@@ -211,20 +211,6 @@ export! {
     fn cuProfilerStop() {
         with(|s| s.cur().map(|_| ()))
     }
-
-    fn cuMemcpyAsync_ptsz(dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize, hStream: CUstream) {
-        match crate::mem::cuMemcpyAsync(dst, src, byteCount, hStream) {
-            CUDA_SUCCESS => Ok(()),
-            e => Err(e),
-        }
-    }
-
-    fn cuStreamQuery_ptsz(hStream: CUstream) {
-        match crate::cuStreamQuery(hStream) {
-            CUDA_SUCCESS => Ok(()),
-            e => Err(e),
-        }
-    }
 }
 
 /// The CUDA version that introduced a driver symbol, where the stand-in knows it is not 2.0.
@@ -250,6 +236,7 @@ pub fn proc_address(
     version: c_int,
     flags: u64,
     lookup: impl Fn(&str, c_int) -> Option<*mut c_void>,
+    per_thread: impl Fn(&str, c_int) -> Option<*mut c_void>,
 ) -> Result<(*mut c_void, c_int), CUresult> {
     let mut driver = 0;
     // SAFETY: a valid out pointer.
@@ -273,15 +260,7 @@ pub fn proc_address(
         return Ok((std::ptr::null_mut(), CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT));
     }
     if flags == CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM {
-        let pt = match name {
-            "cuMemcpyAsync" => Some(cuMemcpyAsync_ptsz as *mut c_void),
-            "cuStreamQuery" => Some(cuStreamQuery_ptsz as *mut c_void),
-            "cuStreamGetAttribute" => Some(cuStreamGetAttribute_ptsz as *mut c_void),
-            "cuStreamSetAttribute" => Some(cuStreamSetAttribute_ptsz as *mut c_void),
-            "cuStreamCopyAttributes" => Some(cuStreamCopyAttributes_ptsz as *mut c_void),
-            _ => crate::devctl::per_thread_entry(name),
-        };
-        if let Some(p) = pt {
+        if let Some(p) = per_thread(name, version) {
             return Ok((p, crate::CU_GET_PROC_ADDRESS_SUCCESS));
         }
     }

@@ -15,10 +15,24 @@
 //!   every call checks before it touches memory, so a bad pointer gives an error, not a crash.
 //!   Allocations come from one reserved address range and addresses are never reused, so a
 //!   freed pointer stays recognisably invalid even where a copy would accept host memory;
-//! - synchronous copies and memsets (1D, 2D, 3D, peer, to and from arrays), done at call time;
-//! - streams and events as validated handles; work is never pending, so queries succeed and
-//!   host functions and stream callbacks run at once; events record the host clock; stream
-//!   ids and devices;
+//! - synchronous copies and memsets (1D, 2D, 3D, peer, to and from arrays), done at call time
+//!   (`copy.rs`), bounded as the driver bounds them; host registration with the driver's
+//!   refusals (`hostreg.rs`);
+//! - streams and events as validated handles (`stream.rs`); work is never pending, so queries
+//!   succeed and host functions and stream callbacks run at once; events record the host
+//!   clock; stream ids and devices; the per-thread default stream in the `_ptsz`/`_ptds`
+//!   forms (`ptsz.rs`);
+//! - stream capture (`capture.rs`): work on a capturing stream becomes graph nodes; forks and
+//!   joins through events, capture modes and the thread's mode, the potentially unsafe calls
+//!   they forbid, the legacy stream's implicit synchronisation, invalidation, capture info and
+//!   dependency updates, capture into an existing graph;
+//! - graphs (`graph.rs`, `graph_node.rs`, `exec.rs`, `dot.rs`, `userobj.rs`): every node kind
+//!   but kernels, topology queries, clones, instantiation, launch as host-side execution of
+//!   the nodes in order, updates, user objects, conditional nodes (their bodies run as the
+//!   default value says), graph memory;
+//! - memory pools (`pool.rs`): default and created pools per location, current pools,
+//!   attributes, access, trimming, stream-ordered allocation and free with the pools' reuse
+//!   rules, pools shared between processes through a memory file;
 //! - context limits and cache/shared memory configurations (back to their defaults when the
 //!   context is destroyed), PCI bus ids, peer attributes and atomic capabilities (none),
 //!   GPUDirect RDMA flushes, async notification registrations (never notified);
@@ -30,12 +44,13 @@
 //! - texture and surface objects as the descriptors they were created with (`texture.rs`).
 //!
 //! What it does not model: kernels and modules (loads report `CUDA_ERROR_NO_BINARY_FOR_GPU`,
-//! everything else about them `CUDA_ERROR_INVALID_HANDLE`), asynchrony, stream ordering,
-//! real timing, memory pools, graphs, IPC, external resources and graphics interop, peer
-//! topology beyond "every pair can", and any error the real driver reports only from the
-//! hardware. Where the real driver's choice of
-//! error code is undocumented the stand-in makes a reasoned guess; tests that pin down such
-//! codes belong on a real GPU.
+//! everything else about them `CUDA_ERROR_INVALID_HANDLE`, so no kernel node can be made),
+//! asynchrony, stream ordering beyond what the pools' reuse rules need, real timing, batched
+//! copies and prefetches, external resources and graphics interop (and so external semaphore
+//! nodes that name a semaphore), peer topology beyond "every pair can", and any error the real
+//! driver reports only from the hardware. Where the real driver's choice of error code is
+//! undocumented the stand-in makes a reasoned guess; tests that pin down such codes belong on
+//! a real GPU.
 //!
 //! Every export catches panics (they become `CUDA_ERROR_UNKNOWN`) and all shared state sits
 //! behind one mutex, so it is safe to call from many threads at once.
@@ -73,8 +88,15 @@ mod handles {
         CUlogsCallbackEntry_st
     );
 }
+mod backing;
+mod ids;
+mod dag;
+mod mempool;
 mod state;
+mod context;
 mod mem;
+mod copy;
+mod hostreg;
 mod array;
 mod attrs;
 mod graph;
@@ -85,9 +107,14 @@ mod launch;
 mod library;
 mod texture;
 mod capture;
+mod stream;
+mod graph_node;
+mod exec;
+mod dot;
+mod userobj;
+mod ptsz;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
-use std::time::Instant;
 
 use state::*;
 use types::*;
@@ -108,6 +135,18 @@ macro_rules! export {
 }
 pub(crate) use export;
 
+/// Defines an export and its per-thread-stream form (`_ptsz`, `_ptds`: the null stream is the
+/// thread's own): the body sees `$pt` false in the first, true in the second.
+macro_rules! export_pt {
+    ($( fn $name:ident / $pt_name:ident ( $($a:ident : $t:ty),* $(,)? ) |$pt:ident| $body:block )*) => {
+        $crate::export! {$(
+            fn $name($($a: $t),*) { let $pt = false; $body }
+            fn $pt_name($($a: $t),*) { let $pt = true; $body }
+        )*}
+    };
+}
+pub(crate) use export_pt;
+
 pub const CUDA_ERROR_INVALID_IMAGE: CUresult = 200;
 pub const CUDA_ERROR_NO_BINARY_FOR_GPU: CUresult = 209;
 pub const CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: CUresult = 217;
@@ -115,6 +154,18 @@ pub const CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: CUresult = 704;
 pub const CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: CUresult = 705;
 pub const CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: CUresult = 712;
 pub const CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: CUresult = 713;
+pub const CUDA_ERROR_OPERATING_SYSTEM: CUresult = 304;
+pub const CUDA_ERROR_ILLEGAL_STATE: CUresult = 401;
+pub const CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: CUresult = 900;
+pub const CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: CUresult = 901;
+pub const CUDA_ERROR_STREAM_CAPTURE_MERGE: CUresult = 902;
+pub const CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: CUresult = 903;
+pub const CUDA_ERROR_STREAM_CAPTURE_UNJOINED: CUresult = 904;
+pub const CUDA_ERROR_STREAM_CAPTURE_ISOLATION: CUresult = 905;
+pub const CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: CUresult = 906;
+pub const CUDA_ERROR_CAPTURED_EVENT: CUresult = 907;
+pub const CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: CUresult = 908;
+pub const CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CUresult = 910;
 
 /// Writes `v` through `p`, or fails with `CUDA_ERROR_INVALID_VALUE` if `p` is null.
 pub(crate) unsafe fn put<T>(p: *mut T, v: T) -> Res {
@@ -140,24 +191,80 @@ pub(crate) fn nonnull<T>(p: *const T) -> Res {
 pub(crate) const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
 pub(crate) const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
 
+/// Entry points with a form per CUDA version: (name, version it is asked at) to the form.
+fn versioned(name: &str, version: c_int) -> Option<*mut c_void> {
+    let edge_data = version >= 12030;
+    Some(match name {
+        "cuMemAdvise" if version >= 12020 => mem::cuMemAdvise_v2 as *mut c_void,
+        "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
+        "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
+        "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
+        "cuStreamGetCaptureInfo" if edge_data => capture::cuStreamGetCaptureInfo_v3 as *mut c_void,
+        "cuStreamGetCaptureInfo" if version >= 11030 => capture::cuStreamGetCaptureInfo_v2 as *mut c_void,
+        "cuStreamGetCaptureInfo" => capture::cuStreamGetCaptureInfo as *mut c_void,
+        "cuStreamUpdateCaptureDependencies" if edge_data => {
+            capture::cuStreamUpdateCaptureDependencies_v2 as *mut c_void
+        }
+        "cuStreamUpdateCaptureDependencies" => capture::cuStreamUpdateCaptureDependencies as *mut c_void,
+        "cuGraphGetEdges" if edge_data => graph::cuGraphGetEdges_v2 as *mut c_void,
+        "cuGraphGetEdges" => graph::cuGraphGetEdges as *mut c_void,
+        "cuGraphNodeGetDependencies" if edge_data => graph::cuGraphNodeGetDependencies_v2 as *mut c_void,
+        "cuGraphNodeGetDependencies" => graph::cuGraphNodeGetDependencies as *mut c_void,
+        "cuGraphNodeGetDependentNodes" if edge_data => graph::cuGraphNodeGetDependentNodes_v2 as *mut c_void,
+        "cuGraphNodeGetDependentNodes" => graph::cuGraphNodeGetDependentNodes as *mut c_void,
+        "cuGraphAddDependencies" if edge_data => graph::cuGraphAddDependencies_v2 as *mut c_void,
+        "cuGraphAddDependencies" => graph::cuGraphAddDependencies as *mut c_void,
+        "cuGraphRemoveDependencies" if edge_data => graph::cuGraphRemoveDependencies_v2 as *mut c_void,
+        "cuGraphRemoveDependencies" => graph::cuGraphRemoveDependencies as *mut c_void,
+        "cuGraphAddNode" if edge_data => graph_node::cuGraphAddNode_v2 as *mut c_void,
+        "cuGraphAddNode" => graph_node::cuGraphAddNode as *mut c_void,
+        _ => return None,
+    })
+}
+
+/// The names [`versioned`] knows.
+#[cfg(test)]
+const VERSIONED: &[&str] = &[
+    "cuMemAdvise",
+    "cuMemPrefetchAsync",
+    "cuStreamGetCaptureInfo",
+    "cuStreamUpdateCaptureDependencies",
+    "cuGraphGetEdges",
+    "cuGraphNodeGetDependencies",
+    "cuGraphNodeGetDependentNodes",
+    "cuGraphAddDependencies",
+    "cuGraphRemoveDependencies",
+    "cuGraphAddNode",
+];
+
+/// What an entry point the stand-in does not model does, whatever its signature: it reads no
+/// argument (under the x86-64 and AArch64 C calling conventions the caller's arguments are
+/// then simply unused) and writes nothing.
+pub(crate) unsafe extern "C" fn unsupported() -> CUresult {
+    CUDA_ERROR_NOT_SUPPORTED
+}
+
 macro_rules! table {
     ($($sym:literal => $f:expr,)*) => {
         fn lookup(name: &str, version: c_int) -> Option<*mut c_void> {
+            if let Some(f) = versioned(name, version) {
+                return Some(f);
+            }
             Some(match name {
-                "cuMemAdvise" if version >= 12020 => mem::cuMemAdvise_v2 as *mut c_void,
-                "cuMemAdvise" => mem::cuMemAdvise as *mut c_void,
-                "cuMemPrefetchAsync" if version >= 12020 => mem::cuMemPrefetchAsync_v2 as *mut c_void,
-                "cuMemPrefetchAsync" => mem::cuMemPrefetchAsync as *mut c_void,
-                n if graph::is_entry(n) || pool::is_entry(n) || interop::is_entry(n) || devctl::is_green_entry(n) => {
-                    graph::unsupported as *mut c_void
+                n if pool::is_entry(n) || interop::is_entry(n) || devctl::is_green_entry(n) => {
+                    unsupported as *mut c_void
                 }
                 $( $sym => $f as *mut c_void, )*
                 _ => return None,
             })
         }
-        /// Every symbol `cuGetProcAddress` knows (besides the versioned pairs above).
+        /// Every symbol `cuGetProcAddress` knows.
         #[cfg(test)]
-        pub(crate) const SYMBOLS: &[&str] = &[$($sym,)* "cuMemAdvise", "cuMemPrefetchAsync"];
+        pub(crate) fn symbols() -> Vec<&'static str> {
+            let mut v = vec![$($sym,)*];
+            v.extend_from_slice(VERSIONED);
+            v
+        }
     };
 }
 
@@ -174,38 +281,38 @@ table! {
     "cuDeviceTotalMem" => cuDeviceTotalMem,
     "cuDeviceGetUuid" => cuDeviceGetUuid,
     "cuDeviceCanAccessPeer" => cuDeviceCanAccessPeer,
-    "cuDevicePrimaryCtxRetain" => cuDevicePrimaryCtxRetain,
-    "cuDevicePrimaryCtxRelease" => cuDevicePrimaryCtxRelease,
-    "cuDevicePrimaryCtxReset" => cuDevicePrimaryCtxReset,
-    "cuDevicePrimaryCtxSetFlags" => cuDevicePrimaryCtxSetFlags,
-    "cuDevicePrimaryCtxGetState" => cuDevicePrimaryCtxGetState,
-    "cuCtxGetCurrent" => cuCtxGetCurrent,
-    "cuCtxSetCurrent" => cuCtxSetCurrent,
-    "cuCtxGetDevice" => cuCtxGetDevice,
-    "cuCtxSynchronize" => cuCtxSynchronize,
-    "cuCtxGetFlags" => cuCtxGetFlags,
-    "cuCtxPushCurrent" => cuCtxPushCurrent,
-    "cuCtxPopCurrent" => cuCtxPopCurrent,
-    "cuCtxEnablePeerAccess" => cuCtxEnablePeerAccess,
-    "cuCtxDisablePeerAccess" => cuCtxDisablePeerAccess,
-    "cuCtxGetStreamPriorityRange" => cuCtxGetStreamPriorityRange,
-    "cuStreamCreate" => cuStreamCreate,
-    "cuStreamCreateWithPriority" => cuStreamCreateWithPriority,
-    "cuStreamDestroy" => cuStreamDestroy,
-    "cuStreamSynchronize" => cuStreamSynchronize,
-    "cuStreamQuery" => cuStreamQuery,
+    "cuDevicePrimaryCtxRetain" => context::cuDevicePrimaryCtxRetain,
+    "cuDevicePrimaryCtxRelease" => context::cuDevicePrimaryCtxRelease,
+    "cuDevicePrimaryCtxReset" => context::cuDevicePrimaryCtxReset,
+    "cuDevicePrimaryCtxSetFlags" => context::cuDevicePrimaryCtxSetFlags,
+    "cuDevicePrimaryCtxGetState" => context::cuDevicePrimaryCtxGetState,
+    "cuCtxGetCurrent" => context::cuCtxGetCurrent,
+    "cuCtxSetCurrent" => context::cuCtxSetCurrent,
+    "cuCtxGetDevice" => context::cuCtxGetDevice,
+    "cuCtxSynchronize" => context::cuCtxSynchronize,
+    "cuCtxGetFlags" => context::cuCtxGetFlags,
+    "cuCtxPushCurrent" => context::cuCtxPushCurrent,
+    "cuCtxPopCurrent" => context::cuCtxPopCurrent,
+    "cuCtxEnablePeerAccess" => context::cuCtxEnablePeerAccess,
+    "cuCtxDisablePeerAccess" => context::cuCtxDisablePeerAccess,
+    "cuCtxGetStreamPriorityRange" => context::cuCtxGetStreamPriorityRange,
+    "cuStreamCreate" => stream::cuStreamCreate,
+    "cuStreamCreateWithPriority" => stream::cuStreamCreateWithPriority,
+    "cuStreamDestroy" => stream::cuStreamDestroy,
+    "cuStreamSynchronize" => stream::cuStreamSynchronize,
+    "cuStreamQuery" => stream::cuStreamQuery,
     "cuStreamAttachMemAsync" => mem::cuStreamAttachMemAsync,
-    "cuStreamGetFlags" => cuStreamGetFlags,
-    "cuStreamGetPriority" => cuStreamGetPriority,
-    "cuStreamWaitEvent" => cuStreamWaitEvent,
-    "cuLaunchHostFunc" => cuLaunchHostFunc,
-    "cuEventCreate" => cuEventCreate,
-    "cuEventRecord" => cuEventRecord,
-    "cuEventRecordWithFlags" => cuEventRecordWithFlags,
-    "cuEventQuery" => cuEventQuery,
-    "cuEventSynchronize" => cuEventSynchronize,
-    "cuEventElapsedTime" => cuEventElapsedTime,
-    "cuEventDestroy" => cuEventDestroy,
+    "cuStreamGetFlags" => stream::cuStreamGetFlags,
+    "cuStreamGetPriority" => stream::cuStreamGetPriority,
+    "cuStreamWaitEvent" => stream::cuStreamWaitEvent,
+    "cuLaunchHostFunc" => stream::cuLaunchHostFunc,
+    "cuEventCreate" => stream::cuEventCreate,
+    "cuEventRecord" => stream::cuEventRecord,
+    "cuEventRecordWithFlags" => stream::cuEventRecordWithFlags,
+    "cuEventQuery" => stream::cuEventQuery,
+    "cuEventSynchronize" => stream::cuEventSynchronize,
+    "cuEventElapsedTime" => stream::cuEventElapsedTime,
+    "cuEventDestroy" => stream::cuEventDestroy,
     "cuMemAlloc" => mem::cuMemAlloc,
     "cuMemFree" => mem::cuMemFree,
     "cuMemAllocPitch" => mem::cuMemAllocPitch,
@@ -213,33 +320,33 @@ table! {
     "cuMemAllocHost" => mem::cuMemAllocHost,
     "cuMemHostAlloc" => mem::cuMemHostAlloc,
     "cuMemFreeHost" => mem::cuMemFreeHost,
-    "cuMemHostRegister" => mem::cuMemHostRegister,
-    "cuMemHostUnregister" => mem::cuMemHostUnregister,
-    "cuMemHostGetDevicePointer" => mem::cuMemHostGetDevicePointer,
-    "cuMemHostGetFlags" => mem::cuMemHostGetFlags,
+    "cuMemHostRegister" => hostreg::cuMemHostRegister,
+    "cuMemHostUnregister" => hostreg::cuMemHostUnregister,
+    "cuMemHostGetDevicePointer" => hostreg::cuMemHostGetDevicePointer,
+    "cuMemHostGetFlags" => hostreg::cuMemHostGetFlags,
     "cuMemGetInfo" => mem::cuMemGetInfo,
     "cuMemGetAddressRange" => mem::cuMemGetAddressRange,
-    "cuMemcpy" => mem::cuMemcpy,
-    "cuMemcpyAsync" => mem::cuMemcpyAsync,
-    "cuMemcpyHtoD" => mem::cuMemcpyHtoD,
-    "cuMemcpyDtoH" => mem::cuMemcpyDtoH,
-    "cuMemcpyDtoD" => mem::cuMemcpyDtoD,
-    "cuMemcpyHtoDAsync" => mem::cuMemcpyHtoDAsync,
-    "cuMemcpyDtoHAsync" => mem::cuMemcpyDtoHAsync,
-    "cuMemcpyDtoDAsync" => mem::cuMemcpyDtoDAsync,
-    "cuMemcpy2D" => mem::cuMemcpy2D,
-    "cuMemcpy2DUnaligned" => mem::cuMemcpy2DUnaligned,
-    "cuMemcpy2DAsync" => mem::cuMemcpy2DAsync,
-    "cuMemcpy3D" => mem::cuMemcpy3D,
-    "cuMemcpy3DAsync" => mem::cuMemcpy3DAsync,
-    "cuMemcpyPeer" => mem::cuMemcpyPeer,
-    "cuMemcpyPeerAsync" => mem::cuMemcpyPeerAsync,
-    "cuMemcpy3DPeer" => mem::cuMemcpy3DPeer,
-    "cuMemcpy3DPeerAsync" => mem::cuMemcpy3DPeerAsync,
-    "cuMemsetD8" => mem::cuMemsetD8,
-    "cuMemsetD8Async" => mem::cuMemsetD8Async,
-    "cuMemsetD2D8" => mem::cuMemsetD2D8,
-    "cuMemsetD2D8Async" => mem::cuMemsetD2D8Async,
+    "cuMemcpy" => copy::cuMemcpy,
+    "cuMemcpyAsync" => copy::cuMemcpyAsync,
+    "cuMemcpyHtoD" => copy::cuMemcpyHtoD,
+    "cuMemcpyDtoH" => copy::cuMemcpyDtoH,
+    "cuMemcpyDtoD" => copy::cuMemcpyDtoD,
+    "cuMemcpyHtoDAsync" => copy::cuMemcpyHtoDAsync,
+    "cuMemcpyDtoHAsync" => copy::cuMemcpyDtoHAsync,
+    "cuMemcpyDtoDAsync" => copy::cuMemcpyDtoDAsync,
+    "cuMemcpy2D" => copy::cuMemcpy2D,
+    "cuMemcpy2DUnaligned" => copy::cuMemcpy2DUnaligned,
+    "cuMemcpy2DAsync" => copy::cuMemcpy2DAsync,
+    "cuMemcpy3D" => copy::cuMemcpy3D,
+    "cuMemcpy3DAsync" => copy::cuMemcpy3DAsync,
+    "cuMemcpyPeer" => copy::cuMemcpyPeer,
+    "cuMemcpyPeerAsync" => copy::cuMemcpyPeerAsync,
+    "cuMemcpy3DPeer" => copy::cuMemcpy3DPeer,
+    "cuMemcpy3DPeerAsync" => copy::cuMemcpy3DPeerAsync,
+    "cuMemsetD8" => copy::cuMemsetD8,
+    "cuMemsetD8Async" => copy::cuMemsetD8Async,
+    "cuMemsetD2D8" => copy::cuMemsetD2D8,
+    "cuMemsetD2D8Async" => copy::cuMemsetD2D8Async,
     "cuMemRangeGetAttribute" => mem::cuMemRangeGetAttribute,
     "cuMemRangeGetAttributes" => mem::cuMemRangeGetAttributes,
     "cuPointerGetAttribute" => mem::cuPointerGetAttribute,
@@ -280,6 +387,102 @@ table! {
     "cuFuncSetCacheConfig" => cuFuncSetCacheConfig,
     "cuOccupancyMaxActiveBlocksPerMultiprocessor" => cuOccupancyMaxActiveBlocksPerMultiprocessor,
     "cuStreamIsCapturing" => capture::cuStreamIsCapturing,
+    "cuStreamBeginCapture" => capture::cuStreamBeginCapture,
+    "cuStreamBeginCaptureToGraph" => capture::cuStreamBeginCaptureToGraph,
+    "cuStreamEndCapture" => capture::cuStreamEndCapture,
+    "cuThreadExchangeStreamCaptureMode" => capture::cuThreadExchangeStreamCaptureMode,
+    "cuGraphCreate" => graph::cuGraphCreate,
+    "cuGraphDestroy" => graph::cuGraphDestroy,
+    "cuGraphClone" => graph::cuGraphClone,
+    "cuGraphNodeFindInClone" => graph::cuGraphNodeFindInClone,
+    "cuGraphGetNodes" => graph::cuGraphGetNodes,
+    "cuGraphGetRootNodes" => graph::cuGraphGetRootNodes,
+    "cuGraphDestroyNode" => graph::cuGraphDestroyNode,
+    "cuGraphNodeGetType" => graph::cuGraphNodeGetType,
+    "cuGraphConditionalHandleCreate" => graph::cuGraphConditionalHandleCreate,
+    "cuDeviceGetGraphMemAttribute" => graph::cuDeviceGetGraphMemAttribute,
+    "cuDeviceSetGraphMemAttribute" => graph::cuDeviceSetGraphMemAttribute,
+    "cuDeviceGraphMemTrim" => graph::cuDeviceGraphMemTrim,
+    "cuGraphDebugDotPrint" => dot::cuGraphDebugDotPrint,
+    "cuGraphInstantiateWithFlags" => exec::cuGraphInstantiateWithFlags,
+    "cuGraphInstantiateWithParams" => exec::cuGraphInstantiateWithParams,
+    "cuGraphUpload" => exec::cuGraphUpload,
+    "cuGraphLaunch" => exec::cuGraphLaunch,
+    "cuGraphExecDestroy" => exec::cuGraphExecDestroy,
+    "cuGraphExecUpdate" => exec::cuGraphExecUpdate,
+    "cuGraphExecGetFlags" => exec::cuGraphExecGetFlags,
+    "cuGraphNodeGetEnabled" => exec::cuGraphNodeGetEnabled,
+    "cuGraphNodeSetEnabled" => exec::cuGraphNodeSetEnabled,
+    "cuGraphExecKernelNodeSetParams" => exec::cuGraphExecKernelNodeSetParams,
+    "cuGraphExecMemcpyNodeSetParams" => exec::cuGraphExecMemcpyNodeSetParams,
+    "cuGraphExecMemsetNodeSetParams" => exec::cuGraphExecMemsetNodeSetParams,
+    "cuGraphExecHostNodeSetParams" => exec::cuGraphExecHostNodeSetParams,
+    "cuGraphExecChildGraphNodeSetParams" => exec::cuGraphExecChildGraphNodeSetParams,
+    "cuGraphExecEventRecordNodeSetEvent" => exec::cuGraphExecEventRecordNodeSetEvent,
+    "cuGraphExecEventWaitNodeSetEvent" => exec::cuGraphExecEventWaitNodeSetEvent,
+    "cuGraphExecExternalSemaphoresSignalNodeSetParams" => exec::cuGraphExecExternalSemaphoresSignalNodeSetParams,
+    "cuGraphExecExternalSemaphoresWaitNodeSetParams" => exec::cuGraphExecExternalSemaphoresWaitNodeSetParams,
+    "cuGraphExecNodeSetParams" => exec::cuGraphExecNodeSetParams,
+    "cuGraphAddKernelNode" => graph_node::cuGraphAddKernelNode,
+    "cuGraphKernelNodeGetParams" => graph_node::cuGraphKernelNodeGetParams,
+    "cuGraphKernelNodeSetParams" => graph_node::cuGraphKernelNodeSetParams,
+    "cuGraphKernelNodeCopyAttributes" => graph_node::cuGraphKernelNodeCopyAttributes,
+    "cuGraphKernelNodeGetAttribute" => graph_node::cuGraphKernelNodeGetAttribute,
+    "cuGraphKernelNodeSetAttribute" => graph_node::cuGraphKernelNodeSetAttribute,
+    "cuGraphAddMemcpyNode" => graph_node::cuGraphAddMemcpyNode,
+    "cuGraphMemcpyNodeGetParams" => graph_node::cuGraphMemcpyNodeGetParams,
+    "cuGraphMemcpyNodeSetParams" => graph_node::cuGraphMemcpyNodeSetParams,
+    "cuGraphAddMemsetNode" => graph_node::cuGraphAddMemsetNode,
+    "cuGraphMemsetNodeGetParams" => graph_node::cuGraphMemsetNodeGetParams,
+    "cuGraphMemsetNodeSetParams" => graph_node::cuGraphMemsetNodeSetParams,
+    "cuGraphAddHostNode" => graph_node::cuGraphAddHostNode,
+    "cuGraphHostNodeGetParams" => graph_node::cuGraphHostNodeGetParams,
+    "cuGraphHostNodeSetParams" => graph_node::cuGraphHostNodeSetParams,
+    "cuGraphAddChildGraphNode" => graph_node::cuGraphAddChildGraphNode,
+    "cuGraphChildGraphNodeGetGraph" => graph_node::cuGraphChildGraphNodeGetGraph,
+    "cuGraphAddEmptyNode" => graph_node::cuGraphAddEmptyNode,
+    "cuGraphAddEventRecordNode" => graph_node::cuGraphAddEventRecordNode,
+    "cuGraphEventRecordNodeGetEvent" => graph_node::cuGraphEventRecordNodeGetEvent,
+    "cuGraphEventRecordNodeSetEvent" => graph_node::cuGraphEventRecordNodeSetEvent,
+    "cuGraphAddEventWaitNode" => graph_node::cuGraphAddEventWaitNode,
+    "cuGraphEventWaitNodeGetEvent" => graph_node::cuGraphEventWaitNodeGetEvent,
+    "cuGraphEventWaitNodeSetEvent" => graph_node::cuGraphEventWaitNodeSetEvent,
+    "cuGraphAddExternalSemaphoresSignalNode" => graph_node::cuGraphAddExternalSemaphoresSignalNode,
+    "cuGraphExternalSemaphoresSignalNodeGetParams" => graph_node::cuGraphExternalSemaphoresSignalNodeGetParams,
+    "cuGraphExternalSemaphoresSignalNodeSetParams" => graph_node::cuGraphExternalSemaphoresSignalNodeSetParams,
+    "cuGraphAddExternalSemaphoresWaitNode" => graph_node::cuGraphAddExternalSemaphoresWaitNode,
+    "cuGraphExternalSemaphoresWaitNodeGetParams" => graph_node::cuGraphExternalSemaphoresWaitNodeGetParams,
+    "cuGraphExternalSemaphoresWaitNodeSetParams" => graph_node::cuGraphExternalSemaphoresWaitNodeSetParams,
+    "cuGraphAddMemAllocNode" => graph_node::cuGraphAddMemAllocNode,
+    "cuGraphMemAllocNodeGetParams" => graph_node::cuGraphMemAllocNodeGetParams,
+    "cuGraphAddMemFreeNode" => graph_node::cuGraphAddMemFreeNode,
+    "cuGraphMemFreeNodeGetParams" => graph_node::cuGraphMemFreeNodeGetParams,
+    "cuGraphNodeSetParams" => graph_node::cuGraphNodeSetParams,
+    "cuDeviceGetDefaultMemPool" => pool::cuDeviceGetDefaultMemPool,
+    "cuDeviceGetMemPool" => pool::cuDeviceGetMemPool,
+    "cuDeviceSetMemPool" => pool::cuDeviceSetMemPool,
+    "cuMemGetDefaultMemPool" => pool::cuMemGetDefaultMemPool,
+    "cuMemGetMemPool" => pool::cuMemGetMemPool,
+    "cuMemSetMemPool" => pool::cuMemSetMemPool,
+    "cuMemAllocAsync" => pool::cuMemAllocAsync,
+    "cuMemAllocFromPoolAsync" => pool::cuMemAllocFromPoolAsync,
+    "cuMemFreeAsync" => pool::cuMemFreeAsync,
+    "cuMemPoolCreate" => pool::cuMemPoolCreate,
+    "cuMemPoolDestroy" => pool::cuMemPoolDestroy,
+    "cuMemPoolSetAttribute" => pool::cuMemPoolSetAttribute,
+    "cuMemPoolGetAttribute" => pool::cuMemPoolGetAttribute,
+    "cuMemPoolSetAccess" => pool::cuMemPoolSetAccess,
+    "cuMemPoolGetAccess" => pool::cuMemPoolGetAccess,
+    "cuMemPoolTrimTo" => pool::cuMemPoolTrimTo,
+    "cuMemPoolExportToShareableHandle" => pool::cuMemPoolExportToShareableHandle,
+    "cuMemPoolImportFromShareableHandle" => pool::cuMemPoolImportFromShareableHandle,
+    "cuMemPoolExportPointer" => pool::cuMemPoolExportPointer,
+    "cuMemPoolImportPointer" => pool::cuMemPoolImportPointer,
+    "cuUserObjectCreate" => userobj::cuUserObjectCreate,
+    "cuUserObjectRetain" => userobj::cuUserObjectRetain,
+    "cuUserObjectRelease" => userobj::cuUserObjectRelease,
+    "cuGraphRetainUserObject" => userobj::cuGraphRetainUserObject,
+    "cuGraphReleaseUserObject" => userobj::cuGraphReleaseUserObject,
     "cuCtxGetLimit" => devctl::cuCtxGetLimit,
     "cuCtxSetLimit" => devctl::cuCtxSetLimit,
     "cuCtxGetCacheConfig" => devctl::cuCtxGetCacheConfig,
@@ -352,7 +555,7 @@ export! {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let name = CStr::from_ptr(symbol).to_str().unwrap_or("");
-        let (f, status) = launch::proc_address(name, cudaVersion, flags, lookup)?;
+        let (f, status) = launch::proc_address(name, cudaVersion, flags, lookup, ptsz::entry)?;
         *pfn = f;
         if !symbolStatus.is_null() {
             *symbolStatus = status;
@@ -520,371 +723,6 @@ export! {
             Ok(())
         })
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Contexts
-// ---------------------------------------------------------------------------------------------
-
-/// Valid context flags: scheduling (one of 1, 2, 4), MAP_HOST 8, LMEM_RESIZE_TO_MAX 0x10,
-/// COREDUMP 0x20, USER_COREDUMP 0x40, SYNC_MEMOPS 0x80.
-fn check_ctx_flags(flags: c_uint) -> Res {
-    if flags & !0xff != 0 || !matches!(flags & 7, 0 | 1 | 2 | 4) {
-        return Err(CUDA_ERROR_INVALID_VALUE);
-    }
-    Ok(())
-}
-
-export! {
-    fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) {
-        nonnull(pctx)?;
-        with(|s| {
-            s.check_dev(dev)?;
-            let c = &mut s.ctxs[dev as usize];
-            c.refcount += 1;
-            c.active = true;
-            *pctx = c.handle as CUcontext;
-            Ok(())
-        })
-    }
-
-    fn cuDevicePrimaryCtxRelease(dev: CUdevice) {
-        with(|s| {
-            s.check_dev(dev)?;
-            let c = &mut s.ctxs[dev as usize];
-            if c.refcount == 0 {
-                return Err(CUDA_ERROR_INVALID_CONTEXT);
-            }
-            c.refcount -= 1;
-            if c.refcount == 0 {
-                c.active = false;
-                s.destroy_ctx_resources(dev);
-            }
-            Ok(())
-        })
-    }
-
-    fn cuDevicePrimaryCtxReset(dev: CUdevice) {
-        with(|s| {
-            s.check_dev(dev)?;
-            // Destroys the context but does not release it: retains stay counted, so a later
-            // cuDevicePrimaryCtxRelease is still safe, as documented.
-            let c = &mut s.ctxs[dev as usize];
-            c.active = false;
-            c.flags = 0;
-            s.destroy_ctx_resources(dev);
-            Ok(())
-        })
-    }
-
-    fn cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: c_uint) {
-        with(|s| {
-            s.check_dev(dev)?;
-            check_ctx_flags(flags)?;
-            s.ctxs[dev as usize].flags = flags;
-            Ok(())
-        })
-    }
-
-    fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut c_uint, active: *mut c_int) {
-        nonnull(flags)?;
-        nonnull(active)?;
-        with(|s| {
-            s.check_dev(dev)?;
-            let c = &s.ctxs[dev as usize];
-            *flags = c.flags;
-            *active = c.active as c_int;
-            Ok(())
-        })
-    }
-
-    fn cuCtxGetCurrent(pctx: *mut CUcontext) {
-        nonnull(pctx)?;
-        with(|_| {
-            *pctx = stack_top() as CUcontext;
-            Ok(())
-        })
-    }
-
-    fn cuCtxSetCurrent(ctx: CUcontext) {
-        with(|s| {
-            if !ctx.is_null() {
-                s.ctx_dev(ctx as usize).ok_or(CUDA_ERROR_INVALID_CONTEXT)?;
-            }
-            stack_set_top(ctx as usize);
-            Ok(())
-        })
-    }
-
-    fn cuCtxPushCurrent(ctx: CUcontext) {
-        with(|s| {
-            s.ctx_dev(ctx as usize).ok_or(CUDA_ERROR_INVALID_CONTEXT)?;
-            stack_push(ctx as usize);
-            Ok(())
-        })
-    }
-
-    fn cuCtxPopCurrent(pctx: *mut CUcontext) {
-        with(|_| {
-            if stack_top() == 0 {
-                return Err(CUDA_ERROR_INVALID_CONTEXT);
-            }
-            let c = stack_pop();
-            if !pctx.is_null() {
-                *pctx = c as CUcontext;
-            }
-            Ok(())
-        })
-    }
-
-    fn cuCtxGetDevice(device: *mut CUdevice) {
-        nonnull(device)?;
-        with(|s| {
-            *device = s.cur()?;
-            Ok(())
-        })
-    }
-
-    fn cuCtxSynchronize() {
-        with(|s| s.cur().map(|_| ()))
-    }
-
-    fn cuCtxGetFlags(flags: *mut c_uint) {
-        nonnull(flags)?;
-        with(|s| {
-            let d = s.cur()?;
-            *flags = s.ctxs[d as usize].flags;
-            Ok(())
-        })
-    }
-
-    fn cuCtxEnablePeerAccess(peerContext: CUcontext, flags: c_uint) {
-        with(|s| {
-            let d = s.cur()?;
-            if flags != 0 {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            let p = s.live_ctx(peerContext as usize)?;
-            if p == d {
-                return Err(CUDA_ERROR_INVALID_CONTEXT);
-            }
-            let c = &mut s.ctxs[d as usize];
-            if c.peers & (1 << p) != 0 {
-                return Err(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
-            }
-            c.peers |= 1 << p;
-            Ok(())
-        })
-    }
-
-    fn cuCtxDisablePeerAccess(peerContext: CUcontext) {
-        with(|s| {
-            let d = s.cur()?;
-            let p = s.live_ctx(peerContext as usize)?;
-            let c = &mut s.ctxs[d as usize];
-            if c.peers & (1 << p) == 0 {
-                return Err(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
-            }
-            c.peers &= !(1 << p);
-            Ok(())
-        })
-    }
-
-    fn cuCtxGetStreamPriorityRange(leastPriority: *mut c_int, greatestPriority: *mut c_int) {
-        with(|s| {
-            s.cur()?;
-            if !leastPriority.is_null() {
-                *leastPriority = 0;
-            }
-            if !greatestPriority.is_null() {
-                *greatestPriority = -5;
-            }
-            Ok(())
-        })
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Streams and events
-// ---------------------------------------------------------------------------------------------
-
-const CU_STREAM_NON_BLOCKING: c_uint = 1;
-
-export! {
-    fn cuStreamCreate(phStream: *mut CUstream, flags: c_uint) {
-        cuStreamCreateWithPriority_(phStream, flags, 0)
-    }
-
-    fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: c_uint, priority: c_int) {
-        cuStreamCreateWithPriority_(phStream, flags, priority)
-    }
-
-    fn cuStreamDestroy(hStream: CUstream) {
-        with(|s| {
-            s.cur()?;
-            s.streams.remove(&(hStream as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
-        })
-    }
-
-    fn cuStreamSynchronize(hStream: CUstream) {
-        with(|s| {
-            s.cur()?;
-            s.check_stream(hStream as usize)
-        })
-    }
-
-    fn cuStreamQuery(hStream: CUstream) {
-        with(|s| {
-            s.cur()?;
-            s.check_stream(hStream as usize)
-        })
-    }
-
-    fn cuStreamGetFlags(hStream: CUstream, flags: *mut c_uint) {
-        nonnull(flags)?;
-        with(|s| {
-            s.cur()?;
-            s.check_stream(hStream as usize)?;
-            *flags = s.streams.get(&(hStream as usize)).map_or(0, |x| x.flags);
-            Ok(())
-        })
-    }
-
-    fn cuStreamGetPriority(hStream: CUstream, priority: *mut c_int) {
-        nonnull(priority)?;
-        with(|s| {
-            s.cur()?;
-            s.check_stream(hStream as usize)?;
-            *priority = s.streams.get(&(hStream as usize)).map_or(0, |x| x.priority);
-            Ok(())
-        })
-    }
-
-    fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, flags: c_uint) {
-        with(|s| {
-            s.cur()?;
-            s.check_stream(hStream as usize)?;
-            if !s.events.contains_key(&(hEvent as usize)) {
-                return Err(CUDA_ERROR_INVALID_HANDLE);
-            }
-            if flags & !1 != 0 {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            Ok(())
-        })
-    }
-
-    fn cuLaunchHostFunc(hStream: CUstream, func: CUhostFn, userData: *mut c_void) {
-        with(|s| {
-            s.cur()?;
-            s.check_stream(hStream as usize)
-        })?;
-        let f = func.ok_or(CUDA_ERROR_INVALID_VALUE)?;
-        // Outside the lock: the function may call back into the driver.
-        f(userData);
-        Ok(())
-    }
-
-    fn cuEventCreate(phEvent: *mut CUevent, flags: c_uint) {
-        nonnull(phEvent)?;
-        with(|s| {
-            let dev = s.cur()?;
-            // DEFAULT 0, BLOCKING_SYNC 1, DISABLE_TIMING 2, INTERPROCESS 4 (needs DISABLE_TIMING).
-            if flags & !7 != 0 || (flags & 4 != 0 && flags & 2 == 0) {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            let h = new_handle();
-            s.events.insert(h, Event { dev, flags, recorded: None });
-            *phEvent = h as CUevent;
-            Ok(())
-        })
-    }
-
-    fn cuEventRecord(hEvent: CUevent, hStream: CUstream) {
-        event_record(hEvent, hStream, 0)
-    }
-
-    fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: c_uint) {
-        event_record(hEvent, hStream, flags)
-    }
-
-    fn cuEventQuery(hEvent: CUevent) {
-        with(|s| {
-            s.events.get(&(hEvent as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
-        })
-    }
-
-    fn cuEventSynchronize(hEvent: CUevent) {
-        with(|s| {
-            s.events.get(&(hEvent as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
-        })
-    }
-
-    fn cuEventElapsedTime(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) {
-        nonnull(pMilliseconds)?;
-        with(|s| {
-            let a = s.events.get(&(hStart as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-            let b = s.events.get(&(hEnd as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-            if a.flags & 2 != 0 || b.flags & 2 != 0 {
-                return Err(CUDA_ERROR_INVALID_HANDLE);
-            }
-            match (a.recorded, b.recorded) {
-                (Some(x), Some(y)) => {
-                    let ms = if y >= x {
-                        y.duration_since(x).as_secs_f64() * 1e3
-                    } else {
-                        -(x.duration_since(y).as_secs_f64() * 1e3)
-                    };
-                    *pMilliseconds = ms as f32;
-                    Ok(())
-                }
-                // A never-recorded event: the real driver (CUDA 13, H100) says invalid handle.
-                _ => Err(CUDA_ERROR_INVALID_HANDLE),
-            }
-        })
-    }
-
-    fn cuEventDestroy(hEvent: CUevent) {
-        with(|s| {
-            s.events.remove(&(hEvent as usize)).map(|_| ()).ok_or(CUDA_ERROR_INVALID_HANDLE)
-        })
-    }
-}
-
-unsafe fn cuStreamCreateWithPriority_(ph: *mut CUstream, flags: c_uint, priority: c_int) -> Res {
-    nonnull(ph)?;
-    with(|s| {
-        let dev = s.cur()?;
-        if flags & !CU_STREAM_NON_BLOCKING != 0 {
-            return Err(CUDA_ERROR_INVALID_VALUE);
-        }
-        // Priorities outside [greatest, least] = [-5, 0] are clamped, as documented.
-        let priority = priority.clamp(-5, 0);
-        let h = new_handle();
-        s.streams.insert(h, Stream { dev, flags, priority });
-        *ph = h as CUstream;
-        Ok(())
-    })
-}
-
-fn event_record(ev: CUevent, stream: CUstream, flags: c_uint) -> Res {
-    const CU_EVENT_RECORD_EXTERNAL: c_uint = 1;
-    const CUDA_ERROR_ILLEGAL_STATE: CUresult = 401;
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        if flags & !CU_EVENT_RECORD_EXTERNAL != 0 {
-            return Err(CUDA_ERROR_INVALID_VALUE);
-        }
-        let e = s.events.get_mut(&(ev as usize)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-        // An external record is a node of a stream capture; outside one the H100's driver
-        // refuses it and the event stays as it was. The stand-in captures nothing.
-        if flags & CU_EVENT_RECORD_EXTERNAL != 0 {
-            return Err(CUDA_ERROR_ILLEGAL_STATE);
-        }
-        e.recorded = Some(Instant::now());
-        Ok(())
-    })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,10 +3,10 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
+use crate::mempool::Block;
 use crate::state::*;
 use crate::types::*;
 use crate::{export, nonnull, put};
-use crate::{CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED};
 
 pub const MAX_PITCH: usize = 2147483647;
 /// `cuMemAllocPitch` pitch granularity (H100).
@@ -36,7 +36,8 @@ impl State {
         }
         let (addr, mem) = self.backing(size).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
         let buffer_id = self.buffer_id();
-        self.allocs.insert(addr, Alloc { size, kind, flags, dev, mem, buffer_id, sync_memops: false, pages: None });
+        self.allocs
+            .insert(addr, Alloc { size, kind, flags, dev, mem, buffer_id, sync_memops: false, pages: None, pool: 0 });
         if counted_dev {
             self.used[dev as usize] += size;
         } else if kind == Kind::Pinned || kind == Kind::Managed {
@@ -45,19 +46,37 @@ impl State {
         Ok(addr)
     }
 
-    /// Frees the allocation based at `addr` if its kind is one of `kinds`.
-    pub fn free(&mut self, addr: usize, kinds: &[Kind]) -> Res {
+    /// Frees the allocation based at `addr` if its kind is one of `kinds`: at once, or in
+    /// stream order on `stream` (memory of a pool goes back to the pool, to be handed out
+    /// again when the pool's reuse rules allow).
+    pub fn free_on(&mut self, addr: usize, kinds: &[Kind], stream: Option<SKey>) -> Res {
         match self.allocs.get(&addr) {
-            Some(a) if kinds.contains(&a.kind) => {}
+            Some(a) if kinds.contains(&a.kind) && a.pool != GRAPH_MEMORY => {}
             _ => return Err(CUDA_ERROR_INVALID_VALUE),
         }
         let a = self.allocs.remove(&addr).expect("checked above");
         match a.kind {
             Kind::Device => self.used[a.dev as usize] -= a.size,
-            Kind::Pinned | Kind::Managed => self.host_used -= a.size,
+            Kind::Pinned | Kind::Managed | Kind::PoolHost => self.host_used -= a.size,
             Kind::Registered => {}
         }
+        let (stream, seq, done) = match stream {
+            Some(k) => (k, self.bump(k), false),
+            None => (SKey::Legacy(a.dev), 0, true),
+        };
+        if let Some(pool) = self.pools.get_mut(&a.pool) {
+            pool.gave_back(a.size);
+            // Memory of another process's pool is only unmapped.
+            if !pool.imported {
+                pool.free.push(Block { addr, size: a.size, mem: a.mem, stream, seq, done });
+            }
+        }
         Ok(())
+    }
+
+    /// Frees at once.
+    pub fn free(&mut self, addr: usize, kinds: &[Kind]) -> Res {
+        self.free_on(addr, kinds, None)
     }
 }
 
@@ -65,6 +84,8 @@ export! {
     fn cuMemAlloc(dptr: *mut CUdeviceptr, bytesize: usize) {
         nonnull(dptr)?;
         with(|s| {
+            s.cur()?;
+            s.unsafe_call()?;
             *dptr = s.alloc(bytesize, Kind::Device, 0)? as CUdeviceptr;
             Ok(())
         })
@@ -73,10 +94,11 @@ export! {
     fn cuMemFree(dptr: CUdeviceptr) {
         with(|s| {
             s.cur()?;
+            s.unsafe_call()?;
             if dptr == 0 {
                 return Ok(());
             }
-            s.free(dptr as usize, &[Kind::Device, Kind::Managed])
+            s.free(dptr as usize, &[Kind::Device, Kind::Managed, Kind::PoolHost])
         })
     }
 
@@ -85,6 +107,7 @@ export! {
         nonnull(pPitch)?;
         with(|s| {
             s.cur()?;
+            s.unsafe_call()?;
             // No limit on the width: a pitch too large for memory is out of memory.
             if widthInBytes == 0 || height == 0 || !matches!(elementSizeBytes, 4 | 8 | 16) {
                 return Err(CUDA_ERROR_INVALID_VALUE);
@@ -101,6 +124,7 @@ export! {
         nonnull(dptr)?;
         with(|s| {
             s.cur()?;
+            s.unsafe_call()?;
             // CU_MEM_ATTACH_GLOBAL 1 or CU_MEM_ATTACH_HOST 2.
             if !matches!(flags, 1 | 2) || bytesize == 0 {
                 return Err(CUDA_ERROR_INVALID_VALUE);
@@ -116,6 +140,8 @@ export! {
     fn cuMemAllocHost(pp: *mut *mut c_void, bytesize: usize) {
         nonnull(pp)?;
         with(|s| {
+            s.cur()?;
+            s.unsafe_call()?;
             *pp = s.alloc(bytesize, Kind::Pinned, 0)? as *mut c_void;
             Ok(())
         })
@@ -125,6 +151,7 @@ export! {
         nonnull(pp)?;
         with(|s| {
             s.cur()?;
+            s.unsafe_call()?;
             // PORTABLE 1, DEVICEMAP 2, WRITECOMBINED 4.
             if flags & !7 != 0 {
                 return Err(CUDA_ERROR_INVALID_VALUE);
@@ -137,99 +164,11 @@ export! {
     fn cuMemFreeHost(p: *mut c_void) {
         with(|s| {
             s.cur()?;
+            s.unsafe_call()?;
             if p.is_null() {
                 return Ok(());
             }
             s.free(p as usize, &[Kind::Pinned])
-        })
-    }
-
-    fn cuMemHostRegister(p: *mut c_void, bytesize: usize, flags: c_uint) {
-        with(|s| {
-            let dev = s.cur()?;
-            // PORTABLE 1, DEVICEMAP 2, IOMEMORY 4, READ_ONLY 8.
-            if p.is_null() || bytesize == 0 || flags & !0xf != 0 {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            let addr = p as usize;
-            let end = addr.checked_add(bytesize).ok_or(CUDA_ERROR_INVALID_VALUE)?;
-            // Allocations are disjoint: the last one starting before `end` is the only one
-            // that can overlap. Overlapping a registration is "already registered"; memory
-            // the driver allocated (page-locked or not) cannot be registered at all.
-            if let Some((&b, a)) = s.allocs.range(..end).next_back() {
-                if b + a.size > addr {
-                    return Err(if a.kind == Kind::Registered {
-                        CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
-                    } else {
-                        CUDA_ERROR_INVALID_VALUE
-                    });
-                }
-            }
-            let buffer_id = s.buffer_id();
-            s.allocs.insert(addr, Alloc {
-                size: bytesize,
-                kind: Kind::Registered,
-                flags,
-                dev,
-                mem: Backing::None,
-                buffer_id,
-                sync_memops: false,
-                pages: None,
-            });
-            Ok(())
-        })
-    }
-
-    fn cuMemHostUnregister(p: *mut c_void) {
-        with(|s| {
-            s.cur()?;
-            if p.is_null() {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            // Only the base of a registration unregisters; any other address inside
-            // page-locked memory is an invalid value, one outside it was never registered.
-            match s.find(p as usize) {
-                Some((b, a)) if a.kind == Kind::Registered && b == p as usize => {
-                    s.allocs.remove(&b);
-                    Ok(())
-                }
-                Some((_, a)) if matches!(a.kind, Kind::Registered | Kind::Pinned) => Err(CUDA_ERROR_INVALID_VALUE),
-                _ => Err(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED),
-            }
-        })
-    }
-
-    fn cuMemHostGetDevicePointer(pdptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint) {
-        nonnull(pdptr)?;
-        with(|s| {
-            s.cur()?;
-            if flags != 0 || p.is_null() {
-                return Err(CUDA_ERROR_INVALID_VALUE);
-            }
-            match s.find(p as usize) {
-                Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
-                    // A UVA system: the device address of mapped host memory is its host address.
-                    *pdptr = p as CUdeviceptr;
-                    Ok(())
-                }
-                _ => Err(CUDA_ERROR_INVALID_VALUE),
-            }
-        })
-    }
-
-    fn cuMemHostGetFlags(pFlags: *mut c_uint, p: *mut c_void) {
-        nonnull(pFlags)?;
-        with(|s| {
-            s.cur()?;
-            match s.find(p as usize) {
-                Some((_, a)) if matches!(a.kind, Kind::Pinned | Kind::Registered) => {
-                    // With unified addressing all page-locked memory is mapped: DEVICEMAP (2)
-                    // is reported whatever the allocation or registration asked for.
-                    *pFlags = a.flags | 2;
-                    Ok(())
-                }
-                _ => Err(CUDA_ERROR_INVALID_VALUE),
-            }
         })
     }
 
@@ -275,365 +214,6 @@ export! {
             }
         })
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Copies
-// ---------------------------------------------------------------------------------------------
-
-/// One side of a 3D copy, as `CUDA_MEMCPY3D` describes it.
-#[derive(Copy, Clone, Debug)]
-pub struct End {
-    pub mt: CUmemorytype,
-    pub host: usize,
-    pub dev: usize,
-    pub array: usize,
-    pub x: usize,
-    pub y: usize,
-    pub z: usize,
-    pub pitch: usize,
-    pub height: usize,
-}
-
-/// A resolved side: address of the first byte, row pitch, rows per slice.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Resolved {
-    pub start: usize,
-    pub pitch: usize,
-    pub height: usize,
-}
-
-/// The byte span a linear region covers, from its first byte: `None` on overflow.
-pub fn span(pitch: usize, height: usize, w: usize, h: usize, d: usize) -> Option<usize> {
-    let rows = (d - 1).checked_mul(height)?.checked_add(h - 1)?;
-    rows.checked_mul(pitch)?.checked_add(w)
-}
-
-/// Offset of (x, y, z) in a linear region.
-pub fn offset(pitch: usize, height: usize, x: usize, y: usize, z: usize) -> Option<usize> {
-    z.checked_mul(height)?.checked_add(y)?.checked_mul(pitch)?.checked_add(x)
-}
-
-impl State {
-    /// Resolves and bounds-checks one side of a copy of `w` bytes x `h` rows x `d` slices
-    /// (all non-zero).
-    pub fn resolve(&self, e: &End, w: usize, h: usize, d: usize) -> Res<Resolved> {
-        let inval = CUDA_ERROR_INVALID_VALUE;
-        match e.mt {
-            CU_MEMORYTYPE_ARRAY => {
-                let a = self.arrays.get(&e.array).ok_or(inval)?;
-                let fits = |o: usize, n: usize, lim: usize| o.checked_add(n).is_some_and(|v| v <= lim);
-                if !fits(e.x, w, a.row_bytes) || !fits(e.y, h, a.rows) || !fits(e.z, d, a.slices) {
-                    return Err(inval);
-                }
-                // Offsets and widths are in bytes: they need not be whole elements.
-                let off = offset(a.row_bytes, a.rows, e.x, e.y, e.z).ok_or(inval)?;
-                Ok(Resolved { start: a.data + off, pitch: a.row_bytes, height: a.rows })
-            }
-            CU_MEMORYTYPE_HOST | CU_MEMORYTYPE_DEVICE | CU_MEMORYTYPE_UNIFIED => {
-                let base = if e.mt == CU_MEMORYTYPE_HOST { e.host } else { e.dev };
-                // A pitch, where given, covers the x offset and the width; several rows need
-                // one, no wider than the device's maximum (a single row does not use it: the
-                // H100's driver copies one row of a 3D copy whatever its pitch, 2^40 too).
-                // Likewise the rows per slice cover y and the height; several slices need them.
-                let multi_row = h > 1 || d > 1;
-                let row_end = e.x.checked_add(w).ok_or(inval)?;
-                if base == 0
-                    || (e.pitch > MAX_PITCH && multi_row)
-                    || (e.pitch == 0 && multi_row)
-                    || (e.pitch != 0 && e.pitch < row_end)
-                {
-                    return Err(inval);
-                }
-                let pitch = if e.pitch == 0 { row_end } else { e.pitch };
-                let rows_end = e.y.checked_add(h).ok_or(inval)?;
-                if (e.height == 0 && d > 1) || (e.height != 0 && e.height < rows_end) {
-                    return Err(inval);
-                }
-                let height = if e.height == 0 { rows_end } else { e.height };
-                let off = offset(pitch, height, e.x, e.y, e.z).ok_or(inval)?;
-                let start = base.checked_add(off).ok_or(inval)?;
-                let len = span(pitch, height, w, h, d).ok_or(inval)?;
-                start.checked_add(len).ok_or(inval)?;
-                // Device memory must be a live allocation; host or unified pointers may be
-                // any host memory, but not a stale pointer into the stand-in's own range.
-                // (Registered memory is the caller's: a host copy may run past the registration.)
-                let check = match e.mt {
-                    CU_MEMORYTYPE_DEVICE => true,
-                    _ => match self.find(start) {
-                        Some((_, a)) => a.kind != Kind::Registered,
-                        None => self.stale(start),
-                    },
-                };
-                if check {
-                    self.check_range(start, len)?;
-                }
-                Ok(Resolved { start, pitch, height })
-            }
-            _ => Err(inval),
-        }
-    }
-
-    /// A 3D copy, done now. Zero extents copy nothing.
-    pub fn copy3d(&self, src: &End, dst: &End, w: usize, h: usize, d: usize) -> Res {
-        if w == 0 || h == 0 || d == 0 {
-            return Ok(());
-        }
-        let s = self.resolve(src, w, h, d)?;
-        let t = self.resolve(dst, w, h, d)?;
-        for j in 0..d {
-            for i in 0..h {
-                let so = (j * s.height + i) * s.pitch;
-                let to = (j * t.height + i) * t.pitch;
-                // SAFETY: both rows were checked against the registry (device memory, arrays)
-                // or are the caller's host memory; `copy` allows overlap.
-                unsafe { std::ptr::copy((s.start + so) as *const u8, (t.start + to) as *mut u8, w) };
-            }
-        }
-        Ok(())
-    }
-
-    /// A 1D copy between two UVA pointers; `dev_src`/`dev_dst` say whether the side must be
-    /// registered memory (else it may be any host memory).
-    pub fn copy1d(&self, dst: usize, dev_dst: bool, src: usize, dev_src: bool, n: usize) -> Res {
-        if n == 0 {
-            return Ok(());
-        }
-        let side = |p: usize, dev: bool| End {
-            mt: if dev { CU_MEMORYTYPE_DEVICE } else { CU_MEMORYTYPE_UNIFIED },
-            host: 0,
-            dev: p,
-            array: 0,
-            x: 0,
-            y: 0,
-            z: 0,
-            pitch: n,
-            height: 1,
-        };
-        self.copy3d(&side(src, dev_src), &side(dst, dev_dst), n, 1, 1)
-    }
-}
-
-fn ends2d(c: &CUDA_MEMCPY2D) -> (End, End) {
-    (
-        End {
-            mt: c.srcMemoryType,
-            host: c.srcHost as usize,
-            dev: c.srcDevice as usize,
-            array: c.srcArray as usize,
-            x: c.srcXInBytes,
-            y: c.srcY,
-            z: 0,
-            pitch: c.srcPitch,
-            height: 0,
-        },
-        End {
-            mt: c.dstMemoryType,
-            host: c.dstHost as usize,
-            dev: c.dstDevice as usize,
-            array: c.dstArray as usize,
-            x: c.dstXInBytes,
-            y: c.dstY,
-            z: 0,
-            pitch: c.dstPitch,
-            height: 0,
-        },
-    )
-}
-
-/// For arrays the pitch is the array's own; give the check in `resolve` something to pass.
-fn fix_array_pitch(e: &mut End, w: usize) {
-    if e.mt == CU_MEMORYTYPE_ARRAY {
-        e.pitch = w;
-    }
-}
-
-unsafe fn memcpy2d(c: *const CUDA_MEMCPY2D, stream: CUstream) -> Res {
-    nonnull(c)?;
-    let c = &*c;
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        let (mut a, mut b) = ends2d(c);
-        fix_array_pitch(&mut a, c.WidthInBytes);
-        fix_array_pitch(&mut b, c.WidthInBytes);
-        s.copy3d(&a, &b, c.WidthInBytes, c.Height, 1)
-    })
-}
-
-fn ends3d(c: &CUDA_MEMCPY3D) -> (End, End) {
-    (
-        End {
-            mt: c.srcMemoryType,
-            host: c.srcHost as usize,
-            dev: c.srcDevice as usize,
-            array: c.srcArray as usize,
-            x: c.srcXInBytes,
-            y: c.srcY,
-            z: c.srcZ,
-            pitch: c.srcPitch,
-            height: c.srcHeight,
-        },
-        End {
-            mt: c.dstMemoryType,
-            host: c.dstHost as usize,
-            dev: c.dstDevice as usize,
-            array: c.dstArray as usize,
-            x: c.dstXInBytes,
-            y: c.dstY,
-            z: c.dstZ,
-            pitch: c.dstPitch,
-            height: c.dstHeight,
-        },
-    )
-}
-
-unsafe fn memcpy3d(c: *const CUDA_MEMCPY3D, stream: CUstream) -> Res {
-    nonnull(c)?;
-    let c = &*c;
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        if c.srcLOD != 0 || c.dstLOD != 0 {
-            return Err(CUDA_ERROR_INVALID_VALUE);
-        }
-        let (mut a, mut b) = ends3d(c);
-        fix_array_pitch(&mut a, c.WidthInBytes);
-        fix_array_pitch(&mut b, c.WidthInBytes);
-        s.copy3d(&a, &b, c.WidthInBytes, c.Height, c.Depth)
-    })
-}
-
-unsafe fn memcpy3d_peer(c: *const CUDA_MEMCPY3D_PEER, stream: CUstream) -> Res {
-    nonnull(c)?;
-    let c = &*c;
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        s.live_ctx(c.srcContext as usize)?;
-        s.live_ctx(c.dstContext as usize)?;
-        let mut a = End {
-            mt: c.srcMemoryType,
-            host: c.srcHost as usize,
-            dev: c.srcDevice as usize,
-            array: c.srcArray as usize,
-            x: c.srcXInBytes,
-            y: c.srcY,
-            z: c.srcZ,
-            pitch: c.srcPitch,
-            height: c.srcHeight,
-        };
-        let mut b = End {
-            mt: c.dstMemoryType,
-            host: c.dstHost as usize,
-            dev: c.dstDevice as usize,
-            array: c.dstArray as usize,
-            x: c.dstXInBytes,
-            y: c.dstY,
-            z: c.dstZ,
-            pitch: c.dstPitch,
-            height: c.dstHeight,
-        };
-        fix_array_pitch(&mut a, c.WidthInBytes);
-        fix_array_pitch(&mut b, c.WidthInBytes);
-        s.copy3d(&a, &b, c.WidthInBytes, c.Height, c.Depth)
-    })
-}
-
-fn copy1(dst: usize, dev_dst: bool, src: usize, dev_src: bool, n: usize, stream: CUstream) -> Res {
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        if n == 0 {
-            return Ok(());
-        }
-        s.copy1d(dst, dev_dst, src, dev_src, n)
-    })
-}
-
-fn copy_peer(dst: CUdeviceptr, dctx: CUcontext, src: CUdeviceptr, sctx: CUcontext, n: usize, stream: CUstream) -> Res {
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        s.live_ctx(dctx as usize)?;
-        s.live_ctx(sctx as usize)?;
-        s.copy1d(dst as usize, true, src as usize, true, n)
-    })
-}
-
-const NULL_STREAM: CUstream = std::ptr::null_mut();
-
-export! {
-    fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize) {
-        copy1(dst as usize, false, src as usize, false, byteCount, NULL_STREAM)
-    }
-    fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byteCount: usize, hStream: CUstream) {
-        copy1(dst as usize, false, src as usize, false, byteCount, hStream)
-    }
-    fn cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: *const c_void, byteCount: usize) {
-        copy1(dstDevice as usize, true, srcHost as usize, false, byteCount, NULL_STREAM)
-    }
-    fn cuMemcpyDtoH(dstHost: *mut c_void, srcDevice: CUdeviceptr, byteCount: usize) {
-        copy1(dstHost as usize, false, srcDevice as usize, true, byteCount, NULL_STREAM)
-    }
-    fn cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, byteCount: usize) {
-        copy1(dstDevice as usize, true, srcDevice as usize, true, byteCount, NULL_STREAM)
-    }
-    fn cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: *const c_void, byteCount: usize, hStream: CUstream) {
-        copy1(dstDevice as usize, true, srcHost as usize, false, byteCount, hStream)
-    }
-    fn cuMemcpyDtoHAsync(dstHost: *mut c_void, srcDevice: CUdeviceptr, byteCount: usize, hStream: CUstream) {
-        copy1(dstHost as usize, false, srcDevice as usize, true, byteCount, hStream)
-    }
-    fn cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, byteCount: usize, hStream: CUstream) {
-        copy1(dstDevice as usize, true, srcDevice as usize, true, byteCount, hStream)
-    }
-    fn cuMemcpy2D(pCopy: *const CUDA_MEMCPY2D) { memcpy2d(pCopy, NULL_STREAM) }
-    fn cuMemcpy2DUnaligned(pCopy: *const CUDA_MEMCPY2D) { memcpy2d(pCopy, NULL_STREAM) }
-    fn cuMemcpy2DAsync(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) { memcpy2d(pCopy, hStream) }
-    fn cuMemcpy3D(pCopy: *const CUDA_MEMCPY3D) { memcpy3d(pCopy, NULL_STREAM) }
-    fn cuMemcpy3DAsync(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) { memcpy3d(pCopy, hStream) }
-    fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, byteCount: usize) {
-        copy_peer(dstDevice, dstContext, srcDevice, srcContext, byteCount, NULL_STREAM)
-    }
-    fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, byteCount: usize, hStream: CUstream) {
-        copy_peer(dstDevice, dstContext, srcDevice, srcContext, byteCount, hStream)
-    }
-    fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) { memcpy3d_peer(pCopy, NULL_STREAM) }
-    fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) { memcpy3d_peer(pCopy, hStream) }
-
-    fn cuMemsetD8(dstDevice: CUdeviceptr, uc: u8, n: usize) {
-        memset2d(dstDevice, n, uc, n, 1, NULL_STREAM)
-    }
-    fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: u8, n: usize, hStream: CUstream) {
-        memset2d(dstDevice, n, uc, n, 1, hStream)
-    }
-    fn cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: usize, uc: u8, width: usize, height: usize) {
-        memset2d(dstDevice, dstPitch, uc, width, height, NULL_STREAM)
-    }
-    fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: u8, width: usize, height: usize, hStream: CUstream) {
-        memset2d(dstDevice, dstPitch, uc, width, height, hStream)
-    }
-}
-
-fn memset2d(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize, stream: CUstream) -> Res {
-    with(|s| {
-        s.cur()?;
-        s.check_stream(stream as usize)?;
-        if w == 0 || h == 0 {
-            return Ok(());
-        }
-        if h > 1 && (pitch < w || pitch > MAX_PITCH) {
-            return Err(CUDA_ERROR_INVALID_VALUE);
-        }
-        let len = span(pitch, h, w, h, 1).ok_or(CUDA_ERROR_INVALID_VALUE)?;
-        s.check_range(dst as usize, len)?;
-        for i in 0..h {
-            // SAFETY: the whole region lies inside one registered allocation.
-            unsafe { std::ptr::write_bytes((dst as usize + i * pitch) as *mut u8, v, w) };
-        }
-        Ok(())
-    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -882,10 +462,13 @@ unsafe fn pointer_attr(s: &State, attr: c_int, ptr: usize, data: *mut c_void, le
             _ => Err(CUDA_ERROR_INVALID_VALUE),
         };
     };
-    let is_host = matches!(a.kind, Kind::Pinned | Kind::Registered);
+    let is_host = matches!(a.kind, Kind::Pinned | Kind::Registered | Kind::PoolHost);
     match attr {
         1 => w64(s.ctxs[a.dev as usize].handle as u64),
         2 => w32(if is_host { CU_MEMORYTYPE_HOST } else { CU_MEMORYTYPE_DEVICE } as u32),
+        // Host memory of a pool has no device address (the devices get no access to it).
+        3 if a.kind == Kind::PoolHost && lenient => w64(0),
+        3 if a.kind == Kind::PoolHost => Err(CUDA_ERROR_INVALID_VALUE),
         3 => {
             s.cur()?;
             w64(ptr as u64)

@@ -1,8 +1,8 @@
 //! The stand-in's global model: devices, primary contexts, the allocation registry, and the
-//! registries of streams, events and arrays. One `parking_lot::Mutex` guards it all; the
-//! current-context stack is thread-local.
+//! registries of streams, events, arrays, graphs and their executables, user objects, stream
+//! captures and memory pools. One `parking_lot::Mutex` guards it all; the current-context
+//! stack is thread-local.
 
-use std::alloc::Layout;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::c_int;
@@ -10,6 +10,9 @@ use std::time::Instant;
 
 use parking_lot::Mutex;
 
+use crate::dag::{EdgeData, Exec, Graph, Handle, Node, UserObject};
+pub use crate::ids::SKey;
+use crate::mempool::Pool;
 use crate::types::*;
 
 pub type Res<T = ()> = Result<T, CUresult>;
@@ -18,129 +21,11 @@ pub type Res<T = ()> = Result<T, CUresult>;
 pub const TOTAL_MEM: usize = 16 << 30;
 /// Pinned host memory the stand-in hands out before it reports `CUDA_ERROR_OUT_OF_MEMORY`.
 pub const HOST_LIMIT: usize = 64 << 30;
-/// Alignment of every allocation (the real driver's `cuMemAlloc` gives 512 bytes; we give pages).
-pub const ALIGN: usize = 4096;
-/// The page size unified-memory advice is tracked at.
-pub const PAGE: usize = 4096;
+pub use crate::backing::{Arena, Backing, Buf, PAGE};
 pub const MAX_DEVICES: c_int = 4;
 
 pub const CU_DEVICE_CPU: c_int = -1;
 pub const CU_DEVICE_INVALID: c_int = -2;
-
-/// Memory owned by the stand-in: a raw, aligned host allocation freed on drop.
-pub struct Buf {
-    pub ptr: *mut u8,
-    layout: Layout,
-}
-// SAFETY: a plain owned allocation; access is synchronised by the state mutex.
-unsafe impl Send for Buf {}
-
-impl Buf {
-    /// Allocates `size` bytes (at least one), aligned to [`ALIGN`]; `None` when the host has none.
-    pub fn new(size: usize, zeroed: bool) -> Option<Buf> {
-        let layout = Layout::from_size_align(size.max(1), ALIGN).ok()?;
-        // SAFETY: non-zero size layout.
-        let ptr = unsafe {
-            if zeroed {
-                std::alloc::alloc_zeroed(layout)
-            } else {
-                std::alloc::alloc(layout)
-            }
-        };
-        if ptr.is_null() {
-            None
-        } else {
-            Some(Buf { ptr, layout })
-        }
-    }
-}
-
-impl Drop for Buf {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
-    }
-}
-
-/// The address range every allocation a caller sees (device, managed, pinned host) is carved
-/// from: reserved once, handed out front to back and never reused, so a freed or made-up
-/// pointer inside it is recognised as invalid instead of being read as host memory.
-pub struct Arena {
-    pub base: usize,
-    pub len: usize,
-    next: usize,
-}
-
-/// Reserved address space: 1 TiB (less if the system refuses), no memory behind it until used.
-const ARENA_SIZES: [usize; 4] = [1 << 40, 1 << 38, 1 << 36, 1 << 34];
-
-impl Arena {
-    fn reserve() -> Option<Arena> {
-        for len in ARENA_SIZES {
-            // SAFETY: an anonymous, inaccessible reservation; nothing else refers to it.
-            let p = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    len,
-                    libc::PROT_NONE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                    -1,
-                    0,
-                )
-            };
-            if p != libc::MAP_FAILED {
-                return Some(Arena { base: p as usize, len, next: p as usize });
-            }
-        }
-        None
-    }
-
-    pub fn contains(&self, addr: usize) -> bool {
-        addr >= self.base && addr < self.base + self.len
-    }
-
-    /// Maps `size` bytes (page-rounded) at the next free address, a guard page after it.
-    fn take(&mut self, size: usize) -> Option<Mapped> {
-        let len = size.max(1).checked_add(PAGE - 1)? / PAGE * PAGE;
-        let end = self.next.checked_add(len)?.checked_add(PAGE)?;
-        if end > self.base + self.len {
-            return None;
-        }
-        let addr = self.next;
-        // SAFETY: a page-aligned range inside our own reservation.
-        let r = unsafe { libc::mprotect(addr as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) };
-        if r != 0 {
-            return None;
-        }
-        self.next = end;
-        Some(Mapped { addr, len })
-    }
-}
-
-/// Pages of the arena backing one allocation; returned to the system (and made inaccessible)
-/// on drop. The addresses are not handed out again.
-pub struct Mapped {
-    pub addr: usize,
-    len: usize,
-}
-
-impl Drop for Mapped {
-    fn drop(&mut self) {
-        // SAFETY: pages of our reservation that nothing refers to any more.
-        unsafe {
-            libc::madvise(self.addr as *mut libc::c_void, self.len, libc::MADV_DONTNEED);
-            libc::mprotect(self.addr as *mut libc::c_void, self.len, libc::PROT_NONE);
-        }
-    }
-}
-
-/// The memory behind an allocation.
-pub enum Backing {
-    Arena(#[allow(dead_code)] Mapped),
-    Heap(#[allow(dead_code)] Buf),
-    /// Registered host memory: the caller's.
-    None,
-}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -152,6 +37,9 @@ pub enum Kind {
     Registered,
     /// `cuMemAllocManaged`.
     Managed,
+    /// From a memory pool of page-locked host memory: host memory the devices reach only
+    /// where the pool gives them access (they never get it here).
+    PoolHost,
 }
 
 /// A unified-memory location as advice and prefetches record it.
@@ -188,7 +76,12 @@ pub struct Alloc {
     pub sync_memops: bool,
     /// Advice and prefetch state, one entry per [`PAGE`]; created on first use.
     pub pages: Option<Vec<Page>>,
+    /// The memory pool it came from ([`GRAPH_MEMORY`] for a graph's allocation node; 0: none).
+    pub pool: usize,
 }
+
+/// `Alloc::pool` of memory an allocation node of a graph handed out.
+pub const GRAPH_MEMORY: usize = 1;
 
 pub struct Primary {
     pub handle: usize,
@@ -209,6 +102,41 @@ pub struct Event {
     pub dev: c_int,
     pub flags: u32,
     pub recorded: Option<Instant>,
+    /// Last recorded in a capturing stream: the capture and what a wait joins after.
+    pub captured: Option<(u64, Vec<(usize, EdgeData)>)>,
+    /// The stream it was last recorded in, and that stream's count of work then.
+    pub at: Option<(SKey, u64)>,
+}
+
+/// A stream capture: its graph (made by the capture or the caller's), the mode it began in,
+/// the thread and stream that began it, whether an error ended it early.
+pub struct Capture {
+    pub graph: usize,
+    pub mode: c_int,
+    pub thread: u64,
+    pub origin: SKey,
+    pub dev: c_int,
+    pub invalid: bool,
+    /// Captured into a graph the caller made (`cuStreamBeginCaptureToGraph`).
+    pub existing: bool,
+}
+
+/// A stream taking part in a capture: the capture and the nodes its next work depends on.
+pub struct StreamCap {
+    pub id: u64,
+    pub deps: Vec<(usize, EdgeData)>,
+    /// The same, as the arrays `cuStreamGetCaptureInfo` hands out.
+    pub out_nodes: Vec<usize>,
+    pub out_edges: Vec<EdgeData>,
+}
+
+/// Graph memory of a device: in use by graphs' allocations, and reserved for them.
+#[derive(Clone, Copy, Default)]
+pub struct GraphMem {
+    pub used: u64,
+    pub used_high: u64,
+    pub reserved: u64,
+    pub reserved_high: u64,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -270,6 +198,26 @@ pub struct State {
     pub mipmaps: HashMap<usize, Mipmap>,
     pub next_buffer_id: u64,
     pub arena: Option<Arena>,
+    pub graphs: HashMap<usize, Graph>,
+    pub nodes: HashMap<usize, Node>,
+    pub execs: HashMap<usize, Exec>,
+    pub objects: HashMap<usize, UserObject>,
+    pub conds: HashMap<u64, Handle>,
+    pub next_cond: u64,
+    /// The last graph number handed out (graphs, their copies and executables are numbered).
+    pub graph_ids: u32,
+    pub graph_mem: Vec<GraphMem>,
+    pub captures: HashMap<u64, Capture>,
+    pub next_capture: u64,
+    pub caps: HashMap<SKey, StreamCap>,
+    /// Each stream's count of work so far, and what each stream has waited for of others.
+    pub seq: HashMap<SKey, u64>,
+    pub waited: HashMap<SKey, HashMap<SKey, u64>>,
+    pub pools: HashMap<usize, Pool>,
+    /// The current pool of each (location type, location id, allocation type).
+    pub current_pools: HashMap<(c_int, c_int, c_int), usize>,
+    /// The default pools, made on first use.
+    pub default_pools: HashMap<(c_int, c_int, c_int), usize>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -310,6 +258,22 @@ pub fn init() {
         mipmaps: HashMap::new(),
         next_buffer_id: 1,
         arena: Arena::reserve(),
+        graphs: HashMap::new(),
+        nodes: HashMap::new(),
+        execs: HashMap::new(),
+        objects: HashMap::new(),
+        conds: HashMap::new(),
+        next_cond: 1,
+        graph_ids: 0,
+        graph_mem: vec![GraphMem::default(); ndev as usize],
+        captures: HashMap::new(),
+        next_capture: 1,
+        caps: HashMap::new(),
+        seq: HashMap::new(),
+        waited: HashMap::new(),
+        pools: HashMap::new(),
+        current_pools: HashMap::new(),
+        default_pools: HashMap::new(),
     });
 }
 
@@ -448,7 +412,8 @@ impl State {
         }
     }
 
-    /// Destroys everything a device's primary context owns (on reset or the last release).
+    /// Destroys what this registry holds of a device's primary context (on reset or the last
+    /// release; `context::destroyed` does the rest).
     pub fn destroy_ctx_resources(&mut self, dev: c_int) {
         // Registrations are forgotten too (without freeing the caller's memory).
         self.allocs.retain(|_, a| a.dev != dev);
@@ -462,7 +427,5 @@ impl State {
         for o in self.ctxs.iter_mut() {
             o.peers &= !(1u8 << dev);
         }
-        crate::devctl::context_destroyed(dev);
-        crate::texture::context_destroyed(dev);
     }
 }

@@ -10,8 +10,11 @@ use parking_lot::Mutex;
 
 use crate::array::*;
 use crate::attrs::*;
+use crate::context::*;
+use crate::copy::*;
 use crate::mem::*;
 use crate::state::CU_DEVICE_CPU;
+use crate::stream::*;
 use crate::types::*;
 use crate::*;
 
@@ -73,7 +76,7 @@ fn every_runtime_entry_point_resolves() {
         n += 1;
     }
     assert!(n > 100, "parsed only {n} entries");
-    for s in SYMBOLS {
+    for s in symbols() {
         assert_eq!(unsafe { proc(s, 13000) }.0, CUDA_SUCCESS, "{s}");
     }
 }
@@ -185,29 +188,29 @@ fn copies_validate_device_ranges() {
         let d = dalloc(256);
         let src: Vec<u8> = (0..=255).collect();
         let mut back = vec![0u8; 256];
-        assert_eq!(mem::cuMemcpyHtoD(d, src.as_ptr().cast(), 256), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 256), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpyHtoD(d, src.as_ptr().cast(), 256), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 256), CUDA_SUCCESS);
         assert_eq!(src, back);
         // Past the end, unknown pointer, null host pointer.
-        assert_eq!(mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), d + 1, 256), CUDA_ERROR_INVALID_VALUE);
-        assert_eq!(mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), 0x1234, 4), CUDA_ERROR_INVALID_VALUE);
-        assert_eq!(mem::cuMemcpyHtoD(d, null(), 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpyDtoH(back.as_mut_ptr().cast(), d + 1, 256), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpyDtoH(back.as_mut_ptr().cast(), 0x1234, 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpyHtoD(d, null(), 4), CUDA_ERROR_INVALID_VALUE);
         // Overlapping device-to-device and unified copies; memset.
-        assert_eq!(mem::cuMemcpyDtoD(d + 1, d, 8), CUDA_SUCCESS);
-        mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 9);
+        assert_eq!(copy::cuMemcpyDtoD(d + 1, d, 8), CUDA_SUCCESS);
+        copy::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 9);
         assert_eq!(&back[..9], &[0, 0, 1, 2, 3, 4, 5, 6, 7]);
-        assert_eq!(mem::cuMemsetD8(d, 0xab, 256), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemsetD8(d, 0xab, 257), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemsetD8(d, 0xab, 256), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemsetD8(d, 0xab, 257), CUDA_ERROR_INVALID_VALUE);
         let mut host = [0u8; 4];
-        assert_eq!(mem::cuMemcpy(host.as_mut_ptr() as CUdeviceptr, d, 4), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy(host.as_mut_ptr() as CUdeviceptr, d, 4), CUDA_SUCCESS);
         assert_eq!(host, [0xab; 4]);
         // Streams: bad handles are refused, the special ones accepted.
-        assert_eq!(mem::cuMemcpyHtoDAsync(d, src.as_ptr().cast(), 4, 0x99 as CUstream), CUDA_ERROR_INVALID_HANDLE);
-        assert_eq!(mem::cuMemcpyHtoDAsync(d, src.as_ptr().cast(), 4, CU_STREAM_PER_THREAD), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpyHtoDAsync(d, src.as_ptr().cast(), 4, 0x99 as CUstream), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(copy::cuMemcpyHtoDAsync(d, src.as_ptr().cast(), 4, CU_STREAM_PER_THREAD), CUDA_SUCCESS);
         mem::cuMemFree(d);
-        assert_eq!(mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, 4), CUDA_ERROR_INVALID_VALUE);
         // A freed pointer is not mistaken for host memory, whatever the copy calls it.
-        assert_eq!(mem::cuMemcpy(back.as_mut_ptr() as CUdeviceptr, d, 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy(back.as_mut_ptr() as CUdeviceptr, d, 4), CUDA_ERROR_INVALID_VALUE);
         let mut c = CUDA_MEMCPY2D::default();
         c.srcMemoryType = CU_MEMORYTYPE_HOST;
         c.srcHost = d as *const c_void;
@@ -217,9 +220,9 @@ fn copies_validate_device_ranges() {
         c.dstPitch = 4;
         c.WidthInBytes = 4;
         c.Height = 1;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcHost = src.as_ptr().cast();
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_SUCCESS);
     }
 }
 
@@ -243,30 +246,30 @@ fn pitch_allocation_and_2d_copies() {
         c.dstPitch = pitch;
         c.WidthInBytes = 100;
         c.Height = 4;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_SUCCESS);
         let mut row = [0u8; 100];
-        mem::cuMemcpyDtoH(row.as_mut_ptr().cast(), p + 3 * 512, 100);
+        copy::cuMemcpyDtoH(row.as_mut_ptr().cast(), p + 3 * 512, 100);
         assert_eq!(row[..], src[300..400]);
         // One row too many runs past the allocation; a pitch below the width is invalid.
         c.dstY = 1;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
         c.dstY = 0;
         c.srcPitch = 99;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcXInBytes = 1;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcXInBytes = 0;
         // One row needs no pitch.
         c.srcPitch = 0;
         c.Height = 1;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_SUCCESS);
         c.Height = 4;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcPitch = 100;
         c.dstMemoryType = 7;
-        assert_eq!(mem::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
-        assert_eq!(mem::cuMemsetD2D8(p, pitch, 7, 100, 4), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemsetD2D8(p, 50, 7, 100, 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemsetD2D8(p, pitch, 7, 100, 4), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemsetD2D8(p, 50, 7, 100, 4), CUDA_ERROR_INVALID_VALUE);
         mem::cuMemFree(p);
     }
 }
@@ -327,13 +330,13 @@ fn arrays_copy_and_describe() {
         c.WidthInBytes = 64;
         c.Height = 4;
         c.Depth = 1;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_SUCCESS);
         // Out of bounds in x (bytes) and y.
         c.dstXInBytes = 8;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
         c.dstXInBytes = 0;
         c.dstY = 1;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
         // Read back rows 1..3, bytes 16..48, through a 2D copy.
         let mut out = vec![0u8; 32 * 2];
         let mut c2 = CUDA_MEMCPY2D::default();
@@ -347,7 +350,7 @@ fn arrays_copy_and_describe() {
         c2.WidthInBytes = 32;
         c2.Height = 2;
         // Offsets are bytes, not whole float2 elements.
-        assert_eq!(mem::cuMemcpy2D(&c2), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy2D(&c2), CUDA_SUCCESS);
         assert_eq!(out[..32], src[64 + 4..64 + 36]);
         c2.srcXInBytes = 16;
         c2.srcY = 1;
@@ -356,7 +359,7 @@ fn arrays_copy_and_describe() {
         c2.dstPitch = 32;
         c2.WidthInBytes = 32;
         c2.Height = 2;
-        assert_eq!(mem::cuMemcpy2D(&c2), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy2D(&c2), CUDA_SUCCESS);
         assert_eq!(out[..32], src[64 + 16..64 + 48]);
         assert_eq!(out[32..], src[128 + 16..128 + 48]);
         assert_eq!(array::cuArrayGetPlane(&mut null_mut(), a, 0), CUDA_ERROR_INVALID_VALUE);
@@ -364,7 +367,7 @@ fn arrays_copy_and_describe() {
         assert_eq!(array::cuArrayGetSparseProperties(&mut sp, a), CUDA_ERROR_INVALID_VALUE);
         assert_eq!(array::cuArrayDestroy(a), CUDA_SUCCESS);
         assert_eq!(array::cuArrayDestroy(a), CUDA_ERROR_INVALID_HANDLE);
-        assert_eq!(mem::cuMemcpy2D(&c2), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy2D(&c2), CUDA_ERROR_INVALID_VALUE);
 
         // Sparse and deferred-mapping properties.
         let sa = array3d(1024, 1024, 0, 0x20, 1, SPARSE).unwrap();
@@ -415,14 +418,14 @@ fn host_memory_registration() {
     unsafe {
         let mut buf = vec![0u8; 8192];
         let p = buf.as_mut_ptr() as *mut c_void;
-        assert_eq!(mem::cuMemHostRegister(p, 0, 0), CUDA_ERROR_INVALID_VALUE);
-        assert_eq!(mem::cuMemHostRegister(p, 4096, 2), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemHostRegister(p.add(100), 100, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+        assert_eq!(hostreg::cuMemHostRegister(p, 0, 0), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(hostreg::cuMemHostRegister(p, 4096, 2), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostRegister(p.add(100), 100, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
         let mut dp = 0;
-        assert_eq!(mem::cuMemHostGetDevicePointer(&mut dp, p.add(8), 0), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostGetDevicePointer(&mut dp, p.add(8), 0), CUDA_SUCCESS);
         assert_eq!(dp, p as u64 + 8);
         let mut fl = 0;
-        assert_eq!(mem::cuMemHostGetFlags(&mut fl, p), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostGetFlags(&mut fl, p), CUDA_SUCCESS);
         assert_eq!(fl, 2);
         let mut mt: u32 = 0;
         assert_eq!(
@@ -430,8 +433,8 @@ fn host_memory_registration() {
             CUDA_SUCCESS
         );
         assert_eq!(mt as c_int, CU_MEMORYTYPE_HOST);
-        assert_eq!(mem::cuMemHostUnregister(p), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemHostUnregister(p), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+        assert_eq!(hostreg::cuMemHostUnregister(p), CUDA_SUCCESS);
+        assert_eq!(hostreg::cuMemHostUnregister(p), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
         let mut h = null_mut();
         assert_eq!(mem::cuMemHostAlloc(&mut h, 64, 8), CUDA_ERROR_INVALID_VALUE);
         assert_eq!(mem::cuMemHostAlloc(&mut h, 64, 5), CUDA_SUCCESS);
@@ -640,8 +643,8 @@ fn many_threads() {
                     let d = dalloc(n);
                     let src = vec![t as u8; n];
                     let mut back = vec![0u8; n];
-                    assert_eq!(mem::cuMemcpyHtoD(d, src.as_ptr().cast(), n), CUDA_SUCCESS);
-                    assert_eq!(mem::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, n), CUDA_SUCCESS);
+                    assert_eq!(copy::cuMemcpyHtoD(d, src.as_ptr().cast(), n), CUDA_SUCCESS);
+                    assert_eq!(copy::cuMemcpyDtoH(back.as_mut_ptr().cast(), d, n), CUDA_SUCCESS);
                     assert_eq!(src, back);
                     assert_eq!(mem::cuMemFree(d), CUDA_SUCCESS);
                 }
@@ -658,12 +661,12 @@ fn memset_pitched_slices() {
     let _g = setup();
     unsafe {
         let d = dalloc(4096);
-        assert_eq!(mem::cuMemsetD8(d, 0xee, 4096), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemsetD8(d, 0xee, 4096), CUDA_SUCCESS);
         for z in 0..3u64 {
-            assert_eq!(mem::cuMemsetD2D8(d + z * 24, 8, 0x99, 4, 2), CUDA_SUCCESS);
+            assert_eq!(copy::cuMemsetD2D8(d + z * 24, 8, 0x99, 4, 2), CUDA_SUCCESS);
         }
         let mut buf = [0u8; 96];
-        mem::cuMemcpyDtoH(buf.as_mut_ptr().cast(), d, 96);
+        copy::cuMemcpyDtoH(buf.as_mut_ptr().cast(), d, 96);
         let bad = (0..96).filter(|&i| {
             let want = if i < 72 && (i % 24) / 8 < 2 && i % 8 < 4 { 0x99 } else { 0xee };
             buf[i] != want
@@ -681,7 +684,7 @@ fn copies_3d_linear_and_peer() {
         // (starting at x 2, y 1) into a device volume with pitch 16 and 2 rows per slice.
         let src: Vec<u8> = (0..8 * 3 * 3).map(|i| i as u8).collect();
         let d = dalloc(16 * 2 * 3);
-        mem::cuMemsetD8(d, 0, 96);
+        copy::cuMemsetD8(d, 0, 96);
         let mut c = CUDA_MEMCPY3D::default();
         c.srcMemoryType = CU_MEMORYTYPE_HOST;
         c.srcHost = src.as_ptr().cast();
@@ -696,9 +699,9 @@ fn copies_3d_linear_and_peer() {
         c.WidthInBytes = 4;
         c.Height = 2;
         c.Depth = 3;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_SUCCESS);
         let mut out = [0u8; 96];
-        mem::cuMemcpyDtoH(out.as_mut_ptr().cast(), d, 96);
+        copy::cuMemcpyDtoH(out.as_mut_ptr().cast(), d, 96);
         for z in 0..3 {
             for y in 0..2 {
                 for x in 0..4 {
@@ -709,13 +712,13 @@ fn copies_3d_linear_and_peer() {
         }
         // Rows per slice must cover y + Height; several slices need them given.
         c.srcHeight = 2;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcHeight = 0;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
         c.srcHeight = 3;
         // One slice too many for the device volume.
         c.dstZ = 1;
-        assert_eq!(mem::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy3D(&c), CUDA_ERROR_INVALID_VALUE);
         // The same copy between contexts.
         let mut p = CUDA_MEMCPY3D_PEER::default();
         p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -731,14 +734,14 @@ fn copies_3d_linear_and_peer() {
         p.WidthInBytes = 4;
         p.Height = 2;
         p.Depth = 3;
-        assert_eq!(mem::cuMemcpy3DPeer(&p), CUDA_SUCCESS);
-        mem::cuMemcpyDtoH(out.as_mut_ptr().cast(), d, 96);
+        assert_eq!(copy::cuMemcpy3DPeer(&p), CUDA_SUCCESS);
+        copy::cuMemcpyDtoH(out.as_mut_ptr().cast(), d, 96);
         assert_eq!(out[8..12], out[0..4]);
         assert_eq!(out[80 + 8..80 + 12], out[80..84]);
         p.dstContext = 0x10 as CUcontext;
-        assert_eq!(mem::cuMemcpy3DPeer(&p), CUDA_ERROR_INVALID_CONTEXT);
-        assert_eq!(mem::cuMemcpyPeer(d, ctx, d + 48, ctx, 48), CUDA_SUCCESS);
-        assert_eq!(mem::cuMemcpyPeer(d, ctx, d + 48, ctx, 49), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(copy::cuMemcpy3DPeer(&p), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(copy::cuMemcpyPeer(d, ctx, d + 48, ctx, 48), CUDA_SUCCESS);
+        assert_eq!(copy::cuMemcpyPeer(d, ctx, d + 48, ctx, 49), CUDA_ERROR_INVALID_VALUE);
         mem::cuMemFree(d);
     }
 }
