@@ -82,7 +82,7 @@ class PlantedCircle(unittest.TestCase):
         self.plant("types/ipc.rs", "\n#[allow(dead_code)]\nfn planted() {\n    super::super::observe::on();\n}\n")
         rc, out = check("--layered", self.src)
         self.assertEqual(rc, 1, out)
-        self.assertRegex(out, r"LAYER .*types/ipc\.rs:\d+: names on of .*observe/mod\.rs \(observe, a layer above types\)")
+        self.assertRegex(out, r"LAYER .*types/ipc\.rs:\d+: names on of .*observe/\w+\.rs \(observe, a layer above types\)")
 
 
 class Arrows(unittest.TestCase):
