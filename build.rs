@@ -24,11 +24,9 @@ use std::{env, fs};
 #[path = "build/headers.rs"]
 mod headers;
 
-#[allow(dead_code)] // what the attribute uses of it
-#[path = "macros/src/decl.rs"]
-mod decl;
+use cudart_rs_decl as decl;
 
-/// One export, as its declaration (`#[export(...)]`, see macros/src/decl.rs) and signature
+/// One export, as its declaration (`#[export(...)]`, see macros/decl/) and signature
 /// give it.
 struct Export {
     name: String,

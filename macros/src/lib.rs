@@ -13,8 +13,7 @@ use quote::quote;
 use syn::visit_mut::VisitMut;
 use syn::{parse_macro_input, Expr, ExprCall, ItemFn, LitStr};
 
-#[allow(dead_code)] // what build.rs uses of it
-mod decl;
+use cudart_rs_decl as decl;
 
 /// Gives the calls of the boundary the function's name.
 struct Name<'a> {
@@ -97,93 +96,4 @@ pub fn passthrough(input: TokenStream) -> TokenStream {
     let table = parse_macro_input!(input as decl::Table);
     let items = table.rows.iter().map(decl::Row::item);
     quote!(#(#items)*).into()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decl::{Cupti, Decl};
-
-    fn parse(s: &str) -> syn::Result<Decl> {
-        syn::parse_str::<Decl>(s)
-    }
-
-    #[test]
-    fn declarations() {
-        let d = parse("family = Copy, per_thread = ptsz, sem = Copy(Linear), cupti = none").unwrap();
-        assert_eq!(
-            (d.family.to_string(), d.per_thread.unwrap().to_string(), d.cupti),
-            ("Copy".into(), "ptsz".into(), Cupti::None)
-        );
-        assert_eq!(d.sem.unwrap().rust(), "crate::observe::sem::Op::Copy(crate::observe::sem::CopyOp::Linear)");
-        let d = parse("family = Memory, sem = Free([Pinned, Registered], ptr)").unwrap();
-        let s = d.sem.unwrap();
-        assert_eq!(s.params().iter().map(|p| p.to_string()).collect::<Vec<_>>(), ["ptr"]);
-        assert_eq!(
-            s.rust(),
-            "crate::observe::sem::Op::Free(&[crate::observe::registry::Kind::Pinned, crate::observe::registry::Kind::Registered], \"ptr\")"
-        );
-        let d = parse("family = Launch, cupti = as(cudaLaunchKernel)").unwrap();
-        assert!(matches!(d.cupti, Cupti::As(n) if n == "cudaLaunchKernel"));
-    }
-
-    #[test]
-    fn table_rows() {
-        use super::decl::Table;
-        use quote::ToTokens;
-        let t: Table = syn::parse_str(
-            "cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event] \"Queries an event's status.\";
-             /// Two lines
-             /// of documentation.
-             #[cfg(feature = \"abi12\")]
-             cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = fns.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device];",
-        )
-        .unwrap();
-        assert_eq!(t.rows.len(), 2);
-        let written = |i: usize| t.rows[i].item().into_token_stream().to_string();
-        let want: syn::ItemFn = syn::parse_quote! {
-            #[doc = " Queries an event's status."]
-            #[export(family = Event)]
-            #[no_mangle]
-            pub unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-                run(|| cu(rt::ctx()?.cuEventQuery(event)))
-            }
-        };
-        assert_eq!(written(0), want.into_token_stream().to_string());
-        let want: syn::ItemFn = syn::parse_quote! {
-            #[doc = " Two lines"]
-            #[doc = " of documentation."]
-            #[cfg(feature = "abi12")]
-            #[export(family = Device)]
-            #[no_mangle]
-            pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
-                run(|| cu(rt::fns()?.cuCtxGetLimit(out(pValue)?, limit.0)))
-            }
-        };
-        assert_eq!(written(1), want.into_token_stream().to_string());
-        for bad in [
-            "cudaX(a: int) = ctx.cuX(a) [family = Event]",          // no semicolon
-            "cudaX(a: int) = drv.cuX(a) [family = Event];",         // neither ctx nor fns
-            "cudaX(a: int) = ctx.cuX(a) [family = Events];",        // the declaration checked
-            "cudaX(a: int) = ctx.cuX(a) \"doc\" [family = Event];", // the doc last
-            "cudaX(a: int) [family = Event];",                      // no driver call
-        ] {
-            assert!(syn::parse_str::<Table>(bad).is_err(), "{bad:?} accepted");
-        }
-    }
-
-    #[test]
-    fn mistakes_are_refused() {
-        for bad in [
-            "",                                    // no family
-            "family = Copies",                     // not a family
-            "family = Copy, per_thread = ptdz",    // not a form
-            "family = Copy, sem = Copy(Sideways)", // not a copy
-            "family = Copy, sem = Malloc(Device)", // an argument short
-            "family = Copy, sem = Teleport",       // not a meaning
-            "family = Copy, colour = red",         // not a key
-            "family = Copy, cupti = maybe",
-        ] {
-            assert!(parse(bad).is_err(), "{bad:?} accepted");
-        }
-    }
 }
