@@ -59,7 +59,10 @@ fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={}", map.display());
 
     let files = api_files(&root.join("src/api"));
-    let exports = exports_of(&files, abi12);
+    // The names the declarations may use are the observer's enums'.
+    let vocabulary = decl::Vocabulary::read(&root.join("src/observe")).unwrap_or_else(|e| panic!("{e}"));
+    check_declarations(&files, &vocabulary);
+    let exports = exports_of(&files, abi12, &vocabulary);
 
     tools_declarations(&exports);
     let cbids = callback_ids(&root, major);
@@ -112,7 +115,7 @@ fn main() {
     fs::write(out.join("exports.txt"), names.join("\n") + "\n").unwrap();
     enum_names(&root, &out);
 
-    header(&root, &out, &files);
+    header(&root, &out, &files, &vocabulary);
 }
 
 /// CUDA 12's header calls these functions by their newer names (NVIDIA's cuda_runtime_api.h
@@ -128,9 +131,9 @@ const RENAMES_12: &[(&str, &str)] = &[
 /// `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined (what nvcc's `--default-stream per-thread`
 /// does), each function that has a `_ptds`/`_ptsz` export is called by that name; the 12 ABI's
 /// renames. Defined before the declarations, so the declarations declare those names.
-fn header_names(files: &[ApiFile]) -> String {
+fn header_names(files: &[ApiFile], vocabulary: &decl::Vocabulary) -> String {
     let per_thread = |abi12: bool| -> Vec<(String, String)> {
-        let exports = exports_of(files, abi12);
+        let exports = exports_of(files, abi12, vocabulary);
         // A renamed name is its new name, whose per-thread form follows from the line below.
         let renamed: Vec<&str> = if abi12 { RENAMES_12.iter().map(|r| r.0).collect() } else { Vec::new() };
         let mut v: Vec<(String, String)> = exports
@@ -217,7 +220,7 @@ fn table_rows(m: &syn::ItemMacro, path: &Path) -> Option<Vec<syn::ItemFn>> {
 
 /// The exports of `src/api`: its `#[export(...)]` functions (the attribute read with the
 /// parser the attribute itself uses), those whose `#[cfg]` holds for the ABI.
-fn exports_of(files: &[ApiFile], abi12: bool) -> Vec<Export> {
+fn exports_of(files: &[ApiFile], abi12: bool, vocabulary: &decl::Vocabulary) -> Vec<Export> {
     let mut exports = Vec::new();
     for file in files {
         let path = &file.path;
@@ -259,12 +262,37 @@ fn exports_of(files: &[ApiFile], abi12: bool) -> Vec<Export> {
                 ret,
                 module: file.module.clone(),
                 family: d.family.to_string(),
-                sem: d.sem.as_ref().map(decl::Sem::rust),
+                sem: d.sem.as_ref().map(|s| s.tokens(vocabulary).to_string()),
                 cupti: d.cupti,
             });
         }
     }
     exports
+}
+
+/// Checks every declaration of `src/api`, of either ABI, against the observer's names and its
+/// function's parameters.
+fn check_declarations(files: &[ApiFile], vocabulary: &decl::Vocabulary) {
+    for file in files {
+        for f in &file.fns {
+            let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("export")) else { continue };
+            let name = &f.sig.ident;
+            let params: Vec<String> = f
+                .sig
+                .inputs
+                .iter()
+                .filter_map(|a| match a {
+                    syn::FnArg::Typed(t) => Some(quote::ToTokens::to_token_stream(&*t.pat).to_string()),
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect();
+            let at = |e: &syn::Error| format!("{}:{}: {name}: {e}", file.path.display(), e.span().start().line);
+            let d: decl::Decl = attr.parse_args().unwrap_or_else(|e| panic!("{}", at(&e)));
+            if let Err(e) = d.check(vocabulary, &params) {
+                panic!("{}", at(&e));
+            }
+        }
+    }
 }
 
 /// Whether a `#[cfg(...)]` predicate holds in this build (the ABI feature; `test` does not).
@@ -351,7 +379,7 @@ const AFTER_DECLS: &str = r#"#if defined(CUDART_RS_ABI12) && !defined(cudaStream
 #endif
 "#;
 
-fn header(root: &Path, out: &Path, files: &[ApiFile]) {
+fn header(root: &Path, out: &Path, files: &[ApiFile], vocabulary: &decl::Vocabulary) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=build/headers.rs");
@@ -367,7 +395,7 @@ fn header(root: &Path, out: &Path, files: &[ApiFile]) {
     generated.write(&mut text);
     let text = String::from_utf8(text).unwrap();
     let include = root.join("include");
-    headers::write_all(&text, &header_names(files), AFTER_DECLS, &include, out);
+    headers::write_all(&text, &header_names(files, vocabulary), AFTER_DECLS, &include, out);
     let mut written: Vec<String> = headers::GENERATED.iter().map(|s| s.to_string()).collect();
     written.extend(headers::DEVICE_ONLY.iter().map(|(n, _)| n.to_string()));
     for h in INTEROP_HEADERS {

@@ -1,12 +1,12 @@
 //! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]), and
 //! `passthrough!`, a table of those that only call the driver, a line each.
 //!
-//! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it checks the declaration
-//! against the function (the family and the meaning's names are known ones, the parameters
-//! the meaning names are the function's), and gives the export's name to the boundary the
-//! body runs in: `run(|| ...)` and `run_uninitialised(|| ...)` become `run("NAME", || ...)`,
-//! so that the name is written once, as the function's. build.rs reads the same attribute
-//! (with the same parser) to generate everything else the export needs.
+//! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it parses the declaration and
+//! gives the export's name to the boundary the body runs in: `run(|| ...)` and
+//! `run_uninitialised(|| ...)` become `run("NAME", || ...)`, so that the name is written once,
+//! as the function's. build.rs reads the same attribute (with the same parser), checks it
+//! against the observer's names and the function's parameters, and generates everything else
+//! the export needs.
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -44,7 +44,8 @@ impl VisitMut for Name<'_> {
 
 #[proc_macro_attribute]
 pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let d = parse_macro_input!(attr as decl::Decl);
+    // The declaration's grammar; its names are checked by the build (against the observer's).
+    parse_macro_input!(attr as decl::Decl);
     let mut f = parse_macro_input!(item as ItemFn);
     let name = f.sig.ident.to_string();
     let mut errors = Vec::new();
@@ -56,25 +57,6 @@ pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     if !matches!(&f.sig.abi, Some(abi) if abi.name.as_ref().is_some_and(|n| n.value() == "C")) {
         errors.push(syn::Error::new_spanned(&f.sig, "an export is `extern \"C\"`"));
-    }
-    if let Some(sem) = &d.sem {
-        let params: Vec<String> = f
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|a| match a {
-                syn::FnArg::Typed(t) => match &*t.pat {
-                    syn::Pat::Ident(i) => Some(i.ident.to_string()),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
-        for p in sem.params() {
-            if !params.contains(&p.to_string()) {
-                errors.push(syn::Error::new(p.span(), format!("`{p}` is no parameter of {name}")));
-            }
-        }
     }
     let mut v = Name { name: &name, errors: Vec::new() };
     v.visit_block_mut(&mut f.block);
