@@ -1,6 +1,7 @@
 //! `$OUT_DIR/enum_names.rs`: for every `pub enum` of `src/types`, a function of the same name
 //! from a value to its enumerator's name (`None` for a value the enum lacks), for the call
-//! trace. Enumerators under `#[cfg]` keep it.
+//! trace, and the enum's `crate::observe::args::Named` (by which an argument of its integer view
+//! is decoded). Enumerators under `#[cfg]` keep it.
 
 use std::fs;
 use std::path::Path;
@@ -42,6 +43,10 @@ pub fn write(root: &Path, out: &Path) {
                         #(#arms)*
                         _ => None,
                     }
+                }
+                #(#own)*
+                impl crate::observe::args::Named for crate::types::#name {
+                    const NAME: fn(i64) -> Option<&'static str> = #name;
                 }
             });
         }

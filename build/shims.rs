@@ -13,7 +13,7 @@
 //! new value cannot reach it). With observation and tools off the shim tail-calls that code:
 //! one load, one predictable branch and a jump. With them on (the export's entry of the tools'
 //! enable array set), it calls the slow path, out of line: the call observed if observation is
-//! on (its arguments decoded, the export's index in `EXPORTS` and a closure that makes the call
+//! on (its arguments decoded by type, `crate::arg!`, the export's index in `EXPORTS` and a closure that makes the call
 //! handed to `crate::observe::call`), and the tool's hook around it with CUPTI's parameter
 //! struct. So the exports in src/api are written as before and are observed without a line
 //! there naming the observer; a new export is observed as soon as it exists.
@@ -282,7 +282,10 @@ impl Gen<'_> {
         let id = self.tools.id(name);
         let index = Literal::usize_unsuffixed(self.index(name));
         let ps = &e.params;
-        let decoded = ps.iter().map(arg_expr);
+        let decoded = ps.iter().map(|p| {
+            let n = &p.pat;
+            quote!(crate::arg!(#n))
+        });
         let body = quote! {
             let call = || unsafe { #call };
             let body = || if crate::observe::on() { crate::observe::call(#index, &[#(#decoded),*], call) } else { call() };
@@ -338,82 +341,4 @@ impl Gen<'_> {
             )
         }
     }
-}
-
-// ---- the arguments, decoded by type ------------------------------------------------------
-
-/// Handle types, by the kind the observer knows them as.
-fn handle_kind(ty: &str) -> Option<&'static str> {
-    Some(match ty {
-        "cudaStream_t" => "Stream",
-        "cudaEvent_t" => "Event",
-        "cudaArray_t" | "cudaArray_const_t" => "Array",
-        "cudaMipmappedArray_t" | "cudaMipmappedArray_const_t" => "Mipmapped",
-        "cudaGraph_t" => "Graph",
-        "cudaGraphExec_t" => "GraphExec",
-        "cudaGraphNode_t" => "GraphNode",
-        "cudaMemPool_t" => "Pool",
-        "cudaKernel_t" => "Kernel",
-        "cudaLibrary_t" => "Library",
-        "cudaFunction_t" => "Function",
-        "cudaUserObject_t" => "UserObject",
-        "cudaExternalMemory_t"
-        | "cudaExternalSemaphore_t"
-        | "cudaGraphicsResource_t"
-        | "cudaAsyncCallbackHandle_t"
-        | "cudaLogsCallbackHandle"
-        | "cudaEglStreamConnection"
-        | "EGLImageKHR"
-        | "EGLStreamKHR"
-        | "EGLSyncKHR"
-        | "cudaExecutionContext_t"
-        | "cudaDevResourceDesc_t" => "Other",
-        _ => return None,
-    })
-}
-
-/// The expression that turns a parameter into a `crate::observe::args::A`.
-fn arg_expr(p: &Param) -> syn::Expr {
-    let n = quote::ToTokens::to_token_stream(&p.pat).to_string();
-    let ty = p.ty_text.as_str();
-    let a = "crate::observe::args::A";
-    let s = match ty {
-        "c_int" | "i32" | "EGLint" | "c_long" | "i64" => format!("{a}::I({n} as i64)"),
-        "c_uint"
-        | "u32"
-        | "usize"
-        | "u64"
-        | "c_ulonglong"
-        | "std::ffi::c_ulonglong"
-        | "c_ulong"
-        | "GLuint"
-        | "GLenum"
-        | "VdpDevice"
-        | "VdpVideoSurface"
-        | "VdpOutputSurface"
-        | "cudaTextureObject_t"
-        | "cudaSurfaceObject_t"
-        | "cudaGraphConditionalHandle"
-        | "cudaLogIterator" => format!("{a}::U({n} as u64)"),
-        "f32" | "f64" => format!("{a}::F({n} as f64)"),
-        "*const c_char" => format!("{a}::S({n} as usize)"),
-        "*const c_void" | "*mut c_void" | "*mut c_char" => format!("{a}::P({n} as usize)"),
-        "cudaHostFn_t" | "cudaStreamCallback_t" | "cudaAsyncCallback" | "cudaLogsCallback_t" => {
-            format!("{a}::P(crate::observe::args::addr(&{n}))")
-        }
-        _ => {
-            if let Some(e) = ty.strip_prefix("raw::") {
-                let e = if e == "cudaError_t" { "cudaError" } else { e };
-                format!("{a}::E({n}.0 as i64, crate::observe::enums::{e})")
-            } else if let Some(k) = handle_kind(ty) {
-                format!("{a}::H(crate::observe::args::H::{k}, {n} as usize)")
-            } else if let Some(t) = ty.strip_prefix("*const ").or_else(|| ty.strip_prefix("*mut ")) {
-                format!("{a}::R({n} as usize, crate::show_fn!({t}))")
-            } else {
-                // A struct passed by value.
-                format!("{a}::V(&{n} as *const {ty} as usize, crate::show_fn!({ty}))")
-            }
-        }
-    };
-    syn::parse_str(&s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }

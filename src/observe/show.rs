@@ -318,29 +318,7 @@ impl Show for *const c_void {
     }
 }
 
-macro_rules! show_handle {
-    ($($t:ty => $k:ident),* $(,)?) => {$(
-        impl Show for $t {
-            fn show(&self, f: &mut Fmt) {
-                f.handle(H::$k, *self as usize)
-            }
-        }
-    )*};
-}
-show_handle!(
-    cudaStream_t => Stream,
-    cudaEvent_t => Event,
-    cudaArray_t => Array,
-    cudaMipmappedArray_t => Mipmapped,
-    cudaGraph_t => Graph,
-    cudaGraphExec_t => GraphExec,
-    cudaGraphNode_t => GraphNode,
-    cudaMemPool_t => Pool,
-    cudaKernel_t => Kernel,
-    cudaLibrary_t => Library,
-    cudaFunction_t => Function,
-    cudaUserObject_t => UserObject,
-);
+// The handles' own (`args::handles!`).
 
 impl Show for cudaExtent {
     fn show(&self, f: &mut Fmt) {
