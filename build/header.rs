@@ -66,23 +66,6 @@ fn header_names(files: &[ApiFile]) -> String {
     s
 }
 
-/// What follows the declarations in cuda_runtime_api.h: the 12 ABI's names of the newer forms
-/// (after the declarations, so that the plain names are declared as the library exports them).
-const AFTER_DECLS: &str = r#"#if defined(CUDART_RS_ABI12) && !defined(cudaStreamGetCaptureInfo)
-/* CUDA 12's cudaStreamGetCaptureInfo is the CUDA 11.3 form, as NVIDIA's header names it (the
- * library's symbol of that name is the CUDA 10.1 form, which no header declares). */
-#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2
-#endif
-
-#if defined(CUDART_RS_ABI12) && !defined(cudaSignalExternalSemaphoresAsync)
-/* CUDA 12's external semaphore signal and wait take the CUDA 11.2 parameters, as NVIDIA's header
- * names them (the library's symbols of these names take the CUDA 11.1 ones, which no header
- * declares). */
-#define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_v2
-#define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_v2
-#endif
-"#;
-
 pub fn write(root: &Path, out: &Path, files: &[ApiFile]) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
@@ -99,7 +82,7 @@ pub fn write(root: &Path, out: &Path, files: &[ApiFile]) {
     generated.write(&mut text);
     let text = String::from_utf8(text).unwrap();
     let include = root.join("include");
-    headers::write_all(&text, &header_names(files), AFTER_DECLS, &include, out);
+    headers::write_all(&text, &header_names(files), &include, out);
     let mut written: Vec<String> = headers::GENERATED.iter().map(|s| s.to_string()).collect();
     written.extend(headers::DEVICE_ONLY.iter().map(|(n, _)| n.to_string()));
     for h in INTEROP_HEADERS {

@@ -736,10 +736,10 @@ fn device_only_h(name: &str, what: &str) -> String {
 
 // ---- the headers ----------------------------------------------------------------------------
 
-/// Writes the generated headers into `out` from cbindgen's text of the crate, `names` (the
-/// per-thread default stream names and CUDA 12's renames, written before the declarations)
-/// and `after_decls` (what follows the declarations); copies the written ones from `include`.
-pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path, out: &Path) {
+/// Writes the generated headers into `out` from cbindgen's text of the crate and `names` (the
+/// per-thread default stream names and CUDA 12's renames, written before the declarations);
+/// copies the written ones from `include`.
+pub fn write_all(generated: &str, names: &str, include: &Path, out: &Path) {
     let parts = split(generated);
     let mut by: std::collections::BTreeMap<&str, String> = Default::default();
     for (name, text) in &parts.items {
@@ -814,10 +814,8 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
     a.push_str(&with_defaults(&parts.funcs));
     a.push_str("\n\n");
     a.push_str(CXX_CLOSE);
-    a.push('\n');
-    a.push_str(after_decls.trim_matches('\n'));
     a.push_str(
-        "\n\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
+        "\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
                 * (which its cuda_runtime.h includes); this header has always given them too. */\n\
                 #include \"driver_functions.h\"\n\n#endif\n",
     );
