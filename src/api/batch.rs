@@ -93,9 +93,9 @@ passthrough! {
     /// An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
     /// layout).
     #[cfg(not(feature = "abi12"))]
-    cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes, stream: cudaStream_t) = ctx.cuMemcpyWithAttributesAsync(dst as u64, src as u64, size, attr.cast::<CUmemcpyAttributes>(), stream) [family = Copy, per_thread = ptsz];
+    cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes, stream: cudaStream_t) = ctx.cuMemcpyWithAttributesAsync(dst as u64, src as u64, size, attr.cast::<CUmemcpyAttributes>(), stream) [family = Copy, per_thread = ptsz, since = 13.5];
     #[cfg(not(feature = "abi12"))]
-    cudaMemcpy3DWithAttributesAsync(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DWithAttributesAsync(op.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream) [family = Copy, per_thread = ptsz] "An asynchronous 3D copy described by one batch operation (driver layout).";
+    cudaMemcpy3DWithAttributesAsync(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DWithAttributesAsync(op.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream) [family = Copy, per_thread = ptsz, since = 13.5] "An asynchronous 3D copy described by one batch operation (driver layout).";
 }
 
 /// Performs a batch of memory prefetches asynchronously

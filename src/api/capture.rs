@@ -311,7 +311,7 @@ unsafe extern "C" fn recapture_callback(
 /// Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
 /// program back for each node whose parameters differ.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Graph, per_thread = ptsz)]
+#[export(family = Graph, per_thread = ptsz, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
     stream: cudaStream_t,

@@ -68,15 +68,15 @@ passthrough! {
     cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint, flags: c_uint) = fns.cuGraphRetainUserObject(graph, object, count, flags) [family = Graph] "Retain a reference to a user object from a graph.";
     cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) = fns.cuGraphReleaseUserObject(graph, object, count) [family = Graph] "Release a user object reference from a graph.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) = ctx.cuGraphGetId(hGraph, graphID) [family = Graph] "The graph's id.";
+    cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) = ctx.cuGraphGetId(hGraph, graphID) [family = Graph, since = 13.5] "The graph's id.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) = ctx.cuGraphExecGetId(hGraphExec, graphID) [family = Graph] "The id of the graph an executable graph was instantiated from.";
+    cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) = ctx.cuGraphExecGetId(hGraphExec, graphID) [family = Graph, since = 13.5] "The id of the graph an executable graph was instantiated from.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) = ctx.cuGraphNodeGetContainingGraph(hNode, phGraph) [family = Graph] "The graph that holds a node.";
+    cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) = ctx.cuGraphNodeGetContainingGraph(hNode, phGraph) [family = Graph, since = 13.5] "The graph that holds a node.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) = ctx.cuGraphNodeGetLocalId(hNode, nodeId) [family = Graph] "A node's id within its graph.";
+    cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) = ctx.cuGraphNodeGetLocalId(hNode, nodeId) [family = Graph, since = 13.5] "A node's id within its graph.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) = ctx.cuGraphNodeGetToolsId(hNode, toolsNodeId) [family = Graph] "A node's id for tools, unique in the process.";
+    cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) = ctx.cuGraphNodeGetToolsId(hNode, toolsNodeId) [family = Graph, since = 13.5] "A node's id for tools, unique in the process.";
 }
 
 /// Returns a node's dependencies.
@@ -354,7 +354,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
 /// A conditional handle of a graph, for the given execution context (NULL: the context
 /// current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
+#[export(family = Graph, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
     pHandle_out: *mut cudaGraphConditionalHandle,

@@ -358,7 +358,7 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(
 /// A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
 /// is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
+#[export(family = Graph, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetParams(
     node: cudaGraphNode_t,

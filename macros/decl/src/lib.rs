@@ -18,6 +18,10 @@
 //! - `cupti = none`: NVIDIA's runtime reports no tools callback for it although CUPTI has an
 //!   id; `cupti = as(NAME)`: it reports the call as `NAME` (that call's id, name and
 //!   parameter struct). None: its own callback, where CUPTI has an id for it.
+//! - `since = 13.5`: the CUDA release that added it, when newer than the ABI's first (13.0,
+//!   12.0). None: that first release.
+//! - `nvidia = false`: NVIDIA's library does not export it (ours does, for programs that bind
+//!   it without a C compiler). None: NVIDIA's does.
 //!
 //! The ABIs an export exists in are its `#[cfg(feature = "abi12")]` or
 //! `#[cfg(not(feature = "abi12"))]`, the compiler's own attribute.
@@ -68,6 +72,10 @@ pub struct Decl {
     pub per_thread: Option<Ident>,
     pub sem: Option<Sem>,
     pub cupti: Cupti,
+    /// The release that added it (`13.5`), if newer than the ABI's first.
+    pub since: Option<String>,
+    /// Whether NVIDIA's library exports it too.
+    pub nvidia: bool,
 }
 
 fn err<T>(span: proc_macro2::Span, msg: String) -> syn::Result<T> {
@@ -203,6 +211,8 @@ impl Parse for Decl {
         let mut per_thread = None;
         let mut sem = None;
         let mut cupti = Cupti::Own;
+        let mut since = None;
+        let mut nvidia = true;
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -226,7 +236,14 @@ impl Parse for Decl {
                         _ => return err(c.span(), "cupti: `none` or `as(NAME)`".into()),
                     };
                 }
-                _ => return err(key.span(), format!("unknown `{key}` (family, per_thread, sem, cupti)")),
+                "since" => {
+                    let v: syn::LitFloat = input.parse()?;
+                    since = Some(v.base10_digits().to_string());
+                }
+                "nvidia" => nvidia = input.parse::<syn::LitBool>()?.value,
+                _ => {
+                    return err(key.span(), format!("unknown `{key}` (family, per_thread, sem, cupti, since, nvidia)"))
+                }
             }
             if !input.is_empty() {
                 input.parse::<Token![,]>()?;
@@ -235,7 +252,7 @@ impl Parse for Decl {
         let Some(family) = family else {
             return err(input.span(), "an export needs `family = ...`".into());
         };
-        Ok(Decl { family, per_thread, sem, cupti })
+        Ok(Decl { family, per_thread, sem, cupti, since, nvidia })
     }
 }
 
@@ -312,6 +329,10 @@ mod tests {
         assert_eq!(tokens(&d), want.to_string());
         let d = parse("family = Launch, cupti = as(cudaLaunchKernel)").unwrap();
         assert!(matches!(d.cupti, Cupti::As(n) if n == "cudaLaunchKernel"));
+        let d = parse("family = Launch, since = 13.5").unwrap();
+        assert_eq!((d.since.as_deref(), d.nvidia), (Some("13.5"), true));
+        let d = parse("family = Memory, nvidia = false").unwrap();
+        assert_eq!((d.since, d.nvidia), (None, false));
     }
 
     #[test]
@@ -366,6 +387,8 @@ mod tests {
             "family = Copy, per_thread = ptdz", // not a form
             "family = Copy, colour = red",      // not a key
             "family = Copy, cupti = maybe",
+            "family = Copy, since = soon",
+            "family = Copy, nvidia = no",
         ] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }
