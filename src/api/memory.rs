@@ -50,7 +50,7 @@ passthrough! {
     cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) = ctx.cuMemHostRegister(ptr, size, flags) [family = Memory, sem = HostRegister] "Registers an existing host memory range for use by CUDA.";
     cudaHostUnregister(ptr: *mut c_void) = ctx.cuMemHostUnregister(ptr) [family = Memory, sem = Free([Registered], ptr)] "Unregisters a memory range that was registered with cudaHostRegister.";
     #[cfg(not(feature = "abi12"))]
-    cudaMemGetLocationInfo(devPtr: *mut c_void, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut cudaMemLocation) = ctx.cuMemGetLocationInfo(devPtr as u64, size, summaryGranularity, samplingGranularity, location_out.cast::<CUmemLocation>()) [family = Memory] "Where a range of memory resides (`cudaMemLocation` has the driver's layout).";
+    cudaMemGetLocationInfo(devPtr: *mut c_void, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut cudaMemLocation) = ctx.cuMemGetLocationInfo(devPtr as u64, size, summaryGranularity, samplingGranularity, location_out.cast::<CUmemLocation>()) [family = Memory, since = 13.5] "Where a range of memory resides (`cudaMemLocation` has the driver's layout).";
 }
 
 /// Allocates pitched memory on the device.
