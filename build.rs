@@ -3,6 +3,8 @@
 //! written by hand; each part is a module of `build/`:
 //! - `api`: the exports and their declarations (checked against the observer's names), for
 //!   either ABI;
+//! - `manifest` (`$OUT_DIR/exports.tsv`): every export of either ABI with what its declaration
+//!   says, for the checks and the documentation's lists and counts;
 //! - `cupti`: each export's tools callback id;
 //! - `shims` (`$OUT_DIR/exports.rs`): the per-thread-default-stream forms the declarations ask
 //!   for, the observation shims and table, the ELF symbol version of every export;
@@ -24,10 +26,11 @@ mod build {
     pub mod enums;
     pub mod header;
     pub mod headers;
+    pub mod manifest;
     pub mod shims;
 }
 
-use build::{api, cupti, enums, header, shims};
+use build::{api, cupti, enums, header, manifest, shims};
 
 fn main() {
     let abi12 = env::var_os("CARGO_FEATURE_ABI12").is_some();
@@ -47,6 +50,7 @@ fn main() {
     let vocabulary = decl::Vocabulary::read(&root.join("src/observe")).unwrap_or_else(|e| panic!("{e}"));
     api::check(&files, &vocabulary);
     let exports = api::exports(&files, abi12);
+    manifest::write(&api::exports(&files, false), &api::exports(&files, true), &out);
 
     let mut names: Vec<String> =
         exports.iter().flat_map(|e| std::iter::once(&e.name).chain(&e.forms)).cloned().collect();

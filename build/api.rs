@@ -14,8 +14,9 @@ pub struct ApiFile {
     pub path: PathBuf,
     /// Its module name (`copy` for `src/api/copy.rs`).
     pub module: String,
-    /// Its functions, a table's rows as the functions they stand for.
-    pub fns: Vec<syn::ItemFn>,
+    /// Its functions, a table's rows as the functions they stand for, with whether each is a
+    /// row.
+    pub fns: Vec<(syn::ItemFn, bool)>,
 }
 
 /// A parameter of an export.
@@ -43,6 +44,8 @@ pub struct Export {
     pub module: String,
     /// Its declaration.
     pub decl: decl::Decl,
+    /// Whether it is a row of a `passthrough!` table.
+    pub row: bool,
 }
 
 /// The files of `src/api`, in name order.
@@ -63,8 +66,10 @@ pub fn files(api: &Path) -> Vec<ApiFile> {
             let mut fns = Vec::new();
             for item in file.items {
                 match item {
-                    syn::Item::Fn(f) => fns.push(f),
-                    syn::Item::Macro(m) => fns.extend(table_rows(&m, &path).unwrap_or_default()),
+                    syn::Item::Fn(f) => fns.push((f, false)),
+                    syn::Item::Macro(m) => {
+                        fns.extend(table_rows(&m, &path).unwrap_or_default().into_iter().map(|f| (f, true)))
+                    }
                     _ => {}
                 }
             }
@@ -92,7 +97,7 @@ fn export_attr(f: &syn::ItemFn) -> Option<&syn::Attribute> {
 /// function's parameters.
 pub fn check(files: &[ApiFile], vocabulary: &decl::Vocabulary) {
     for file in files {
-        for f in &file.fns {
+        for (f, _) in &file.fns {
             let Some(attr) = export_attr(f) else {
                 assert!(
                     !f.attrs.iter().any(|a| a.path().is_ident("no_mangle")),
@@ -117,7 +122,7 @@ pub fn check(files: &[ApiFile], vocabulary: &decl::Vocabulary) {
 pub fn exports(files: &[ApiFile], abi12: bool) -> Vec<Export> {
     let mut exports = Vec::new();
     for file in files {
-        for f in &file.fns {
+        for (f, row) in &file.fns {
             let Some(attr) = export_attr(f) else { continue };
             if !f.attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| cfg_holds(&a.parse_args().unwrap(), abi12))
             {
@@ -138,6 +143,7 @@ pub fn exports(files: &[ApiFile], abi12: bool) -> Vec<Export> {
                 ret_text,
                 module: file.module.clone(),
                 decl: d,
+                row: *row,
             });
         }
     }
