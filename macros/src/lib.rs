@@ -1,5 +1,6 @@
-//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]), and
-//! `passthrough!`, a table of those that only call the driver, a line each.
+//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]),
+//! `passthrough!`, a table of those that only call the driver, a line each, and
+//! `#[derive(Described)]`, the error codes' names and descriptions from the enum.
 //!
 //! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it parses the declaration and
 //! gives the export's name to the boundary the body runs in: `run(|| ...)` and
@@ -14,6 +15,8 @@ use syn::visit_mut::VisitMut;
 use syn::{parse_macro_input, Expr, ExprCall, ItemFn, LitStr};
 
 use cudart_rs_decl as decl;
+
+mod described;
 
 /// Gives the calls of the boundary the function's name.
 struct Name<'a> {
@@ -78,4 +81,11 @@ pub fn passthrough(input: TokenStream) -> TokenStream {
     let table = parse_macro_input!(input as decl::Table);
     let items = table.rows.iter().map(decl::Row::item);
     quote!(#(#items)*).into()
+}
+
+/// The names and descriptions of an error enum's codes (see [`described`]).
+#[proc_macro_derive(Described, attributes(described))]
+pub fn described(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    described::derive(input).unwrap_or_else(|e| e.to_compile_error()).into()
 }
