@@ -288,7 +288,13 @@ impl Gen<'_> {
         });
         let body = quote! {
             let call = || unsafe { #call };
-            let body = || if crate::observe::on() { crate::observe::call(#index, &[#(#decoded),*], call) } else { call() };
+            let body = || {
+                if crate::observe::on() {
+                    crate::observe::call(#index, &[#(#decoded),*], call)
+                } else {
+                    call()
+                }
+            };
         };
         if id == 0 {
             return quote!(#body body());

@@ -48,8 +48,12 @@ pub(crate) fn relaxed<R>(f: &Fns, body: impl FnOnce() -> R) -> R {
 }
 
 passthrough! {
-    cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) = ctx.cuStreamBeginCapture(stream, mode.0) [family = Graph, per_thread = ptsz] "Begins graph capture on a stream.";
-    cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) = ctx.cuStreamEndCapture(stream, pGraph) [family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph)] "Ends capture on a stream, returning the captured graph.";
+    cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode)
+        = ctx.cuStreamBeginCapture(stream, mode.0) [family = Graph, per_thread = ptsz]
+        "Begins graph capture on a stream.";
+    cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t)
+        = ctx.cuStreamEndCapture(stream, pGraph) [family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph)]
+        "Ends capture on a stream, returning the captured graph.";
 }
 
 /// Begins graph capture on a stream to an existing graph.

@@ -190,8 +190,10 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerConnectWithFlags(
 }
 
 passthrough! {
-    cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection) = ctx.cuEGLStreamConsumerDisconnect(conn) [family = Interop] "Disconnect CUDA as a consumer to EGLStream .";
-    cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection) = ctx.cuEGLStreamProducerDisconnect(conn) [family = Interop] "Disconnect CUDA as a producer  to EGLStream .";
+    cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection)
+        = ctx.cuEGLStreamConsumerDisconnect(conn) [family = Interop] "Disconnect CUDA as a consumer to EGLStream .";
+    cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection)
+        = ctx.cuEGLStreamProducerDisconnect(conn) [family = Interop] "Disconnect CUDA as a producer  to EGLStream .";
 }
 
 /// Acquire an image frame from the EGLStream with CUDA as a consumer.

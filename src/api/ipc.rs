@@ -67,5 +67,7 @@ pub unsafe extern "C" fn cudaIpcOpenMemHandle(
 }
 
 passthrough! {
-    cudaIpcCloseMemHandle(devPtr: *mut c_void) = ctx.cuIpcCloseMemHandle(devPtr as u64) [family = Memory] "Attempts to close memory mapped with cudaIpcOpenMemHandle.";
+    cudaIpcCloseMemHandle(devPtr: *mut c_void)
+        = ctx.cuIpcCloseMemHandle(devPtr as u64) [family = Memory]
+        "Attempts to close memory mapped with cudaIpcOpenMemHandle.";
 }

@@ -4,7 +4,12 @@
 //! /// Copies data between host and device.
 //! #[export(family = Copy, per_thread = ptds, sem = Copy(Linear))]
 //! #[no_mangle]
-//! pub unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+//! pub unsafe extern "C" fn cudaMemcpy(
+//!     dst: *mut c_void,
+//!     src: *const c_void,
+//!     count: usize,
+//!     kind: raw::cudaMemcpyKind,
+//! ) -> cudaError_t {
 //!     run(|| ...)
 //! }
 //! ```

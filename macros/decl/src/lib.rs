@@ -339,11 +339,13 @@ mod tests {
     fn table_rows() {
         use quote::ToTokens;
         let t: Table = syn::parse_str(
-            "cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event] \"Queries an event's status.\";
+            "cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event]
+                 \"Queries an event's status.\";
              /// Two lines
              /// of documentation.
              #[cfg(feature = \"abi12\")]
-             cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = fns.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device];",
+             cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit)
+                 = fns.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device];",
         )
         .unwrap();
         assert_eq!(t.rows.len(), 2);
