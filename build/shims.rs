@@ -65,7 +65,7 @@ pub fn write(
         pub const EXPORT_COUNT: usize = #count;
 
         /// Every export, in `EXPORTS` order: name, family, parameters (name, type), return type,
-        /// meaning.
+        /// meaning, flags.
         pub static EXPORT_INFO: [crate::observe::Export; EXPORT_COUNT] = [#(#info),*];
 
         #[allow(
@@ -185,6 +185,10 @@ impl Gen<'_> {
             Some(s) => s.tokens(self.vocabulary),
             None => quote!(crate::observe::sem::Op::None),
         };
+        let flags = match &e.decl.flags {
+            Some(f) => quote!(Some(crate::observe::flags::FlagSet::#f)),
+            None => quote!(None),
+        };
         quote! {
             crate::observe::Export {
                 name: #name,
@@ -194,6 +198,7 @@ impl Gen<'_> {
                 params: &[#(#params),*],
                 ret: #ret,
                 op: #op,
+                flags: #flags,
             }
         }
     }

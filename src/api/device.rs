@@ -144,7 +144,7 @@ fn set_primary_flags(dev: CUdevice, flags: c_uint) -> Res {
 }
 
 /// Sets flags to be used for device executions.
-#[export(family = Device)]
+#[export(family = Device, flags = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
     run(|| {

@@ -77,10 +77,12 @@ passthrough! {
         "Write a DOT file describing graph structure.";
     cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong)
         = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)
-        [family = Graph, sem = Create(GraphExec, pGraphExec)] "Creates an executable graph from a graph.";
+        [family = Graph, sem = Create(GraphExec, pGraphExec), flags = Instantiate]
+        "Creates an executable graph from a graph.";
     cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong)
         = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)
-        [family = Graph, sem = Create(GraphExec, pGraphExec)] "Creates an executable graph from a graph.";
+        [family = Graph, sem = Create(GraphExec, pGraphExec), flags = Instantiate]
+        "Creates an executable graph from a graph.";
     cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong)
         = ctx.cuGraphExecGetFlags(graphExec, flags) [family = Graph]
         "Query the instantiation flags of an executable graph.";

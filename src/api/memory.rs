@@ -51,7 +51,7 @@ passthrough! {
     cudaFreeHost(ptr: *mut c_void)
         = ctx.cuMemFreeHost(ptr) [family = Memory, sem = Free([Pinned], ptr)] "Frees page-locked memory.";
     cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
-        = ctx.cuMemHostRegister(ptr, size, flags) [family = Memory, sem = HostRegister]
+        = ctx.cuMemHostRegister(ptr, size, flags) [family = Memory, sem = HostRegister, flags = HostRegister]
         "Registers an existing host memory range for use by CUDA.";
     cudaHostUnregister(ptr: *mut c_void)
         = ctx.cuMemHostUnregister(ptr) [family = Memory, sem = Free([Registered], ptr)]
@@ -91,7 +91,7 @@ pub unsafe extern "C" fn cudaMallocPitch(
 }
 
 /// Allocates memory that will be automatically managed by the Unified Memory system.
-#[export(family = Memory, sem = Malloc(Managed, devPtr))]
+#[export(family = Memory, sem = Malloc(Managed, devPtr), flags = Attach)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
     run(|| {
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> c
 }
 
 /// Allocates page-locked memory on the host.
-#[export(family = Memory, sem = Malloc(Pinned, pHost))]
+#[export(family = Memory, sem = Malloc(Pinned, pHost), flags = HostAlloc)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
     run(|| {

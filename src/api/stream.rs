@@ -35,14 +35,14 @@ pub unsafe extern "C" fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaErr
 }
 
 /// Create an asynchronous stream.
-#[export(family = Stream, sem = Create(Stream, pStream))]
+#[export(family = Stream, sem = Create(Stream, pStream), flags = Stream)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: c_uint) -> cudaError_t {
     run(|| create(pStream, flags, None))
 }
 
 /// Create an asynchronous stream with the specified priority.
-#[export(family = Stream, sem = Create(Stream, pStream))]
+#[export(family = Stream, sem = Create(Stream, pStream), flags = Stream)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreateWithPriority(
     pStream: *mut cudaStream_t,
@@ -75,7 +75,7 @@ passthrough! {
         = ctx.cuStreamGetPriority(hStream, out(priority)?) [family = Stream, per_thread = ptsz]
         "Query the priority of a stream.";
     cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint)
-        = ctx.cuStreamWaitEvent(stream, event, flags) [family = Stream, per_thread = ptsz]
+        = ctx.cuStreamWaitEvent(stream, event, flags) [family = Stream, per_thread = ptsz, flags = Wait]
         "Make a compute stream wait on an event.";
     cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void)
         = ctx.cuLaunchHostFunc(stream, r#fn, userData) [family = Launch, per_thread = ptsz]
@@ -92,7 +92,7 @@ passthrough! {
 }
 
 /// Attach memory to a stream asynchronously.
-#[export(family = Stream, per_thread = ptsz)]
+#[export(family = Stream, per_thread = ptsz, flags = Attach)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamAttachMemAsync(
     stream: cudaStream_t,

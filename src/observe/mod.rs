@@ -42,6 +42,7 @@ pub mod args;
 mod checked;
 pub mod enums;
 pub mod files;
+pub mod flags;
 mod gpu;
 mod probe;
 pub(crate) mod registry;
@@ -138,6 +139,8 @@ pub struct Export {
     pub ret: &'static str,
     /// What the call means to the observer (its declaration's `sem`).
     pub(crate) op: sem::Op,
+    /// The set of flags its parameter `flags` holds (its declaration's `flags`).
+    pub flags: Option<flags::FlagSet>,
 }
 
 /// Where a report goes.

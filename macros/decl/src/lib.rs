@@ -22,6 +22,8 @@
 //!   12.0). None: that first release.
 //! - `nvidia = false`: NVIDIA's library does not export it (ours does, for programs that bind
 //!   it without a C compiler). None: NVIDIA's does.
+//! - `flags = HostAlloc`: the set of flags its parameter `flags` holds, which the trace names
+//!   (a variant of the observer's `FlagSet`). None: a number.
 //!
 //! The ABIs an export exists in are its `#[cfg(feature = "abi12")]` or
 //! `#[cfg(not(feature = "abi12"))]`, the compiler's own attribute.
@@ -76,6 +78,8 @@ pub struct Decl {
     pub since: Option<String>,
     /// Whether NVIDIA's library exports it too.
     pub nvidia: bool,
+    /// The set of flags its parameter `flags` holds.
+    pub flags: Option<Ident>,
 }
 
 fn err<T>(span: proc_macro2::Span, msg: String) -> syn::Result<T> {
@@ -193,6 +197,12 @@ impl Decl {
     /// written).
     pub fn check(&self, v: &Vocabulary, params: &[String]) -> syn::Result<()> {
         one_of(&self.family, &v.families, "family")?;
+        if let Some(f) = &self.flags {
+            one_of(f, &v.flag_sets, "flag set")?;
+            if !params.iter().any(|q| q == "flags") {
+                return err(f.span(), "`flags = ...` names the set of a parameter `flags`, which it lacks".into());
+            }
+        }
         if let Some(sem) = &self.sem {
             sem.check(v)?;
             for p in sem.params(v) {
@@ -213,6 +223,7 @@ impl Parse for Decl {
         let mut cupti = Cupti::Own;
         let mut since = None;
         let mut nvidia = true;
+        let mut flags = None;
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -241,8 +252,10 @@ impl Parse for Decl {
                     since = Some(v.base10_digits().to_string());
                 }
                 "nvidia" => nvidia = input.parse::<syn::LitBool>()?.value,
+                "flags" => flags = Some(input.parse()?),
                 _ => {
-                    return err(key.span(), format!("unknown `{key}` (family, per_thread, sem, cupti, since, nvidia)"))
+                    let keys = "family, per_thread, sem, cupti, since, nvidia, flags";
+                    return err(key.span(), format!("unknown `{key}` ({keys})"));
                 }
             }
             if !input.is_empty() {
@@ -252,7 +265,7 @@ impl Parse for Decl {
         let Some(family) = family else {
             return err(input.span(), "an export needs `family = ...`".into());
         };
-        Ok(Decl { family, per_thread, sem, cupti, since, nvidia })
+        Ok(Decl { family, per_thread, sem, cupti, since, nvidia, flags })
     }
 }
 
@@ -280,6 +293,7 @@ mod tests {
             }
             pub(crate) enum CopyOp { Linear, Peer }
             pub(crate) enum MemsetOp { Linear }
+            pub enum FlagSet { HostAlloc }
         ";
         Vocabulary::from_sources([("observer.rs", observer)]).unwrap()
     }
@@ -296,7 +310,7 @@ mod tests {
         assert_eq!(v.op("Copy"), Some(&[ArgKind::Copy][..]));
         assert_eq!(v.op("Sync"), Some(&[][..]));
         assert!(Vocabulary::from_sources([("a.rs", "enum Family { A }")]).is_err(), "no Kind, Op, ...");
-        let odd = "enum Family {A} enum Kind {B} enum CopyOp {C} enum MemsetOp {D} enum Op { X(u32) }";
+        let odd = "enum Family {A} enum Kind {B} enum CopyOp {C} enum MemsetOp {D} enum FlagSet {E} enum Op { X(u32) }";
         assert!(Vocabulary::from_sources([("a.rs", odd)]).unwrap_err().contains("Op::X"));
         // The crate's own observer.
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/observe");
@@ -333,6 +347,9 @@ mod tests {
         assert_eq!((d.since.as_deref(), d.nvidia), (Some("13.5"), true));
         let d = parse("family = Memory, nvidia = false").unwrap();
         assert_eq!((d.since, d.nvidia), (None, false));
+        let d = parse("family = Memory, flags = HostAlloc").unwrap();
+        d.check(&v, &["pHost".into(), "flags".into()]).unwrap();
+        assert_eq!(d.flags.unwrap(), "HostAlloc");
     }
 
     #[test]
@@ -401,6 +418,8 @@ mod tests {
             "family = Copy, sem = Teleport",             // not a meaning
             "family = Copy, sem = Malloc(Device, ptr2)", // not a parameter
             "family = Copy, sem = Free(Device, ptr)",    // a kind where a list is
+            "family = Copy, flags = Sideways",           // not a set of flags
+            "family = Copy, flags = HostAlloc",          // no parameter `flags`
         ] {
             let d = parse(bad).unwrap();
             assert!(d.check(&v, &["ptr".into()]).is_err(), "{bad:?} accepted");

@@ -1,7 +1,8 @@
 //! The names a declaration may use, read off the observer's own enums: the families
 //! (`Family`), what is allocated or made (`Kind`), the copies (`CopyOp`), the memsets
-//! (`MemsetOp`) and the meanings (`Op`, whose fields say what each of its arguments is). The
-//! enums are the one list; a declaration that names something they lack is refused.
+//! (`MemsetOp`), the meanings (`Op`, whose fields say what each of its arguments is) and the
+//! sets of flags (`FlagSet`). The enums are the one list; a declaration that names something
+//! they lack is refused.
 
 use std::path::Path;
 
@@ -34,10 +35,12 @@ pub struct Vocabulary {
     pub memsets: Vec<String>,
     /// `Op`: each meaning and what its arguments are.
     pub ops: Vec<(String, Vec<ArgKind>)>,
+    /// `FlagSet`.
+    pub flag_sets: Vec<String>,
 }
 
 /// The enums read, by name.
-const ENUMS: [&str; 5] = ["Family", "Kind", "CopyOp", "MemsetOp", "Op"];
+const ENUMS: [&str; 6] = ["Family", "Kind", "CopyOp", "MemsetOp", "Op", "FlagSet"];
 
 impl Vocabulary {
     /// From the observer's sources: every `.rs` file under `dir` (`src/observe`), wherever in
@@ -112,6 +115,7 @@ impl Vocabulary {
             copies: names("CopyOp")?,
             memsets: names("MemsetOp")?,
             ops,
+            flag_sets: names("FlagSet")?,
         })
     }
 
