@@ -475,7 +475,8 @@ fn vector_types_h() -> String {
          #define CUDART_RS_VECTOR_DEPRECATED(msg)\n\
          #endif\n\
          #ifndef CUDART_RS_SILENCE_DEPRECATION_BEGIN\n\
-         #define CUDART_RS_SILENCE_DEPRECATION_BEGIN _Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wdeprecated-declarations\\\"\")\n\
+         #define CUDART_RS_SILENCE_DEPRECATION_BEGIN _Pragma(\"GCC diagnostic push\") \
+         _Pragma(\"GCC diagnostic ignored \\\"-Wdeprecated-declarations\\\"\")\n\
          #define CUDART_RS_SILENCE_DEPRECATION_END _Pragma(\"GCC diagnostic pop\")\n\
          #endif\n\n",
     );
@@ -497,7 +498,8 @@ fn vector_types_h() -> String {
          struct dim3 {\n    unsigned int x, y, z;\n\
          #if defined(__cplusplus)\n\
          #if __cplusplus >= 201103L\n\
-         \x20   constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}\n\
+         \x20   constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) \
+         : x(vx), y(vy), z(vz) {}\n\
          \x20   constexpr dim3(struct uint3 v) : x(v.x), y(v.y), z(v.z) {}\n\
          \x20   constexpr operator struct uint3(void) const { return uint3{x, y, z}; }\n\
          #else\n\
@@ -637,7 +639,8 @@ fn channel_descriptor_h() -> String {
     let mut s = String::new();
     guard_open(
         &mut s,
-        "cudaCreateChannelDesc<T>() and the other C++ channel descriptors, as NVIDIA's channel_descriptor.h declares them",
+        "cudaCreateChannelDesc<T>() and the other C++ channel descriptors, as NVIDIA's channel_descriptor.h \
+         declares them",
         "CUDART_RS_CHANNEL_DESCRIPTOR_H",
         Some("__CHANNEL_DESCRIPTOR_H__"),
     );
@@ -651,7 +654,8 @@ fn channel_descriptor_h() -> String {
         let b: Vec<&str> = (0..4).map(|i| if i < comps { "16" } else { "0" }).collect();
         writeln!(
             s,
-            "static __inline__ cudaChannelFormatDesc cudaCreateChannelDesc{n}(void)\n{{\n    return cudaCreateChannelDesc({}, cudaChannelFormatKindFloat);\n}}\n",
+            "static __inline__ cudaChannelFormatDesc cudaCreateChannelDesc{n}(void)\n{{\n    \
+             return cudaCreateChannelDesc({}, cudaChannelFormatKindFloat);\n}}\n",
             b.join(", ")
         )
         .unwrap();
@@ -714,7 +718,8 @@ fn channel_descriptor_h() -> String {
         s.push_str(o);
         writeln!(
             s,
-            "template<> __inline__ cudaChannelFormatDesc cudaCreateChannelDesc<cudaChannelFormatKind{k}>(void)\n{{\n    \
+            "template<> __inline__ cudaChannelFormatDesc \
+             cudaCreateChannelDesc<cudaChannelFormatKind{k}>(void)\n{{\n    \
              return cudaCreateChannelDesc({}, {}, {}, {}, cudaChannelFormatKind{k});\n}}",
             b[0], b[1], b[2], b[3]
         )
@@ -730,16 +735,17 @@ fn device_only_h(name: &str, what: &str) -> String {
     format!(
         "/*\n * cudart-rs: {name} is a header of device code ({what}), which cudart-rs's host headers do\n \
          * not provide. {BANNER}\n */\n\
-         #error \"cudart-rs: <{name}> is device code ({what}): not part of cudart-rs's host headers; build device code with nvcc and NVIDIA's headers\"\n"
+         #error \"cudart-rs: <{name}> is device code ({what}): not part of cudart-rs's host headers; \
+         build device code with nvcc and NVIDIA's headers\"\n"
     )
 }
 
 // ---- the headers ----------------------------------------------------------------------------
 
-/// Writes the generated headers into `out` from cbindgen's text of the crate, `names` (the
-/// per-thread default stream names and CUDA 12's renames, written before the declarations)
-/// and `after_decls` (what follows the declarations); copies the written ones from `include`.
-pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path, out: &Path) {
+/// Writes the generated headers into `out` from cbindgen's text of the crate and `names` (the
+/// per-thread default stream names and CUDA 12's renames, written before the declarations);
+/// copies the written ones from `include`.
+pub fn write_all(generated: &str, names: &str, include: &Path, out: &Path) {
     let parts = split(generated);
     let mut by: std::collections::BTreeMap<&str, String> = Default::default();
     for (name, text) in &parts.items {
@@ -758,7 +764,10 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
         "CUDART_RS_DRIVER_TYPES_H",
         Some("__DRIVER_TYPES_H__"),
     );
-    d.push_str("#include \"crt/host_defines.h\"\n#include \"vector_types.h\"\n#include <limits.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    d.push_str(
+        "#include \"crt/host_defines.h\"\n#include \"vector_types.h\"\n#include <limits.h>\n#include <stddef.h>\n\
+         #include <stdint.h>\n\n",
+    );
     d.push_str(&parts.prelude);
     d.push_str("\n\n");
     d.push_str(&take(&mut by, "driver_types.h"));
@@ -792,7 +801,8 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
     let mut a = String::new();
     guard_open(
         &mut a,
-        "the CUDA runtime API, as NVIDIA's cuda_runtime_api.h declares it.\n * Define CUDART_RS_ABI12 before including it for the CUDA 12 ABI (libcudart.so.12)",
+        "the CUDA runtime API, as NVIDIA's cuda_runtime_api.h declares it.\n \
+         * Define CUDART_RS_ABI12 before including it for the CUDA 12 ABI (libcudart.so.12)",
         "CUDART_RS_CUDA_RUNTIME_API_H",
         Some("__CUDA_RUNTIME_API_H__"),
     );
@@ -814,10 +824,8 @@ pub fn write_all(generated: &str, names: &str, after_decls: &str, include: &Path
     a.push_str(&with_defaults(&parts.funcs));
     a.push_str("\n\n");
     a.push_str(CXX_CLOSE);
-    a.push('\n');
-    a.push_str(after_decls.trim_matches('\n'));
     a.push_str(
-        "\n\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
+        "\n/* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h\n \
                 * (which its cuda_runtime.h includes); this header has always given them too. */\n\
                 #include \"driver_functions.h\"\n\n#endif\n",
     );

@@ -2959,20 +2959,6 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
 }  // extern "C"
 #endif  // __cplusplus
 
-#if defined(CUDART_RS_ABI12) && !defined(cudaStreamGetCaptureInfo)
-/* CUDA 12's cudaStreamGetCaptureInfo is the CUDA 11.3 form, as NVIDIA's header names it (the
- * library's symbol of that name is the CUDA 10.1 form, which no header declares). */
-#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2
-#endif
-
-#if defined(CUDART_RS_ABI12) && !defined(cudaSignalExternalSemaphoresAsync)
-/* CUDA 12's external semaphore signal and wait take the CUDA 11.2 parameters, as NVIDIA's header
- * names them (the library's symbols of these names take the CUDA 11.1 ones, which no header
- * declares). */
-#define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_v2
-#define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_v2
-#endif
-
 /* make_cudaPitchedPtr, make_cudaPos, make_cudaExtent: NVIDIA has them in driver_functions.h
  * (which its cuda_runtime.h includes); this header has always given them too. */
 #include "driver_functions.h"

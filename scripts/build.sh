@@ -12,6 +12,8 @@
 #   dist/include/                        copy of include/, the host header set (cuda_runtime.h,
 #                                        cuda_runtime_api.h, driver_types.h, ...: docs/headers.md)
 #   dist/exports-13.txt, dist/exports-12.txt   what each build exports
+#   dist/exports.tsv                     the export manifest: every export of either ABI with what
+#                                        its declaration says (build/manifest.rs)
 # Usage: scripts/build.sh [--debug]   (release by default)
 # A release build is stripped as distributions strip (dh_strip): the DWARF goes, compressed,
 # into a separate file of its own, and .symtab with it; the library keeps its build id
@@ -90,6 +92,9 @@ if [[ $profile == release ]]; then
 fi
 cp "$out13/exports.txt" target/dist-staging/exports-13.txt && cp "$out12/exports.txt" target/dist-staging/exports-12.txt ||
     die "no exports.txt"
+# Both builds write the manifest of both ABIs.
+cmp -s "$out13/exports.tsv" "$out12/exports.tsv" || die "the two builds' exports.tsv differ"
+cp "$out13/exports.tsv" target/dist-staging/exports.tsv || die "no exports.tsv"
 {
     echo "profile=$profile"
     echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
@@ -101,13 +106,15 @@ cp "$out13/exports.txt" target/dist-staging/exports-13.txt && cp "$out12/exports
 # Replace what this script makes; leave what other tools write in dist/ (coverage reports).
 mkdir -p dist && rm -rf dist/lib dist/include dist/bin &&
     mv target/dist-staging/bin target/dist-staging/lib target/dist-staging/include target/dist-staging/exports-13.txt \
-        target/dist-staging/exports-12.txt target/dist-staging/BUILD-INFO dist/ || die "dist/ not replaced"
+        target/dist-staging/exports-12.txt target/dist-staging/exports.tsv \
+        target/dist-staging/BUILD-INFO dist/ || die "dist/ not replaced"
 rm -rf target/dist-staging
 
 echo "build ($profile):"
 echo "  dist/lib/libcudart.so.13 -> libcudart.so.$v13   ($(wc -l <dist/exports-13.txt) exports, dist/exports-13.txt)"
 echo "  dist/lib/libcudart.so.12 -> libcudart.so.$v12   ($(wc -l <dist/exports-12.txt) exports, dist/exports-12.txt)"
 echo "  dist/lib/libcudart.so -> libcudart.so.13"
+echo "  dist/exports.tsv: the export manifest ($(($(wc -l <dist/exports.tsv) - 1)) lines)"
 if [[ $profile == release ]]; then
     echo "  stripped: libcudart.so.$v13 $(stat -c %s "dist/lib/libcudart.so.$v13") bytes, libcudart.so.$v12 $(stat -c %s "dist/lib/libcudart.so.$v12") bytes;" \
         "debug info in dist/lib/.debug/"

@@ -1,20 +1,22 @@
-//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]), and
-//! `passthrough!`, a table of those that only call the driver, a line each.
+//! `#[export(...)]`: the one declaration of an exported runtime function (see [`decl`]),
+//! `passthrough!`, a table of those that only call the driver, a line each, and
+//! `#[derive(Described)]`, the error codes' names and descriptions from the enum.
 //!
-//! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it checks the declaration
-//! against the function (the family and the meaning's names are known ones, the parameters
-//! the meaning names are the function's), and gives the export's name to the boundary the
-//! body runs in: `run(|| ...)` and `run_uninitialised(|| ...)` become `run("NAME", || ...)`,
-//! so that the name is written once, as the function's. build.rs reads the same attribute
-//! (with the same parser) to generate everything else the export needs.
+//! On a `#[no_mangle] pub unsafe extern "C" fn` of `src/api`, it parses the declaration and
+//! gives the export's name to the boundary the body runs in: `run(|| ...)` and
+//! `run_uninitialised(|| ...)` become `run("NAME", || ...)`, so that the name is written once,
+//! as the function's. build.rs reads the same attribute (with the same parser), checks it
+//! against the observer's names and the function's parameters, and generates everything else
+//! the export needs.
 
 use proc_macro::TokenStream;
 use quote::quote;
 use syn::visit_mut::VisitMut;
 use syn::{parse_macro_input, Expr, ExprCall, ItemFn, LitStr};
 
-#[allow(dead_code)] // what build.rs uses of it
-mod decl;
+use cudart_rs_decl as decl;
+
+mod described;
 
 /// Gives the calls of the boundary the function's name.
 struct Name<'a> {
@@ -45,7 +47,8 @@ impl VisitMut for Name<'_> {
 
 #[proc_macro_attribute]
 pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let d = parse_macro_input!(attr as decl::Decl);
+    // The declaration's grammar; its names are checked by the build (against the observer's).
+    parse_macro_input!(attr as decl::Decl);
     let mut f = parse_macro_input!(item as ItemFn);
     let name = f.sig.ident.to_string();
     let mut errors = Vec::new();
@@ -57,25 +60,6 @@ pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     if !matches!(&f.sig.abi, Some(abi) if abi.name.as_ref().is_some_and(|n| n.value() == "C")) {
         errors.push(syn::Error::new_spanned(&f.sig, "an export is `extern \"C\"`"));
-    }
-    if let Some(sem) = &d.sem {
-        let params: Vec<String> = f
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|a| match a {
-                syn::FnArg::Typed(t) => match &*t.pat {
-                    syn::Pat::Ident(i) => Some(i.ident.to_string()),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
-        for p in sem.params() {
-            if !params.contains(&p.to_string()) {
-                errors.push(syn::Error::new(p.span(), format!("`{p}` is no parameter of {name}")));
-            }
-        }
     }
     let mut v = Name { name: &name, errors: Vec::new() };
     v.visit_block_mut(&mut f.block);
@@ -99,91 +83,9 @@ pub fn passthrough(input: TokenStream) -> TokenStream {
     quote!(#(#items)*).into()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::decl::{Cupti, Decl};
-
-    fn parse(s: &str) -> syn::Result<Decl> {
-        syn::parse_str::<Decl>(s)
-    }
-
-    #[test]
-    fn declarations() {
-        let d = parse("family = Copy, per_thread = ptsz, sem = Copy(Linear), cupti = none").unwrap();
-        assert_eq!(
-            (d.family.to_string(), d.per_thread.unwrap().to_string(), d.cupti),
-            ("Copy".into(), "ptsz".into(), Cupti::None)
-        );
-        assert_eq!(d.sem.unwrap().rust(), "crate::observe::sem::Op::Copy(crate::observe::sem::CopyOp::Linear)");
-        let d = parse("family = Memory, sem = Free([Pinned, Registered], ptr)").unwrap();
-        let s = d.sem.unwrap();
-        assert_eq!(s.params().iter().map(|p| p.to_string()).collect::<Vec<_>>(), ["ptr"]);
-        assert_eq!(
-            s.rust(),
-            "crate::observe::sem::Op::Free(&[crate::observe::registry::Kind::Pinned, crate::observe::registry::Kind::Registered], \"ptr\")"
-        );
-        let d = parse("family = Launch, cupti = as(cudaLaunchKernel)").unwrap();
-        assert!(matches!(d.cupti, Cupti::As(n) if n == "cudaLaunchKernel"));
-    }
-
-    #[test]
-    fn table_rows() {
-        use super::decl::Table;
-        use quote::ToTokens;
-        let t: Table = syn::parse_str(
-            "cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event] \"Queries an event's status.\";
-             /// Two lines
-             /// of documentation.
-             #[cfg(feature = \"abi12\")]
-             cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = fns.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device];",
-        )
-        .unwrap();
-        assert_eq!(t.rows.len(), 2);
-        let written = |i: usize| t.rows[i].item().into_token_stream().to_string();
-        let want: syn::ItemFn = syn::parse_quote! {
-            #[doc = " Queries an event's status."]
-            #[export(family = Event)]
-            #[no_mangle]
-            pub unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-                run(|| cu(rt::ctx()?.cuEventQuery(event)))
-            }
-        };
-        assert_eq!(written(0), want.into_token_stream().to_string());
-        let want: syn::ItemFn = syn::parse_quote! {
-            #[doc = " Two lines"]
-            #[doc = " of documentation."]
-            #[cfg(feature = "abi12")]
-            #[export(family = Device)]
-            #[no_mangle]
-            pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) -> cudaError_t {
-                run(|| cu(rt::fns()?.cuCtxGetLimit(out(pValue)?, limit.0)))
-            }
-        };
-        assert_eq!(written(1), want.into_token_stream().to_string());
-        for bad in [
-            "cudaX(a: int) = ctx.cuX(a) [family = Event]",          // no semicolon
-            "cudaX(a: int) = drv.cuX(a) [family = Event];",         // neither ctx nor fns
-            "cudaX(a: int) = ctx.cuX(a) [family = Events];",        // the declaration checked
-            "cudaX(a: int) = ctx.cuX(a) \"doc\" [family = Event];", // the doc last
-            "cudaX(a: int) [family = Event];",                      // no driver call
-        ] {
-            assert!(syn::parse_str::<Table>(bad).is_err(), "{bad:?} accepted");
-        }
-    }
-
-    #[test]
-    fn mistakes_are_refused() {
-        for bad in [
-            "",                                    // no family
-            "family = Copies",                     // not a family
-            "family = Copy, per_thread = ptdz",    // not a form
-            "family = Copy, sem = Copy(Sideways)", // not a copy
-            "family = Copy, sem = Malloc(Device)", // an argument short
-            "family = Copy, sem = Teleport",       // not a meaning
-            "family = Copy, colour = red",         // not a key
-            "family = Copy, cupti = maybe",
-        ] {
-            assert!(parse(bad).is_err(), "{bad:?} accepted");
-        }
-    }
+/// The names and descriptions of an error enum's codes (see [`described`]).
+#[proc_macro_derive(Described, attributes(described))]
+pub fn described(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    described::derive(input).unwrap_or_else(|e| e.to_compile_error()).into()
 }

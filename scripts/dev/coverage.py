@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 """Writes the numbers of docs/coverage.md (what is implemented, what is compared with NVIDIA's
-runtime, what is not yet), from the symbol report, so that they stay true:
+runtime, what is not yet), and the counts the prose of README.md, docs/ and src/lib.rs states
+(COUNTS below), so that they stay true, from:
 
   - dist/coverage-13.txt, dist/coverage-12.txt (scripts/test/abi/check.py, run by
     scripts/test/abi-check.sh): how many of the functions NVIDIA's runtime exports ours exports, and
     those it lacks;
-  - dist/exports-13.txt, dist/exports-12.txt (scripts/build.sh): what ours exports;
+  - dist/exports.tsv (scripts/build.sh), the export manifest (scripts/dev/manifest.py): what ours
+    exports, where each export is declared (to list them by area), which NVIDIA's library lacks,
+    which a newer release added, which are passthrough! rows;
   - ctest/*.c, ctest/*.cu with ctest/expected/<abi>/<name>.out (or multi<N>/<name>.out, a test of
     several devices on a machine with N GPUs): the functions a test names
     whose output under NVIDIA's runtime is recorded, i.e. compared with NVIDIA's on a GPU
     (the text the ABI's builds compile: of `#if CUDART_VERSION >= 13000` and `< 13000`, and
     of `CT_CLANG_CUDA` (the CUDA sources' 12 builds are clang's), only the branch that
-    applies; any other conditional counts whole);
-  - src/api/<area>.rs: where each export is declared (to list them by area).
+    applies; any other conditional counts whole).
+
+It also checks that ctest/new_calls_null.c calls every export CUDA 13.5 added (the manifest's
+`since` 13.5).
 
 The part lies between the lines BEGIN and END below in docs/coverage.md.
 
-  python3 scripts/dev/coverage.py           rewrites that part of docs/coverage.md
-  python3 scripts/dev/coverage.py --check   exit status 1 (and a diff) when it is out of date
+  python3 scripts/dev/coverage.py           rewrites that part of docs/coverage.md and the counts
+  python3 scripts/dev/coverage.py --check   exit status 1 (and a diff) when any is out of date
 """
 import difflib
 import glob
@@ -25,13 +30,13 @@ import os
 import re
 import sys
 
+import manifest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BEGIN = "<!-- BEGIN coverage: written by scripts/dev/coverage.py from the symbol report; do not edit -->"
 END = "<!-- END coverage -->"
 ABIS = ("13", "12")
 NVIDIA = {"13": "13.0.96 and 13.5.37", "12": "12.9.79"}
-# Exports NVIDIA's library lacks (scripts/test/abi/check.py's NOT_NVIDIAS).
-NOT_NVIDIAS = {"make_cudaPitchedPtr", "make_cudaPos", "make_cudaExtent"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # The `__cuda*` entry points clang's generated code calls (what the CUDA tests' 12 builds,
@@ -62,39 +67,17 @@ def coverage(abi):
     return int(m.group(2)), int(m.group(1)), missing
 
 
+MANIFEST = manifest.read()
+
+
 def exports(abi):
-    path = "dist/exports-%s.txt" % abi
-    if not os.path.exists(os.path.join(ROOT, path)):
-        sys.exit("readme-coverage: no %s: run scripts/build.sh" % path)
-    return [l.strip() for l in read(path).splitlines() if l.strip()]
+    """What ours exports for the ABI, sorted."""
+    return sorted(e.name for e in MANIFEST if abi in e.abis)
 
 
 def areas():
-    """Export name -> the src/api file that declares it: its `#[export(...)]` functions and
-    the rows of its `passthrough!` tables, with the per-thread forms (`per_thread = ...`)."""
-    where = {}
-    api = os.path.join(ROOT, "src/api")
-    for name in sorted(os.listdir(api)):
-        if not name.endswith(".rs"):
-            continue
-        rel = "src/api/" + name
-        form = None
-        for line in read(rel).splitlines():
-            t = line.strip()
-            if t.startswith("#[export("):
-                m = re.search(r"per_thread\s*=\s*(ptds|ptsz)", t)
-                form = m and m.group(1)
-            m = re.search(r'extern "C" fn\s+([A-Za-z_]\w*)\s*\(', t)
-            row = re.match(r"([A-Za-z_]\w*)\(.*\)\s*=\s*(?:ctx|fns)\.\w+\(.*\[(.*)\]", t)
-            if row:
-                f = re.search(r"per_thread\s*=\s*(ptds|ptsz)", row.group(2))
-                m, form = row, f and f.group(1)
-            if m:
-                where.setdefault(m.group(1), rel)
-                if form:
-                    where.setdefault("%s_%s" % (m.group(1), form), rel)
-                form = None
-    return where
+    """Export name -> the src/api file that declares it."""
+    return {e.name: e.file for e in MANIFEST}
 
 
 COND = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
@@ -215,7 +198,8 @@ def render():
         nv, have, missing = coverage(abi)
         ours = exports(abi)
         named, tests = compared(abi)
-        funcs = [n for n in ours if n not in NOT_NVIDIAS]
+        nvidias = {e.name for e in MANIFEST if abi in e.abis and e.nvidia}
+        funcs = [n for n in ours if n in nvidias]
         registration = [n for n in funcs if n.startswith("__cuda")]
         api = [n for n in funcs if not n.startswith("__cuda")]
         done = [n for n in api if n in named]
@@ -268,28 +252,91 @@ def render():
 
 DOC = "docs/coverage.md"
 
+# The release of the 13 ABI newer than its first whose additions the prose counts, and the test
+# that calls each of them (with NULL pointers, before and after initialisation).
+NEWER = "13.5"
+NEWER_TEST = "ctest/new_calls_null.c"
+
+# The counts the prose states: (file, pattern whose one group is the count, which count; see
+# counts()). Whitespace in a pattern matches any, line breaks too.
+COUNTS = [
+    ("README.md", r"all (\d+) of `libcudart\.so\.13`", "nvidia13"),
+    ("README.md", r"\(13\.0's (\d+) and", "nvidia13_first"),
+    ("README.md", r"and the (\d+) CUDA 13\.5 adds", "newer13"),
+    ("README.md", r"all (\d+) of `libcudart\.so\.12`", "nvidia12"),
+    ("docs/coverage.md", r"all (\d+) of `libcudart\.so\.13` 13\.0", "nvidia13_first"),
+    ("docs/coverage.md", r"all (\d+) of `libcudart\.so\.12` 12\.9", "nvidia12"),
+    ("docs/coverage.md", r"and all (\d+) that CUDA 13\.5's", "newer13"),
+    ("docs/architecture.md", r"(\d+) functions are rows", "rows"),
+    ("docs/adding-a-function.md", r"\(13\.5 added (\d+)\)", "newer13"),
+    ("src/lib.rs", r"the 13 ABI: its (\d+) functions", "nvidia13"),
+]
+
+
+def counts():
+    """What the names of COUNTS stand for: NVIDIA's functions per ABI (the symbol report), those
+    13.5 added (the manifest's `since`) and so 13.0's, the functions that are passthrough! rows."""
+    newer = len([e for e in MANIFEST if "13" in e.abis and e.nvidia and e.since == NEWER])
+    nv13, nv12 = coverage("13")[0], coverage("12")[0]
+    return {"nvidia13": nv13, "nvidia13_first": nv13 - newer, "newer13": newer, "nvidia12": nv12,
+            "rows": len({e.function for e in MANIFEST if e.row})}
+
+
+def with_counts(path, text, values):
+    """`text` of `path` with the counts COUNTS finds in it set to `values`."""
+    for f, pattern, key in COUNTS:
+        if f != path:
+            continue
+        m = re.search(re.sub(r" ", r"\\s+", pattern), text)
+        if not m:
+            sys.exit("coverage: %s: nothing matches %r (COUNTS in scripts/dev/coverage.py)" % (path, pattern))
+        text = text[:m.start(1)] + str(values[key]) + text[m.end(1):]
+    return text
+
+
+def uncalled_newer():
+    """The exports 13.5 added that NEWER_TEST does not call: by name in its code (outside strings
+    and comments), or through dlsym by `subgrid("NAME")` (those no header declares)."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", read(NEWER_TEST), flags=re.S)
+    called = set(re.findall(r'subgrid\("(\w+)"\)', text))
+    called |= set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", STRING.sub('""', text)))
+    return sorted(e.name for e in MANIFEST if "13" in e.abis and e.since == NEWER and e.name not in called)
+
 
 def main():
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] not in ([], ["--check"]):
         sys.exit("usage: scripts/dev/coverage.py [--check]")
-    doc = read(DOC)
-    if BEGIN not in doc or END not in doc:
-        sys.exit("coverage: %s has no BEGIN/END coverage lines" % DOC)
-    start = doc.index(BEGIN)
-    stop = doc.index(END) + len(END) + 1
-    new = doc[:start] + render() + doc[stop:]
-    if check:
-        if new != doc:
-            sys.stdout.writelines(difflib.unified_diff(doc.splitlines(True), new.splitlines(True), DOC, DOC + " (generated)"))
-            print("coverage: %s is out of date: run python3 scripts/dev/coverage.py" % DOC)
-            return 1
-        print("coverage: %s is up to date" % DOC)
-        return 0
-    with open(os.path.join(ROOT, DOC), "w") as f:
-        f.write(new)
-    print("coverage: %s written" % DOC)
-    return 0
+    values = counts()
+    status = 0
+    for path in [DOC] + sorted({f for f, _, _ in COUNTS} - {DOC}):
+        old = read(path)
+        new = old
+        if path == DOC:
+            if BEGIN not in old or END not in old:
+                sys.exit("coverage: %s has no BEGIN/END coverage lines" % DOC)
+            start = old.index(BEGIN)
+            stop = old.index(END) + len(END) + 1
+            new = old[:start] + render() + old[stop:]
+        new = with_counts(path, new, values)
+        if new == old:
+            print("coverage: %s is up to date" % path)
+        elif check:
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), path,
+                                                       path + " (generated)"))
+            print("coverage: %s is out of date: run python3 scripts/dev/coverage.py" % path)
+            status = 1
+        else:
+            with open(os.path.join(ROOT, path), "w") as f:
+                f.write(new)
+            print("coverage: %s written" % path)
+    missing = uncalled_newer()
+    if missing:
+        print("coverage: %s does not call what CUDA %s added: %s" % (NEWER_TEST, NEWER, " ".join(missing)))
+        status = 1
+    else:
+        print("coverage: %s calls every export CUDA %s added" % (NEWER_TEST, NEWER))
+    return status
 
 
 if __name__ == "__main__":

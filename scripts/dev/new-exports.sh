@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What a newer NVIDIA runtime adds or changes against ours: given an nvidia-cuda-runtime wheel
 # (or the folder it unpacks to), lists
-#   - the functions its libcudart.so.N exports that ours (packaging/debian/libcudart-rsN.symbols) does not,
-#     and those ours exports that it no longer does;
+#   - the functions its libcudart.so.N exports that ours (the export manifest, dist/exports.tsv, which
+#     scripts/build.sh writes) does not, and those ours exports that it no longer does;
 #   - for each of those new functions, its declaration in the wheel's cuda_runtime_api.h;
 #   - the functions both declare whose declarations differ (whitespace, parameter names,
 #     default arguments and struct/enum/union keywords aside; typedef aliases such as
@@ -25,7 +25,10 @@ hdr=$(find "$src" -name cuda_runtime_api.h | head -1)
 [[ -n $lib && -n $hdr ]] || die "no libcudart.so.$abi and cuda_runtime_api.h under $1"
 
 readelf --dyn-syms -W "$lib" | awk '$5 == "GLOBAL" && $7 != "UND" && $4 == "FUNC" {sub(/@.*/, "", $8); print $8}' | sort -u >"$work/theirs"
-awk '/^ / { sub(/@.*/, "", $1); print $1 }' "packaging/debian/libcudart-rs$abi.symbols" | sort -u >"$work/ours"
+[[ -f dist/exports.tsv ]] || { echo "new-exports: no dist/exports.tsv (the export manifest): run scripts/build.sh" >&2; exit 1; }
+# Ours of NVIDIA's functions (not those its declaration says NVIDIA's library lacks, `nvidia = false`).
+awk -F'\t' -v abi="$abi" 'NR > 1 && index("," $6 ",", "," abi ",") && $7 == "yes" { print $1 }' dist/exports.tsv |
+    sort -u >"$work/ours"
 
 # Declarations, one a line: NAME<TAB>normalised declaration (parameter names dropped).
 decls() {
@@ -57,7 +60,7 @@ EOF
 decls "$hdr" | sort -u -t$'\t' -k1,1 >"$work/theirs.decl"
 decls include/cuda_runtime_api.h | sort -u -t$'\t' -k1,1 >"$work/ours.decl"
 
-echo "== $(basename "$lib") of $1: $(wc -l <"$work/theirs") exports; ours (packaging/debian/libcudart-rs$abi.symbols): $(wc -l <"$work/ours")"
+echo "== $(basename "$lib") of $1: $(wc -l <"$work/theirs") exports; ours (dist/exports.tsv): $(wc -l <"$work/ours")"
 echo "== CUDART_VERSION: theirs $(awk '/#define CUDART_VERSION/ {print $3; exit}' "$hdr"), ours $(awk '/#define CUDART_VERSION/ {print $3; exit}' include/cuda_runtime_api.h)"
 echo "== exported by it, not by ours:"
 comm -23 "$work/theirs" "$work/ours" | while read -r n; do

@@ -93,7 +93,7 @@ fn create_array(
 }
 
 /// Allocate an array on the device.
-#[export(family = Array, sem = MallocArray)]
+#[export(family = Array, sem = MallocArray, flags = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocArray(
     array: *mut cudaArray_t,
@@ -106,7 +106,7 @@ pub unsafe extern "C" fn cudaMallocArray(
 }
 
 /// Allocate an array on the device.
-#[export(family = Array, sem = Malloc3DArray)]
+#[export(family = Array, sem = Malloc3DArray, flags = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMalloc3DArray(
     array: *mut cudaArray_t,
@@ -118,7 +118,7 @@ pub unsafe extern "C" fn cudaMalloc3DArray(
 }
 
 /// Allocate a mipmapped array on the device.
-#[export(family = Array, sem = MallocMipmapped)]
+#[export(family = Array, sem = MallocMipmapped, flags = Array)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocMipmappedArray(
     mipmappedArray: *mut cudaMipmappedArray_t,

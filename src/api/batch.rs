@@ -85,17 +85,31 @@ pub unsafe extern "C" fn cudaMemcpyBatchAsync(
 
 passthrough! {
     #[cfg(not(feature = "abi12"))]
-    cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DBatchAsync_v2(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream) [family = Copy, per_thread = ptsz] "Performs a batch of 3D memory copies asynchronously.";
+    cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t)
+        = ctx.cuMemcpy3DBatchAsync_v2(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream)
+        [family = Copy, per_thread = ptsz] "Performs a batch of 3D memory copies asynchronously.";
     #[cfg(feature = "abi12")]
-    cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: std::ffi::c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DBatchAsync_v1(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), failIdx, flags, stream) [family = Copy, per_thread = ptsz] "Performs a batch of 3D memory copies asynchronously.";
+    cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize,
+        flags: std::ffi::c_ulonglong, stream: cudaStream_t)
+        = ctx.cuMemcpy3DBatchAsync_v1(numOps, opList.cast::<CUDA_MEMCPY3D_BATCH_OP>(), failIdx, flags, stream)
+        [family = Copy, per_thread = ptsz] "Performs a batch of 3D memory copies asynchronously.";
     #[cfg(not(feature = "abi12"))]
-    cudaMemDiscardBatchAsync(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemDiscardBatchAsync(dptrs.cast::<CUdeviceptr>(), sizes, count, flags, stream) [family = Memory, per_thread = ptsz] "Performs a batch of memory discards asynchronously";
+    cudaMemDiscardBatchAsync(dptrs: *mut *mut c_void, sizes: *mut usize, count: usize, flags: c_ulonglong,
+        stream: cudaStream_t)
+        = ctx.cuMemDiscardBatchAsync(dptrs.cast::<CUdeviceptr>(), sizes, count, flags, stream)
+        [family = Memory, per_thread = ptsz] "Performs a batch of memory discards asynchronously";
     /// An asynchronous copy described by copy attributes (`cudaMemcpyAttributes` has the driver's
     /// layout).
     #[cfg(not(feature = "abi12"))]
-    cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes, stream: cudaStream_t) = ctx.cuMemcpyWithAttributesAsync(dst as u64, src as u64, size, attr.cast::<CUmemcpyAttributes>(), stream) [family = Copy, per_thread = ptsz];
+    cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes,
+        stream: cudaStream_t)
+        = ctx.cuMemcpyWithAttributesAsync(dst as u64, src as u64, size, attr.cast::<CUmemcpyAttributes>(), stream)
+        [family = Copy, per_thread = ptsz, since = 13.5];
     #[cfg(not(feature = "abi12"))]
-    cudaMemcpy3DWithAttributesAsync(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) = ctx.cuMemcpy3DWithAttributesAsync(op.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream) [family = Copy, per_thread = ptsz] "An asynchronous 3D copy described by one batch operation (driver layout).";
+    cudaMemcpy3DWithAttributesAsync(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t)
+        = ctx.cuMemcpy3DWithAttributesAsync(op.cast::<CUDA_MEMCPY3D_BATCH_OP>(), flags, stream)
+        [family = Copy, per_thread = ptsz, since = 13.5]
+        "An asynchronous 3D copy described by one batch operation (driver layout).";
 }
 
 /// Performs a batch of memory prefetches asynchronously

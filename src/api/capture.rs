@@ -30,8 +30,12 @@ fn put_status(p: &mut raw::cudaStreamCaptureStatus, s: c_int) -> Res {
 }
 
 passthrough! {
-    cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode) = ctx.cuStreamBeginCapture(stream, mode.0) [family = Graph, per_thread = ptsz] "Begins graph capture on a stream.";
-    cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) = ctx.cuStreamEndCapture(stream, pGraph) [family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph)] "Ends capture on a stream, returning the captured graph.";
+    cudaStreamBeginCapture(stream: cudaStream_t, mode: raw::cudaStreamCaptureMode)
+        = ctx.cuStreamBeginCapture(stream, mode.0) [family = Graph, per_thread = ptsz]
+        "Begins graph capture on a stream.";
+    cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t)
+        = ctx.cuStreamEndCapture(stream, pGraph) [family = Graph, per_thread = ptsz, sem = Create(Graph, pGraph)]
+        "Ends capture on a stream, returning the captured graph.";
 }
 
 /// Begins graph capture on a stream to an existing graph.
@@ -293,7 +297,7 @@ unsafe extern "C" fn recapture_callback(
 /// Begins capturing a stream into an existing graph (a CUDA 13.3 driver call), calling the
 /// program back for each node whose parameters differ.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Graph, per_thread = ptsz)]
+#[export(family = Graph, per_thread = ptsz, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(
     stream: cudaStream_t,

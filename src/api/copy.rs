@@ -606,12 +606,13 @@ pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent
 // node, so that programs that bind the library without a C compiler (ctypes, cffi, dlsym)
 // can call every function of the memory management section. They are not declared in the
 // header (`cbindgen:ignore`): a C program that includes it sees the static inline
-// definitions only, and the two never clash. `scripts/test/abi/check.py` allows exactly these
-// three exports that NVIDIA's library lacks, and calls them through ctypes.
+// definitions only, and the two never clash. Their declarations say NVIDIA's library lacks them
+// (`nvidia = false`): `scripts/test/abi/check.py` allows exactly those exports it lacks, and
+// calls them through ctypes.
 
 /// Returns a cudaPitchedPtr based on the specified input parameters.
 /// cbindgen:ignore
-#[export(family = Memory)]
+#[export(family = Memory, nvidia = false)]
 #[no_mangle]
 pub extern "C" fn make_cudaPitchedPtr(d: *mut c_void, p: usize, xsz: usize, ysz: usize) -> cudaPitchedPtr {
     cudaPitchedPtr { ptr: d, pitch: p, xsize: xsz, ysize: ysz }
@@ -619,7 +620,7 @@ pub extern "C" fn make_cudaPitchedPtr(d: *mut c_void, p: usize, xsz: usize, ysz:
 
 /// Returns a cudaPos based on the specified input parameters.
 /// cbindgen:ignore
-#[export(family = Memory)]
+#[export(family = Memory, nvidia = false)]
 #[no_mangle]
 pub extern "C" fn make_cudaPos(x: usize, y: usize, z: usize) -> cudaPos {
     cudaPos { x, y, z }
@@ -627,7 +628,7 @@ pub extern "C" fn make_cudaPos(x: usize, y: usize, z: usize) -> cudaPos {
 
 /// Returns a cudaExtent based on the specified input parameters.
 /// cbindgen:ignore
-#[export(family = Memory)]
+#[export(family = Memory, nvidia = false)]
 #[no_mangle]
 pub extern "C" fn make_cudaExtent(w: usize, h: usize, d: usize) -> cudaExtent {
     cudaExtent { width: w, height: h, depth: d }

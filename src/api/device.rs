@@ -95,20 +95,34 @@ pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 
 passthrough! {
     cudaDeviceSynchronize() = ctx.cuCtxSynchronize() [family = Device, sem = Sync] "Wait for compute device to finish.";
-    cudaDeviceSetLimit(limit: raw::cudaLimit, value: usize) = ctx.cuCtxSetLimit(limit.0, value) [family = Device] "Set resource limits.";
-    cudaDeviceGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = ctx.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device] "Return resource limits.";
-    cudaDeviceSetCacheConfig(cacheConfig: raw::cudaFuncCache) = ctx.cuCtxSetCacheConfig(cacheConfig.0) [family = Device] "Sets the preferred cache configuration for the current device.";
-    cudaDeviceSetSharedMemConfig(config: raw::cudaSharedMemConfig) = ctx.cuCtxSetSharedMemConfig(config.0) [family = Device] "Sets the shared memory configuration for the current device.";
-    cudaDeviceFlushGPUDirectRDMAWrites(target: raw::cudaFlushGPUDirectRDMAWritesTarget, scope: raw::cudaFlushGPUDirectRDMAWritesScope) = ctx.cuFlushGPUDirectRDMAWrites(target.0, scope.0) [family = Device] "Blocks until remote writes are visible to the specified scope.";
-    cudaCtxResetPersistingL2Cache() = ctx.cuCtxResetPersistingL2Cache() [family = Device] "Resets all persisting lines in cache to normal status.";
+    cudaDeviceSetLimit(limit: raw::cudaLimit, value: usize)
+        = ctx.cuCtxSetLimit(limit.0, value) [family = Device] "Set resource limits.";
+    cudaDeviceGetLimit(pValue: *mut usize, limit: raw::cudaLimit)
+        = ctx.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device] "Return resource limits.";
+    cudaDeviceSetCacheConfig(cacheConfig: raw::cudaFuncCache)
+        = ctx.cuCtxSetCacheConfig(cacheConfig.0) [family = Device]
+        "Sets the preferred cache configuration for the current device.";
+    cudaDeviceSetSharedMemConfig(config: raw::cudaSharedMemConfig)
+        = ctx.cuCtxSetSharedMemConfig(config.0) [family = Device]
+        "Sets the shared memory configuration for the current device.";
+    cudaDeviceFlushGPUDirectRDMAWrites(target: raw::cudaFlushGPUDirectRDMAWritesTarget,
+        scope: raw::cudaFlushGPUDirectRDMAWritesScope)
+        = ctx.cuFlushGPUDirectRDMAWrites(target.0, scope.0) [family = Device]
+        "Blocks until remote writes are visible to the specified scope.";
+    cudaCtxResetPersistingL2Cache()
+        = ctx.cuCtxResetPersistingL2Cache() [family = Device] "Resets all persisting lines in cache to normal status.";
     #[cfg(feature = "abi12")]
     cudaThreadSynchronize() = ctx.cuCtxSynchronize() [family = Device, sem = Sync] "Wait for compute device to finish.";
     #[cfg(feature = "abi12")]
-    cudaThreadSetLimit(limit: raw::cudaLimit, value: usize) = ctx.cuCtxSetLimit(limit.0, value) [family = Device] "Set resource limits.";
+    cudaThreadSetLimit(limit: raw::cudaLimit, value: usize)
+        = ctx.cuCtxSetLimit(limit.0, value) [family = Device] "Set resource limits.";
     #[cfg(feature = "abi12")]
-    cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit) = ctx.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device] "Returns resource limits.";
+    cudaThreadGetLimit(pValue: *mut usize, limit: raw::cudaLimit)
+        = ctx.cuCtxGetLimit(out(pValue)?, limit.0) [family = Device] "Returns resource limits.";
     #[cfg(feature = "abi12")]
-    cudaThreadSetCacheConfig(cacheConfig: raw::cudaFuncCache) = ctx.cuCtxSetCacheConfig(cacheConfig.0) [family = Device] "Sets the preferred cache configuration for the current device.";
+    cudaThreadSetCacheConfig(cacheConfig: raw::cudaFuncCache)
+        = ctx.cuCtxSetCacheConfig(cacheConfig.0) [family = Device]
+        "Sets the preferred cache configuration for the current device.";
 }
 
 /// Destroy all allocations and reset all state on the current device in the current process.
@@ -130,7 +144,7 @@ fn set_primary_flags(dev: CUdevice, flags: c_uint) -> Res {
 }
 
 /// Sets flags to be used for device executions.
-#[export(family = Device)]
+#[export(family = Device, flags = Device)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
     run(|| {

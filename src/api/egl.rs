@@ -147,7 +147,7 @@ pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(
     image: EGLImageKHR,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| cu(rt::ctx()?.cuGraphicsEGLRegisterImage(pCudaResource as *mut CUgraphicsResource, image, flags)))
+    run(|| cu(rt::ctx()?.cuGraphicsEGLRegisterImage(pCudaResource as *mut CUgraphicsResource, image.cast(), flags)))
 }
 
 /// Makes a stream connection with `make`; if that fails, the caller's connection is left as
@@ -175,7 +175,7 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerConnect(
     conn: *mut cudaEglStreamConnection,
     eglStream: EGLStreamKHR,
 ) -> cudaError_t {
-    run(|| connect(conn, |f| f.cuEGLStreamConsumerConnect(conn, eglStream)))
+    run(|| connect(conn, |f| f.cuEGLStreamConsumerConnect(conn, eglStream.cast())))
 }
 
 /// Connect CUDA to EGLStream as a consumer with given flags.
@@ -186,12 +186,14 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerConnectWithFlags(
     eglStream: EGLStreamKHR,
     flags: c_uint,
 ) -> cudaError_t {
-    run(|| connect(conn, |f| f.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags)))
+    run(|| connect(conn, |f| f.cuEGLStreamConsumerConnectWithFlags(conn, eglStream.cast(), flags)))
 }
 
 passthrough! {
-    cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection) = ctx.cuEGLStreamConsumerDisconnect(conn) [family = Interop] "Disconnect CUDA as a consumer to EGLStream .";
-    cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection) = ctx.cuEGLStreamProducerDisconnect(conn) [family = Interop] "Disconnect CUDA as a producer  to EGLStream .";
+    cudaEGLStreamConsumerDisconnect(conn: *mut cudaEglStreamConnection)
+        = ctx.cuEGLStreamConsumerDisconnect(conn) [family = Interop] "Disconnect CUDA as a consumer to EGLStream .";
+    cudaEGLStreamProducerDisconnect(conn: *mut cudaEglStreamConnection)
+        = ctx.cuEGLStreamProducerDisconnect(conn) [family = Interop] "Disconnect CUDA as a producer  to EGLStream .";
 }
 
 /// Acquire an image frame from the EGLStream with CUDA as a consumer.
@@ -228,7 +230,7 @@ pub unsafe extern "C" fn cudaEGLStreamProducerConnect(
     width: EGLint,
     height: EGLint,
 ) -> cudaError_t {
-    run(|| connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream, width, height)))
+    run(|| connect(conn, |f| f.cuEGLStreamProducerConnect(conn, eglStream.cast(), width, height)))
 }
 
 /// Present a CUDA eglFrame to the EGLStream with CUDA as a producer.
@@ -303,7 +305,7 @@ pub unsafe extern "C" fn cudaEventCreateFromEGLSync(
         let _ = (phEvent, eglSync, flags);
         return cudaError::cudaErrorNotSupported;
     }
-    run(|| cu(rt::ctx()?.cuEventCreateFromEGLSync(phEvent, eglSync, flags)))
+    run(|| cu(rt::ctx()?.cuEventCreateFromEGLSync(phEvent, eglSync.cast(), flags)))
 }
 
 #[cfg(test)]

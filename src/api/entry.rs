@@ -95,15 +95,21 @@ pub unsafe extern "C" fn cudaGetExportTable(
 passthrough! {
     cudaProfilerStart() = ctx.cuProfilerStart() [family = Runtime] "Enable profiling.";
     #[cfg(not(feature = "abi12"))]
-    cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle) = ctx.cuLogsUnregisterCallback(callback) [family = Runtime] "Unregister a log message callback.";
+    cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle)
+        = ctx.cuLogsUnregisterCallback(callback) [family = Runtime] "Unregister a log message callback.";
     /// Sets log iterator to point to the end of log buffer, where the next message would be
     /// written.
     #[cfg(not(feature = "abi12"))]
-    cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: c_uint) = ctx.cuLogsCurrent(iterator_out, flags) [family = Runtime];
+    cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: c_uint)
+        = ctx.cuLogsCurrent(iterator_out, flags) [family = Runtime];
     #[cfg(not(feature = "abi12"))]
-    cudaLogsDumpToFile(iterator: *mut cudaLogIterator, pathToFile: *const c_char, flags: c_uint) = ctx.cuLogsDumpToFile(iterator, pathToFile, flags) [family = Runtime] "Dump accumulated driver logs into a file.";
+    cudaLogsDumpToFile(iterator: *mut cudaLogIterator, pathToFile: *const c_char, flags: c_uint)
+        = ctx.cuLogsDumpToFile(iterator, pathToFile, flags) [family = Runtime]
+        "Dump accumulated driver logs into a file.";
     #[cfg(not(feature = "abi12"))]
-    cudaLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint) = ctx.cuLogsDumpToMemory(iterator, buffer, size, flags) [family = Runtime] "Dump accumulated driver logs into a buffer.";
+    cudaLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut c_char, size: *mut usize, flags: c_uint)
+        = ctx.cuLogsDumpToMemory(iterator, buffer, size, flags) [family = Runtime]
+        "Dump accumulated driver logs into a buffer.";
 }
 
 /// Disable profiling. Without a current context there is nothing to stop: success, and no

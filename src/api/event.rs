@@ -32,20 +32,26 @@ pub unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t
 }
 
 /// Creates an event object with the specified flags.
-#[export(family = Event, sem = Create(Event, event))]
+#[export(family = Event, sem = Create(Event, event), flags = Event)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_uint) -> cudaError_t {
     run(|| create(event, flags))
 }
 
 passthrough! {
-    cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) = ctx.cuEventRecord(event, stream) [family = Event, per_thread = ptsz] "Records an event.";
+    cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t)
+        = ctx.cuEventRecord(event, stream) [family = Event, per_thread = ptsz] "Records an event.";
     cudaEventQuery(event: cudaEvent_t) = ctx.cuEventQuery(event) [family = Event] "Queries an event's status.";
-    cudaEventSynchronize(event: cudaEvent_t) = ctx.cuEventSynchronize(event) [family = Event, sem = Sync] "Waits for an event to complete.";
-    cudaEventDestroy(event: cudaEvent_t) = ctx.cuEventDestroy(event) [family = Event, sem = Destroy(Event, event)] "Destroys an event object.";
-    cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) = ctx.cuEventRecordWithFlags(event, stream, flags) [family = Event, per_thread = ptsz] "Records an event.";
+    cudaEventSynchronize(event: cudaEvent_t)
+        = ctx.cuEventSynchronize(event) [family = Event, sem = Sync] "Waits for an event to complete.";
+    cudaEventDestroy(event: cudaEvent_t)
+        = ctx.cuEventDestroy(event) [family = Event, sem = Destroy(Event, event)] "Destroys an event object.";
+    cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint)
+        = ctx.cuEventRecordWithFlags(event, stream, flags) [family = Event, per_thread = ptsz, flags = Record]
+        "Records an event.";
     #[cfg(feature = "abi12")]
-    cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) = ctx.cuEventElapsedTime_v2(out(ms)?, start, end) [family = Event] "Computes the elapsed time between events.";
+    cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t)
+        = ctx.cuEventElapsedTime_v2(out(ms)?, start, end) [family = Event] "Computes the elapsed time between events.";
 }
 
 // CUDA 13's cudaEventElapsedTime is CUDA 12's cudaEventElapsedTime_v2: both are the

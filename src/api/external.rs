@@ -144,8 +144,10 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
 }
 
 passthrough! {
-    cudaDestroyExternalMemory(extMem: cudaExternalMemory_t) = ctx.cuDestroyExternalMemory(extMem) [family = Interop] "Destroys an external memory object.";
-    cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t) = ctx.cuDestroyExternalSemaphore(extSem) [family = Interop] "Destroys an external semaphore.";
+    cudaDestroyExternalMemory(extMem: cudaExternalMemory_t)
+        = ctx.cuDestroyExternalMemory(extMem) [family = Interop] "Destroys an external memory object.";
+    cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t)
+        = ctx.cuDestroyExternalSemaphore(extSem) [family = Interop] "Destroys an external semaphore.";
 }
 
 /// Imports an external semaphore.

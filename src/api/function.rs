@@ -234,7 +234,7 @@ pub unsafe extern "C" fn cudaFuncGetParamInfo(
 /// cudaErrorInvalidDeviceFunction, and a driver without the call (before CUDA 13.2) is
 /// cudaErrorCallRequiresNewerDriver before the function or the out pointer is judged.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Module)]
+#[export(family = Module, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: *mut usize) -> cudaError_t {
     run(|| {

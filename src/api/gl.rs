@@ -3,7 +3,8 @@
 //! textures are registered as driver graphics resources (`cuGraphicsGLRegister*`); the
 //! deprecated buffer-object functions forward to the driver's deprecated counterparts, which
 //! it still provides, as NVIDIA's runtime calls them (maps and unmaps through the
-//! asynchronous forms, registration after `cuGLInit`). The GL context must be current on the calling thread, as with NVIDIA's.
+//! asynchronous forms, registration after `cuGLInit`). The GL context must be current on the
+//! calling thread, as with NVIDIA's.
 #![allow(non_snake_case)]
 
 use cudart_rs_macros::{export, passthrough};
@@ -108,9 +109,15 @@ unsafe fn map_buffer_object(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cu
 }
 
 passthrough! {
-    cudaGLUnmapBufferObject(bufObj: GLuint) = ctx.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut()) [family = Interop] "Unmaps a buffer object for access by CUDA.";
-    cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint) = ctx.cuGLSetBufferObjectMapFlags(bufObj, flags) [family = Interop] "Set usage flags for mapping an OpenGL buffer.";
-    cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cudaStream_t) = ctx.cuGLUnmapBufferObjectAsync(bufObj, stream) [family = Interop] "Unmaps a buffer object for access by CUDA.";
+    cudaGLUnmapBufferObject(bufObj: GLuint)
+        = ctx.cuGLUnmapBufferObjectAsync(bufObj, std::ptr::null_mut()) [family = Interop]
+        "Unmaps a buffer object for access by CUDA.";
+    cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint)
+        = ctx.cuGLSetBufferObjectMapFlags(bufObj, flags) [family = Interop]
+        "Set usage flags for mapping an OpenGL buffer.";
+    cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cudaStream_t)
+        = ctx.cuGLUnmapBufferObjectAsync(bufObj, stream) [family = Interop]
+        "Unmaps a buffer object for access by CUDA.";
 }
 
 /// Unregisters a buffer object for access by CUDA.

@@ -35,48 +35,103 @@ const DOT_RUNTIME_TYPES: c_uint = 1 << 1;
 const NODE_TYPE_BATCH_MEM_OP: c_int = 12;
 
 passthrough! {
-    cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) = ctx.cuGraphCreate(pGraph, flags) [family = Graph, sem = Create(Graph, pGraph)] "Creates a graph.";
-    cudaGraphDestroy(graph: cudaGraph_t) = ctx.cuGraphDestroy(graph) [family = Graph, sem = Destroy(Graph, graph)] "Destroys a graph.";
-    cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) = ctx.cuGraphClone(pGraphClone, originalGraph) [family = Graph, sem = Create(Graph, pGraphClone)] "Clones a graph.";
-    cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t) = ctx.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph) [family = Graph] "Finds a cloned version of a node.";
-    cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) = ctx.cuGraphGetNodes(graph, nodes, numNodes) [family = Graph] "Returns a graph's nodes.";
-    cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t, pNumRootNodes: *mut usize) = ctx.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes) [family = Graph] "Returns a graph's root nodes.";
+    cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint)
+        = ctx.cuGraphCreate(pGraph, flags) [family = Graph, sem = Create(Graph, pGraph)] "Creates a graph.";
+    cudaGraphDestroy(graph: cudaGraph_t)
+        = ctx.cuGraphDestroy(graph) [family = Graph, sem = Destroy(Graph, graph)] "Destroys a graph.";
+    cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t)
+        = ctx.cuGraphClone(pGraphClone, originalGraph) [family = Graph, sem = Create(Graph, pGraphClone)]
+        "Clones a graph.";
+    cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t)
+        = ctx.cuGraphNodeFindInClone(pNode, originalNode, clonedGraph) [family = Graph]
+        "Finds a cloned version of a node.";
+    cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize)
+        = ctx.cuGraphGetNodes(graph, nodes, numNodes) [family = Graph] "Returns a graph's nodes.";
+    cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t, pNumRootNodes: *mut usize)
+        = ctx.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes) [family = Graph] "Returns a graph's root nodes.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) = ctx.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges) [family = Graph] "Returns a graph's dependency edges.";
+    cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t,
+        edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize)
+        = ctx.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges) [family = Graph]
+        "Returns a graph's dependency edges.";
     #[cfg(feature = "abi12")]
-    cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize) = ctx.cuGraphGetEdges_v1(graph, from, to, numEdges) [family = Graph] "Returns a graph's dependency edges.";
+    cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize)
+        = ctx.cuGraphGetEdges_v1(graph, from, to, numEdges) [family = Graph] "Returns a graph's dependency edges.";
     #[cfg(feature = "abi12")]
-    cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) = ctx.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges) [family = Graph] "Returns a graph's dependency edges (12.3+).";
+    cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t,
+        edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize)
+        = ctx.cuGraphGetEdges_v2(graph, from, to, edgeData, numEdges) [family = Graph]
+        "Returns a graph's dependency edges (12.3+).";
     #[cfg(feature = "abi12")]
-    cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) = ctx.cuGraphAddDependencies_v1(graph, from, to, numDependencies) [family = Graph] "Adds dependency edges to a graph.";
-    cudaGraphDestroyNode(node: cudaGraphNode_t) = ctx.cuGraphDestroyNode(node) [family = Graph] "Remove a node from the graph.";
-    cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: c_uint) = fns.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled) [family = Graph] "Enables or disables the specified node in the given graphExec.";
-    cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const c_char, flags: c_uint) = ctx.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES) [family = Graph] "Write a DOT file describing graph structure.";
-    cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags) [family = Graph, sem = Create(GraphExec, pGraphExec)] "Creates an executable graph from a graph.";
-    cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags) [family = Graph, sem = Create(GraphExec, pGraphExec)] "Creates an executable graph from a graph.";
-    cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong) = ctx.cuGraphExecGetFlags(graphExec, flags) [family = Graph] "Query the instantiation flags of an executable graph.";
-    cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) = ctx.cuGraphUpload(graphExec, stream) [family = Graph, per_thread = ptsz] "Uploads an executable graph in a stream.";
-    cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) = ctx.cuGraphLaunch(graphExec, stream) [family = Graph, per_thread = ptsz, sem = GraphLaunch] "Launches an executable graph in a stream.";
-    cudaGraphExecDestroy(graphExec: cudaGraphExec_t) = ctx.cuGraphExecDestroy(graphExec) [family = Graph, sem = Destroy(GraphExec, graphExec)] "Destroys an executable graph.";
-    cudaDeviceGetGraphMemAttribute(device: c_int, attr: raw::cudaGraphMemAttributeType, value: *mut c_void) = fns.cuDeviceGetGraphMemAttribute(device, attr.0, value) [family = Graph] "Query asynchronous allocation attributes related to graphs.";
-    cudaDeviceSetGraphMemAttribute(device: c_int, attr: raw::cudaGraphMemAttributeType, value: *mut c_void) = fns.cuDeviceSetGraphMemAttribute(device, attr.0, value) [family = Graph] "Set asynchronous allocation attributes related to graphs.";
+    cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t,
+        numDependencies: usize)
+        = ctx.cuGraphAddDependencies_v1(graph, from, to, numDependencies) [family = Graph]
+        "Adds dependency edges to a graph.";
+    cudaGraphDestroyNode(node: cudaGraphNode_t)
+        = ctx.cuGraphDestroyNode(node) [family = Graph] "Remove a node from the graph.";
+    cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: c_uint)
+        = fns.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled) [family = Graph]
+        "Enables or disables the specified node in the given graphExec.";
+    cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const c_char, flags: c_uint)
+        = ctx.cuGraphDebugDotPrint(graph, path, flags | DOT_RUNTIME_TYPES) [family = Graph]
+        "Write a DOT file describing graph structure.";
+    cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong)
+        = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)
+        [family = Graph, sem = Create(GraphExec, pGraphExec), flags = Instantiate]
+        "Creates an executable graph from a graph.";
+    cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong)
+        = ctx.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)
+        [family = Graph, sem = Create(GraphExec, pGraphExec), flags = Instantiate]
+        "Creates an executable graph from a graph.";
+    cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong)
+        = ctx.cuGraphExecGetFlags(graphExec, flags) [family = Graph]
+        "Query the instantiation flags of an executable graph.";
+    cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t)
+        = ctx.cuGraphUpload(graphExec, stream) [family = Graph, per_thread = ptsz]
+        "Uploads an executable graph in a stream.";
+    cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t)
+        = ctx.cuGraphLaunch(graphExec, stream) [family = Graph, per_thread = ptsz, sem = GraphLaunch]
+        "Launches an executable graph in a stream.";
+    cudaGraphExecDestroy(graphExec: cudaGraphExec_t)
+        = ctx.cuGraphExecDestroy(graphExec) [family = Graph, sem = Destroy(GraphExec, graphExec)]
+        "Destroys an executable graph.";
+    cudaDeviceGetGraphMemAttribute(device: c_int, attr: raw::cudaGraphMemAttributeType, value: *mut c_void)
+        = fns.cuDeviceGetGraphMemAttribute(device, attr.0, value) [family = Graph]
+        "Query asynchronous allocation attributes related to graphs.";
+    cudaDeviceSetGraphMemAttribute(device: c_int, attr: raw::cudaGraphMemAttributeType, value: *mut c_void)
+        = fns.cuDeviceSetGraphMemAttribute(device, attr.0, value) [family = Graph]
+        "Set asynchronous allocation attributes related to graphs.";
     /// Free unused memory that was cached on the specified device for use with graphs back to
     /// the OS.
     cudaDeviceGraphMemTrim(device: c_int) = fns.cuDeviceGraphMemTrim(device) [family = Graph];
-    cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint) = fns.cuUserObjectRetain(object, count) [family = Graph] "Retain a reference to a user object.";
-    cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) = fns.cuUserObjectRelease(object, count) [family = Graph] "Release a reference to a user object.";
-    cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint, flags: c_uint) = fns.cuGraphRetainUserObject(graph, object, count, flags) [family = Graph] "Retain a reference to a user object from a graph.";
-    cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) = fns.cuGraphReleaseUserObject(graph, object, count) [family = Graph] "Release a user object reference from a graph.";
+    cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint)
+        = fns.cuUserObjectRetain(object, count) [family = Graph] "Retain a reference to a user object.";
+    cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint)
+        = fns.cuUserObjectRelease(object, count) [family = Graph] "Release a reference to a user object.";
+    cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint, flags: c_uint)
+        = fns.cuGraphRetainUserObject(graph, object, count, flags) [family = Graph]
+        "Retain a reference to a user object from a graph.";
+    cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint)
+        = fns.cuGraphReleaseUserObject(graph, object, count) [family = Graph]
+        "Release a user object reference from a graph.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) = ctx.cuGraphGetId(hGraph, graphID) [family = Graph] "The graph's id.";
+    cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint)
+        = ctx.cuGraphGetId(hGraph, graphID) [family = Graph, since = 13.5] "The graph's id.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) = ctx.cuGraphExecGetId(hGraphExec, graphID) [family = Graph] "The id of the graph an executable graph was instantiated from.";
+    cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint)
+        = ctx.cuGraphExecGetId(hGraphExec, graphID) [family = Graph, since = 13.5]
+        "The id of the graph an executable graph was instantiated from.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) = ctx.cuGraphNodeGetContainingGraph(hNode, phGraph) [family = Graph] "The graph that holds a node.";
+    cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t)
+        = ctx.cuGraphNodeGetContainingGraph(hNode, phGraph) [family = Graph, since = 13.5]
+        "The graph that holds a node.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) = ctx.cuGraphNodeGetLocalId(hNode, nodeId) [family = Graph] "A node's id within its graph.";
+    cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint)
+        = ctx.cuGraphNodeGetLocalId(hNode, nodeId) [family = Graph, since = 13.5] "A node's id within its graph.";
     #[cfg(not(feature = "abi12"))]
-    cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) = ctx.cuGraphNodeGetToolsId(hNode, toolsNodeId) [family = Graph] "A node's id for tools, unique in the process.";
+    cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong)
+        = ctx.cuGraphNodeGetToolsId(hNode, toolsNodeId) [family = Graph, since = 13.5]
+        "A node's id for tools, unique in the process.";
 }
 
 /// Returns a node's dependencies.
@@ -354,7 +409,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(
 /// A conditional handle of a graph, for the given execution context (NULL: the context
 /// current on this thread, as `cudaGraphConditionalHandleCreate` takes it).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
+#[export(family = Graph, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
     pHandle_out: *mut cudaGraphConditionalHandle,

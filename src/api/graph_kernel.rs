@@ -57,9 +57,17 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(
 // NVIDIA's 12.9 header names the parameters (hSrc, hDst) and 13.0's (hDst, hSrc); the first
 // is passed on as the driver's first, its destination, in both ABIs.
 passthrough! {
-    cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) = ctx.cuGraphKernelNodeCopyAttributes(hDst, hSrc) [family = Graph] "Copies attributes from source node to destination node.";
-    cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: raw::cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) = ctx.cuGraphKernelNodeGetAttribute(hNode, attr.0, value_out as *mut c_void) [family = Graph] "Queries node attribute.";
-    cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: raw::cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) = ctx.cuGraphKernelNodeSetAttribute(hNode, attr.0, value as *const c_void) [family = Graph] "Sets node attribute.";
+    cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t)
+        = ctx.cuGraphKernelNodeCopyAttributes(hDst, hSrc) [family = Graph]
+        "Copies attributes from source node to destination node.";
+    cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: raw::cudaLaunchAttributeID,
+        value_out: *mut cudaLaunchAttributeValue)
+        = ctx.cuGraphKernelNodeGetAttribute(hNode, attr.0, value_out as *mut c_void) [family = Graph]
+        "Queries node attribute.";
+    cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: raw::cudaLaunchAttributeID,
+        value: *const cudaLaunchAttributeValue)
+        = ctx.cuGraphKernelNodeSetAttribute(hNode, attr.0, value as *const c_void) [family = Graph]
+        "Sets node attribute.";
 }
 
 /// Sets the parameters for a kernel node in the given graphExec.

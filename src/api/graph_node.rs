@@ -81,23 +81,49 @@ pub unsafe extern "C" fn cudaGraphExecHostNodeSetParams(
 // ---- child graph and empty nodes ----------------------------------------------------------
 
 passthrough! {
-    cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t) = ctx.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph) [family = Graph] "Creates a child graph node and adds it to a graph.";
-    cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) = ctx.cuGraphChildGraphNodeGetGraph(node, pGraph) [family = Graph] "Gets a handle to the embedded graph of a child graph node.";
-    cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t) = ctx.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph) [family = Graph] "Updates node parameters in the child graph node in the given graphExec.";
-    cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize) = ctx.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies) [family = Graph] "Creates an empty node and adds it to a graph.";
+    cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
+        pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t)
+        = ctx.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph) [family = Graph]
+        "Creates a child graph node and adds it to a graph.";
+    cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t)
+        = ctx.cuGraphChildGraphNodeGetGraph(node, pGraph) [family = Graph]
+        "Gets a handle to the embedded graph of a child graph node.";
+    cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t)
+        = ctx.cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph) [family = Graph]
+        "Updates node parameters in the child graph node in the given graphExec.";
+    cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t,
+        numDependencies: usize)
+        = ctx.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies) [family = Graph]
+        "Creates an empty node and adds it to a graph.";
 }
 
 // ---- event nodes ------------------------------------------------------------------------
 
 passthrough! {
-    cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) = ctx.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event) [family = Graph] "Creates an event record node and adds it to a graph.";
-    cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) = ctx.cuGraphEventRecordNodeGetEvent(node, event_out) [family = Graph] "Returns the event associated with an event record node.";
-    cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphEventRecordNodeSetEvent(node, event) [family = Graph] "Sets an event record node's event.";
-    cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event) [family = Graph] "Sets the event for an event record node in the given graphExec.";
-    cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) = ctx.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event) [family = Graph] "Creates an event wait node and adds it to a graph.";
-    cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) = ctx.cuGraphEventWaitNodeGetEvent(node, event_out) [family = Graph] "Returns the event associated with an event wait node.";
-    cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphEventWaitNodeSetEvent(node, event) [family = Graph] "Sets an event wait node's event.";
-    cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) = ctx.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event) [family = Graph] "Sets the event for an event wait node in the given graphExec.";
+    cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
+        pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t)
+        = ctx.cuGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event) [family = Graph]
+        "Creates an event record node and adds it to a graph.";
+    cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t)
+        = ctx.cuGraphEventRecordNodeGetEvent(node, event_out) [family = Graph]
+        "Returns the event associated with an event record node.";
+    cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t)
+        = ctx.cuGraphEventRecordNodeSetEvent(node, event) [family = Graph] "Sets an event record node's event.";
+    cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t)
+        = ctx.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event) [family = Graph]
+        "Sets the event for an event record node in the given graphExec.";
+    cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t,
+        pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t)
+        = ctx.cuGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event) [family = Graph]
+        "Creates an event wait node and adds it to a graph.";
+    cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t)
+        = ctx.cuGraphEventWaitNodeGetEvent(node, event_out) [family = Graph]
+        "Returns the event associated with an event wait node.";
+    cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t)
+        = ctx.cuGraphEventWaitNodeSetEvent(node, event) [family = Graph] "Sets an event wait node's event.";
+    cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t)
+        = ctx.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event) [family = Graph]
+        "Sets the event for an event wait node in the given graphExec.";
 }
 
 // ---- external semaphore nodes -----------------------------------------------------------
@@ -196,7 +222,10 @@ pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(
 }
 
 passthrough! {
-    cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dptr: *mut c_void) = ctx.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as CUdeviceptr) [family = Graph] "Creates a memory free node and adds it to a graph.";
+    cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t,
+        numDependencies: usize, dptr: *mut c_void)
+        = ctx.cuGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr as CUdeviceptr)
+        [family = Graph] "Creates a memory free node and adds it to a graph.";
 }
 
 /// Returns a memory free node's parameters.
@@ -273,7 +302,7 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(
 /// A node's parameters, in the runtime's form (a CUDA 13.2 driver call). A NULL out pointer
 /// is `cudaErrorInvalidValue` before the driver is asked, as NVIDIA's 13.5 runtime answers.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Graph)]
+#[export(family = Graph, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGraphNodeGetParams(
     node: cudaGraphNode_t,

@@ -62,7 +62,7 @@ fn per_kind(
 
 /// The resources of a device (`type` is checked by the driver).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetDevResource(
     device: c_int,
@@ -77,7 +77,7 @@ pub unsafe extern "C" fn cudaDeviceGetDevResource(
 
 /// Splits an SM resource into groups of at least `minCount` SMs each.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDevSmResourceSplitByCount(
     result: *mut cudaDevResource,
@@ -102,7 +102,7 @@ pub unsafe extern "C" fn cudaDevSmResourceSplitByCount(
 /// Splits an SM resource into groups described one by one (a CUDA 13.1 driver call: older
 /// drivers get `cudaErrorCallRequiresNewerDriver`, whatever the arguments).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDevSmResourceSplit(
     result: *mut cudaDevResource,
@@ -127,7 +127,7 @@ pub unsafe extern "C" fn cudaDevSmResourceSplit(
 /// A descriptor of resources, for [`cudaGreenCtxCreate`]. No resources at all is
 /// `cudaErrorInvalidValue` (the 13.0 driver crashes on it).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDevResourceGenerateDesc(
     phDesc: *mut cudaDevResourceDesc_t,
@@ -144,7 +144,7 @@ pub unsafe extern "C" fn cudaDevResourceGenerateDesc(
 
 /// Creates a green context on the resources of `desc`; its handle is its driver context.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGreenCtxCreate(
     phCtx: *mut cudaExecutionContext_t,
@@ -177,7 +177,7 @@ pub unsafe extern "C" fn cudaGreenCtxCreate(
 
 /// The execution context of a device: its primary context.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaDeviceGetExecutionCtx(ctx: *mut cudaExecutionContext_t, device: c_int) -> cudaError_t {
     run(|| {
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn cudaDeviceGetExecutionCtx(ctx: *mut cudaExecutionContex
 /// Destroys a green context (its streams stay, detached). Only green contexts this runtime
 /// made can be destroyed.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) -> cudaError_t {
     run(|| {
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn cudaExecutionCtxDestroy(ctx: cudaExecutionContext_t) ->
 
 /// The resources of an execution context.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetDevResource(
     ctx: cudaExecutionContext_t,
@@ -233,7 +233,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevResource(
 
 /// The device of an execution context.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetDevice(device: *mut c_int, ctx: cudaExecutionContext_t) -> cudaError_t {
     run(|| {
@@ -245,7 +245,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetDevice(device: *mut c_int, ctx: cuda
 
 /// The id of an execution context, unique in the process.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxId: *mut c_ulonglong) -> cudaError_t {
     run(|| per_kind(ctx, |f, g| f.cuGreenCtxGetId(g, ctxId), |f, c| f.cuCtxGetId(c, ctxId)))
@@ -253,7 +253,7 @@ pub unsafe extern "C" fn cudaExecutionCtxGetId(ctx: cudaExecutionContext_t, ctxI
 
 /// Records, in `event`, all the work submitted to an execution context so far.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
     run(|| per_kind(ctx, |f, g| f.cuGreenCtxRecordEvent(g, event.cast()), |f, c| f.cuCtxRecordEvent(c, event.cast())))
@@ -261,7 +261,7 @@ pub unsafe extern "C" fn cudaExecutionCtxRecordEvent(ctx: cudaExecutionContext_t
 
 /// Makes all future work submitted to an execution context wait for `event`.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxWaitEvent(ctx: cudaExecutionContext_t, event: cudaEvent_t) -> cudaError_t {
     run(|| per_kind(ctx, |f, g| f.cuGreenCtxWaitEvent(g, event.cast()), |f, c| f.cuCtxWaitEvent(c, event.cast())))
@@ -269,7 +269,7 @@ pub unsafe extern "C" fn cudaExecutionCtxWaitEvent(ctx: cudaExecutionContext_t, 
 
 /// Waits for all the work of an execution context.
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxSynchronize(ctx: cudaExecutionContext_t) -> cudaError_t {
     run(|| {
@@ -281,7 +281,7 @@ pub unsafe extern "C" fn cudaExecutionCtxSynchronize(ctx: cudaExecutionContext_t
 /// Creates a stream in an execution context. A green context's streams never synchronize
 /// with the legacy stream (the driver requires it; NVIDIA's runtime adds the flag).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Stream)]
+#[export(family = Stream, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaExecutionCtxStreamCreate(
     phStream: *mut cudaStream_t,
@@ -310,7 +310,7 @@ pub unsafe extern "C" fn cudaExecutionCtxStreamCreate(
 
 /// The resources of the context a stream belongs to (its green context's, if it has one).
 #[cfg(not(feature = "abi12"))]
-#[export(family = Stream, per_thread = ptsz)]
+#[export(family = Stream, per_thread = ptsz, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamGetDevResource(
     hStream: cudaStream_t,

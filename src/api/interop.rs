@@ -47,7 +47,9 @@ fn map_flags(flags: c_uint) -> c_uint {
 }
 
 passthrough! {
-    cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) = ctx.cuGraphicsUnregisterResource(self::resource(resource)) [family = Interop] "Unregisters a graphics resource for access by CUDA.";
+    cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t)
+        = ctx.cuGraphicsUnregisterResource(self::resource(resource)) [family = Interop]
+        "Unregisters a graphics resource for access by CUDA.";
 }
 
 /// Set usage flags for mapping a graphics resource.

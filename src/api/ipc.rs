@@ -48,7 +48,7 @@ pub unsafe extern "C" fn cudaIpcGetMemHandle(handle: *mut cudaIpcMemHandle_t, de
 }
 
 /// Opens an interprocess memory handle exported from another process and returns a device pointer usable in the local process.
-#[export(family = Memory)]
+#[export(family = Memory, flags = Ipc)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaIpcOpenMemHandle(
     devPtr: *mut *mut c_void,
@@ -67,5 +67,7 @@ pub unsafe extern "C" fn cudaIpcOpenMemHandle(
 }
 
 passthrough! {
-    cudaIpcCloseMemHandle(devPtr: *mut c_void) = ctx.cuIpcCloseMemHandle(devPtr as u64) [family = Memory] "Attempts to close memory mapped with cudaIpcOpenMemHandle.";
+    cudaIpcCloseMemHandle(devPtr: *mut c_void)
+        = ctx.cuIpcCloseMemHandle(devPtr as u64) [family = Memory]
+        "Attempts to close memory mapped with cudaIpcOpenMemHandle.";
 }

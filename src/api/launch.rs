@@ -325,7 +325,7 @@ pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAd
 /// arguments on the 13.0 driver); no driver declares a call behind them.
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSubgridCreate() -> cudaError_t {
     run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
@@ -334,7 +334,7 @@ pub unsafe extern "C" fn cudaSubgridCreate() -> cudaError_t {
 /// See [`cudaSubgridCreate`].
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSubgridWorkerGridCreate() -> cudaError_t {
     run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))
@@ -343,7 +343,7 @@ pub unsafe extern "C" fn cudaSubgridWorkerGridCreate() -> cudaError_t {
 /// See [`cudaSubgridCreate`].
 /// cbindgen:ignore
 #[cfg(not(feature = "abi12"))]
-#[export(family = Device)]
+#[export(family = Device, since = 13.5)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaSubgridWorksetCreate() -> cudaError_t {
     run(|| Err(cudaError::cudaErrorCallRequiresNewerDriver))

@@ -107,11 +107,20 @@ pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_
 }
 
 passthrough! {
-    cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) = ctx.cuLibraryGetKernel(pKernel, library, name) [family = Module, sem = LibraryGetKernel] "Returns a kernel handle";
-    cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) = ctx.cuLibraryGetManaged(dptr as *mut CUdeviceptr, bytes, library, name) [family = Module] "Returns a pointer to managed memory";
-    cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) = ctx.cuLibraryGetUnifiedFunction(fptr, library, symbol) [family = Module] "Returns a pointer to a unified function";
-    cudaLibraryGetKernelCount(count: *mut c_uint, lib: cudaLibrary_t) = ctx.cuLibraryGetKernelCount(count, lib) [family = Module] "Returns the number of kernels within a library";
-    cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: c_uint, lib: cudaLibrary_t) = ctx.cuLibraryEnumerateKernels(kernels, numKernels, lib) [family = Module] "Retrieve the kernel handles within a library.";
+    cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char)
+        = ctx.cuLibraryGetKernel(pKernel, library, name) [family = Module, sem = LibraryGetKernel]
+        "Returns a kernel handle";
+    cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char)
+        = ctx.cuLibraryGetManaged(dptr as *mut CUdeviceptr, bytes, library, name) [family = Module]
+        "Returns a pointer to managed memory";
+    cudaLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char)
+        = ctx.cuLibraryGetUnifiedFunction(fptr, library, symbol) [family = Module]
+        "Returns a pointer to a unified function";
+    cudaLibraryGetKernelCount(count: *mut c_uint, lib: cudaLibrary_t)
+        = ctx.cuLibraryGetKernelCount(count, lib) [family = Module] "Returns the number of kernels within a library";
+    cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: c_uint, lib: cudaLibrary_t)
+        = ctx.cuLibraryEnumerateKernels(kernels, numKernels, lib) [family = Module]
+        "Retrieve the kernel handles within a library.";
 }
 
 /// Returns a global device pointer

@@ -45,12 +45,23 @@ pub unsafe extern "C" fn cudaMalloc(devPtr: *mut *mut c_void, size: usize) -> cu
 // free on a healthy context), and on a faulted context it reports the fault first (measured
 // on the H100, `ctest/sticky_fault.c`).
 passthrough! {
-    cudaFree(devPtr: *mut c_void) = ctx.cuMemFree(dptr(devPtr)) [family = Memory, sem = Free([Device, Pitched, Device3D, Async, Managed], devPtr)] "Frees memory on the device.";
-    cudaFreeHost(ptr: *mut c_void) = ctx.cuMemFreeHost(ptr) [family = Memory, sem = Free([Pinned], ptr)] "Frees page-locked memory.";
-    cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) = ctx.cuMemHostRegister(ptr, size, flags) [family = Memory, sem = HostRegister] "Registers an existing host memory range for use by CUDA.";
-    cudaHostUnregister(ptr: *mut c_void) = ctx.cuMemHostUnregister(ptr) [family = Memory, sem = Free([Registered], ptr)] "Unregisters a memory range that was registered with cudaHostRegister.";
+    cudaFree(devPtr: *mut c_void)
+        = ctx.cuMemFree(dptr(devPtr)) [family = Memory, sem = Free([Device, Pitched, Device3D, Async, Managed], devPtr)]
+        "Frees memory on the device.";
+    cudaFreeHost(ptr: *mut c_void)
+        = ctx.cuMemFreeHost(ptr) [family = Memory, sem = Free([Pinned], ptr)] "Frees page-locked memory.";
+    cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
+        = ctx.cuMemHostRegister(ptr, size, flags) [family = Memory, sem = HostRegister, flags = HostRegister]
+        "Registers an existing host memory range for use by CUDA.";
+    cudaHostUnregister(ptr: *mut c_void)
+        = ctx.cuMemHostUnregister(ptr) [family = Memory, sem = Free([Registered], ptr)]
+        "Unregisters a memory range that was registered with cudaHostRegister.";
     #[cfg(not(feature = "abi12"))]
-    cudaMemGetLocationInfo(devPtr: *mut c_void, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut cudaMemLocation) = ctx.cuMemGetLocationInfo(devPtr as u64, size, summaryGranularity, samplingGranularity, location_out.cast::<CUmemLocation>()) [family = Memory] "Where a range of memory resides (`cudaMemLocation` has the driver's layout).";
+    cudaMemGetLocationInfo(devPtr: *mut c_void, size: usize, summaryGranularity: usize, samplingGranularity: usize,
+        location_out: *mut cudaMemLocation)
+        = ctx.cuMemGetLocationInfo(devPtr as u64, size, summaryGranularity, samplingGranularity,
+        location_out.cast::<CUmemLocation>())
+        [family = Memory, since = 13.5] "Where a range of memory resides (`cudaMemLocation` has the driver's layout).";
 }
 
 /// Allocates pitched memory on the device.
@@ -85,7 +96,7 @@ pub unsafe extern "C" fn cudaMallocPitch(
 }
 
 /// Allocates memory that will be automatically managed by the Unified Memory system.
-#[export(family = Memory, sem = Malloc(Managed, devPtr))]
+#[export(family = Memory, sem = Malloc(Managed, devPtr), flags = Attach)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
     run(|| {
@@ -119,7 +130,7 @@ pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> c
 }
 
 /// Allocates page-locked memory on the host.
-#[export(family = Memory, sem = Malloc(Pinned, pHost))]
+#[export(family = Memory, sem = Malloc(Pinned, pHost), flags = HostAlloc)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
     run(|| {

@@ -4,14 +4,19 @@
 //! /// Copies data between host and device.
 //! #[export(family = Copy, per_thread = ptds, sem = Copy(Linear))]
 //! #[no_mangle]
-//! pub unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: raw::cudaMemcpyKind) -> cudaError_t {
+//! pub unsafe extern "C" fn cudaMemcpy(
+//!     dst: *mut c_void,
+//!     src: *const c_void,
+//!     count: usize,
+//!     kind: raw::cudaMemcpyKind,
+//! ) -> cudaError_t {
 //!     run(|| ...)
 //! }
 //! ```
 //!
 //! with NVIDIA's signature; its body is one [`crate::runtime::boundary::run`] call (check the
 //! arguments, convert types, call the driver, map the result), which `#[export]` gives the
-//! function's name. The attribute's arguments (`macros/src/decl.rs`) are everything else the
+//! function's name. The attribute's arguments (`macros/decl/`) are everything else the
 //! build needs to know: the observation family, the per-thread-default-stream form
 //! (`per_thread = ptds | ptsz`: the build adds `NAME_ptds` / `NAME_ptsz`), what the call means
 //! to the observer (`sem`), how the tools see it (`cupti`). `#[cfg(feature = "abi12")]` or

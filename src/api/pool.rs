@@ -154,14 +154,23 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync(
 }
 
 passthrough! {
-    cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize) = fns.cuMemPoolTrimTo(memPool, minBytesToKeep) [family = Memory] "Tries to release memory back to the OS";
-    cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: raw::cudaMemPoolAttr, value: *mut c_void) = fns.cuMemPoolGetAttribute(memPool, attr.0, value) [family = Memory] "Gets attributes of a memory pool";
-    cudaMemPoolDestroy(memPool: cudaMemPool_t) = fns.cuMemPoolDestroy(memPool) [family = Memory, sem = Destroy(Pool, memPool)] "Destroys the specified memory pool";
-    cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: c_int) = fns.cuDeviceGetMemPool(memPool, device) [family = Memory] "Gets the current mempool for a device";
+    cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize)
+        = fns.cuMemPoolTrimTo(memPool, minBytesToKeep) [family = Memory] "Tries to release memory back to the OS";
+    cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: raw::cudaMemPoolAttr, value: *mut c_void)
+        = fns.cuMemPoolGetAttribute(memPool, attr.0, value) [family = Memory] "Gets attributes of a memory pool";
+    cudaMemPoolDestroy(memPool: cudaMemPool_t)
+        = fns.cuMemPoolDestroy(memPool) [family = Memory, sem = Destroy(Pool, memPool)]
+        "Destroys the specified memory pool";
+    cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: c_int)
+        = fns.cuDeviceGetMemPool(memPool, device) [family = Memory] "Gets the current mempool for a device";
     #[cfg(not(feature = "abi12"))]
-    cudaMemGetMemPool(memPool: *mut cudaMemPool_t, location: *mut cudaMemLocation, r#type: raw::cudaMemAllocationType) = fns.cuMemGetMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0) [family = Memory] "Gets the current memory pool for a given memory location and allocation type";
+    cudaMemGetMemPool(memPool: *mut cudaMemPool_t, location: *mut cudaMemLocation, r#type: raw::cudaMemAllocationType)
+        = fns.cuMemGetMemPool(memPool, location.cast::<CUmemLocation>(), r#type.0) [family = Memory]
+        "Gets the current memory pool for a given memory location and allocation type";
     #[cfg(not(feature = "abi12"))]
-    cudaMemSetMemPool(location: *mut cudaMemLocation, r#type: raw::cudaMemAllocationType, memPool: cudaMemPool_t) = fns.cuMemSetMemPool(location.cast::<CUmemLocation>(), r#type.0, memPool) [family = Memory] "Sets the current memory pool for a memory location and allocation type";
+    cudaMemSetMemPool(location: *mut cudaMemLocation, r#type: raw::cudaMemAllocationType, memPool: cudaMemPool_t)
+        = fns.cuMemSetMemPool(location.cast::<CUmemLocation>(), r#type.0, memPool) [family = Memory]
+        "Sets the current memory pool for a memory location and allocation type";
 }
 
 // NVIDIA's runtime hands a NULL value pointer to the driver, which crashes on it; here it is

@@ -35,14 +35,14 @@ pub unsafe extern "C" fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaErr
 }
 
 /// Create an asynchronous stream.
-#[export(family = Stream, sem = Create(Stream, pStream))]
+#[export(family = Stream, sem = Create(Stream, pStream), flags = Stream)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: c_uint) -> cudaError_t {
     run(|| create(pStream, flags, None))
 }
 
 /// Create an asynchronous stream with the specified priority.
-#[export(family = Stream, sem = Create(Stream, pStream))]
+#[export(family = Stream, sem = Create(Stream, pStream), flags = Stream)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamCreateWithPriority(
     pStream: *mut cudaStream_t,
@@ -62,20 +62,37 @@ pub unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t 
 }
 
 passthrough! {
-    cudaStreamSynchronize(stream: cudaStream_t) = ctx.cuStreamSynchronize(stream) [family = Stream, per_thread = ptsz, sem = Sync] "Waits for stream tasks to complete.";
-    cudaStreamQuery(stream: cudaStream_t) = ctx.cuStreamQuery(stream) [family = Stream, per_thread = ptsz] "Queries an asynchronous stream for completion status.";
-    cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) = ctx.cuStreamGetFlags(hStream, out(flags)?) [family = Stream, per_thread = ptsz] "Query the flags of a stream.";
-    cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) = ctx.cuStreamGetPriority(hStream, out(priority)?) [family = Stream, per_thread = ptsz] "Query the priority of a stream.";
-    cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) = ctx.cuStreamWaitEvent(stream, event, flags) [family = Stream, per_thread = ptsz] "Make a compute stream wait on an event.";
-    cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void) = ctx.cuLaunchHostFunc(stream, r#fn, userData) [family = Launch, per_thread = ptsz] "Enqueues a host function call in a stream.";
+    cudaStreamSynchronize(stream: cudaStream_t)
+        = ctx.cuStreamSynchronize(stream) [family = Stream, per_thread = ptsz, sem = Sync]
+        "Waits for stream tasks to complete.";
+    cudaStreamQuery(stream: cudaStream_t)
+        = ctx.cuStreamQuery(stream) [family = Stream, per_thread = ptsz]
+        "Queries an asynchronous stream for completion status.";
+    cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint)
+        = ctx.cuStreamGetFlags(hStream, out(flags)?) [family = Stream, per_thread = ptsz]
+        "Query the flags of a stream.";
+    cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int)
+        = ctx.cuStreamGetPriority(hStream, out(priority)?) [family = Stream, per_thread = ptsz]
+        "Query the priority of a stream.";
+    cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint)
+        = ctx.cuStreamWaitEvent(stream, event, flags) [family = Stream, per_thread = ptsz, flags = Wait]
+        "Make a compute stream wait on an event.";
+    cudaLaunchHostFunc(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void)
+        = ctx.cuLaunchHostFunc(stream, r#fn, userData) [family = Launch, per_thread = ptsz]
+        "Enqueues a host function call in a stream.";
     #[cfg(not(feature = "abi12"))]
-    cudaLaunchHostFunc_v2(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void, syncMode: c_uint) = ctx.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode) [family = Launch, per_thread = ptsz] "Enqueues a host function call in a stream, with a synchronisation mode.";
-    cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong) = ctx.cuStreamGetId(hStream, out(streamId)?) [family = Stream, per_thread = ptsz] "Query the Id of a stream.";
-    cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t) = ctx.cuStreamCopyAttributes(dst, src) [family = Stream, per_thread = ptsz] "Copies attributes from source stream to destination stream.";
+    cudaLaunchHostFunc_v2(stream: cudaStream_t, r#fn: cudaHostFn_t, userData: *mut c_void, syncMode: c_uint)
+        = ctx.cuLaunchHostFunc_v2(stream, r#fn, userData, syncMode) [family = Launch, per_thread = ptsz, since = 13.5]
+        "Enqueues a host function call in a stream, with a synchronisation mode.";
+    cudaStreamGetId(hStream: cudaStream_t, streamId: *mut std::ffi::c_ulonglong)
+        = ctx.cuStreamGetId(hStream, out(streamId)?) [family = Stream, per_thread = ptsz] "Query the Id of a stream.";
+    cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t)
+        = ctx.cuStreamCopyAttributes(dst, src) [family = Stream, per_thread = ptsz]
+        "Copies attributes from source stream to destination stream.";
 }
 
 /// Attach memory to a stream asynchronously.
-#[export(family = Stream, per_thread = ptsz)]
+#[export(family = Stream, per_thread = ptsz, flags = Attach)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamAttachMemAsync(
     stream: cudaStream_t,

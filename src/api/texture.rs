@@ -307,7 +307,8 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
 }
 
 passthrough! {
-    cudaDestroyTextureObject(texObject: cudaTextureObject_t) = ctx.cuTexObjectDestroy(texObject) [family = Texture] "Destroys a texture object.";
+    cudaDestroyTextureObject(texObject: cudaTextureObject_t)
+        = ctx.cuTexObjectDestroy(texObject) [family = Texture] "Destroys a texture object.";
 }
 
 /// Returns a texture object's resource descriptor.
@@ -394,7 +395,8 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(
 }
 
 passthrough! {
-    cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) = ctx.cuSurfObjectDestroy(surfObject) [family = Texture] "Destroys a surface object.";
+    cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t)
+        = ctx.cuSurfObjectDestroy(surfObject) [family = Texture] "Destroys a surface object.";
 }
 
 /// Returns a surface object's resource descriptor.

@@ -6,7 +6,7 @@
 #![allow(non_snake_case)]
 
 use cudart_rs_macros::export;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_int, c_uint};
 
 use crate::driver::types::*;
 use crate::runtime::boundary::{cu, run};
@@ -23,9 +23,11 @@ pub type VdpVideoSurface = u32;
 /// cbindgen:ignore
 pub type VdpOutputSurface = u32;
 /// VDPAU's `VdpGetProcAddress`, a function type (`<vdpau/vdpau.h>`); only pointers to it are
-/// passed.
+/// passed, which the driver takes as `void *`. Opaque: the trace shows such a pointer's address.
 /// cbindgen:ignore
-pub type VdpGetProcAddress = c_void;
+pub struct VdpGetProcAddress {
+    _private: [u8; 0],
+}
 
 /// Gets the CUDA device associated with a VdpDevice.
 #[export(family = Interop)]
@@ -38,7 +40,7 @@ pub unsafe extern "C" fn cudaVDPAUGetDevice(
     run(|| {
         // The caller's pointer goes to the driver as it is, as NVIDIA's runtime passes it (a
         // null one is the driver's to judge; runtime ordinals are the driver's).
-        cu(rt::fns()?.cuVDPAUGetDevice(device as *mut CUdevice, vdpDevice, vdpGetProcAddress))
+        cu(rt::fns()?.cuVDPAUGetDevice(device as *mut CUdevice, vdpDevice, vdpGetProcAddress.cast()))
     })
 }
 
@@ -57,7 +59,7 @@ pub unsafe extern "C" fn cudaVDPAUSetVDPAUDevice(
     run(|| {
         let (dev, flags) = crate::api::interop::inactive_device(device)?;
         let mut ctx: CUcontext = std::ptr::null_mut();
-        cu(rt::fns()?.cuVDPAUCtxCreate(&mut ctx, flags, dev, vdpDevice, vdpGetProcAddress))
+        cu(rt::fns()?.cuVDPAUCtxCreate(&mut ctx, flags, dev, vdpDevice, vdpGetProcAddress.cast()))
     })
 }
 

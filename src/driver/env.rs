@@ -30,7 +30,10 @@ pub fn secure() -> bool {
 pub fn path_var(name: &str) -> Option<std::ffi::OsString> {
     let v = std::env::var_os(name)?;
     if secure() {
-        eprintln!("cudart-rs: {name} ignored: the program runs in secure-execution mode (setuid, setgid or file capabilities)");
+        eprintln!(
+            "cudart-rs: {name} ignored: the program runs in secure-execution mode \
+             (setuid, setgid or file capabilities)"
+        );
         return None;
     }
     Some(v)

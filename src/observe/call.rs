@@ -82,6 +82,8 @@ pub struct Export {
     pub ret: &'static str,
     /// What the call means to the observer (its declaration's `sem`).
     pub(crate) op: Op,
+    /// The set of flags its parameter `flags` holds (its declaration's `flags`).
+    pub flags: Option<super::flags::FlagSet>,
 }
 
 /// What an export returned, as the observer sees it.

@@ -15,6 +15,10 @@ pub fn cudaError(v: i64) -> Option<&'static str> {
     unsafe { std::ffi::CStr::from_ptr(p) }.to_str().ok()
 }
 
+impl super::args::Named for crate::types::cudaError {
+    const NAME: fn(i64) -> Option<&'static str> = cudaError;
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -1,10 +1,9 @@
 //! How values are written for the trace and the timeline: [`Fmt`], a text being built with
 //! the registry at hand (pointers with what they point into, handles with what they are),
-//! and [`Show`], what a type implements to be shown its own way; [`show_fn!`](crate::show_fn)
-//! picks, for the type of each argument, its `Show`, else its `Debug`.
+//! and [`Show`], what a type implements to be shown its own way (`args::arg!` picks, for the
+//! type of each argument, its `Show`, else its `Debug`).
 
 use std::fmt::{Debug, Write as _};
-use std::marker::PhantomData;
 
 use super::registry::{State, H};
 
@@ -125,44 +124,6 @@ pub trait Show {
 /// Shows the value a pointer points at (`unsafe`: the pointer must be readable as the type).
 pub type ShowFn = unsafe fn(usize, &mut Fmt);
 
-/// Selects how a type is shown: by [`Show`], else by `Debug`, else not at all (autoref
-/// specialization: the generated code names the concrete type, so the first impl that
-/// applies wins; see [`show_fn!`](crate::show_fn)).
-pub struct Tag<T: ?Sized>(PhantomData<*const T>);
-
-impl<T: ?Sized> Tag<T> {
-    #[allow(clippy::new_without_default)]
-    pub const fn new() -> Self {
-        Tag(PhantomData)
-    }
-}
-
-pub trait ViaShow {
-    fn show_fn(&self) -> Option<ShowFn>;
-}
-pub trait ViaDebug {
-    fn show_fn(&self) -> Option<ShowFn>;
-}
-pub trait ViaNone {
-    fn show_fn(&self) -> Option<ShowFn>;
-}
-
-impl<T: Show> ViaShow for &&Tag<T> {
-    fn show_fn(&self) -> Option<ShowFn> {
-        Some(show_thunk::<T>)
-    }
-}
-impl<T: Debug> ViaDebug for &Tag<T> {
-    fn show_fn(&self) -> Option<ShowFn> {
-        Some(debug_thunk::<T>)
-    }
-}
-impl<T: ?Sized> ViaNone for Tag<T> {
-    fn show_fn(&self) -> Option<ShowFn> {
-        None
-    }
-}
-
 /// Reads a `T` at `p`, if readable.
 unsafe fn read<T>(p: usize) -> Option<std::mem::ManuallyDrop<T>> {
     if p == 0 || !super::probe::readable(p, std::mem::size_of::<T>()) {
@@ -172,7 +133,7 @@ unsafe fn read<T>(p: usize) -> Option<std::mem::ManuallyDrop<T>> {
     Some(std::mem::ManuallyDrop::new(unsafe { std::ptr::read_unaligned(p as *const T) }))
 }
 
-unsafe fn show_thunk<T: Show>(p: usize, f: &mut Fmt) {
+pub(super) unsafe fn show_thunk<T: Show>(p: usize, f: &mut Fmt) {
     // SAFETY: the caller's promise.
     match unsafe { read::<T>(p) } {
         Some(v) => v.show(f),
@@ -180,40 +141,10 @@ unsafe fn show_thunk<T: Show>(p: usize, f: &mut Fmt) {
     }
 }
 
-unsafe fn debug_thunk<T: Debug>(p: usize, f: &mut Fmt) {
+pub(super) unsafe fn debug_thunk<T: Debug>(p: usize, f: &mut Fmt) {
     // SAFETY: the caller's promise.
     match unsafe { read::<T>(p) } {
         Some(v) => f.debug(&*v),
         None => f.unreadable(p),
-    }
-}
-
-/// `Option<ShowFn>` for type `T`: its [`Show`], else its `Debug`, else `None`.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! show_fn {
-    ($t:ty) => {{
-        #[allow(unused_imports)]
-        use $crate::observe::fmt::{ViaDebug as _, ViaNone as _, ViaShow as _};
-        (&&&$crate::observe::fmt::Tag::<$t>::new()).show_fn()
-    }};
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct Neither;
-    #[derive(Debug)]
-    struct OnlyDebug;
-
-    #[test]
-    fn show_is_chosen_before_debug_and_debug_before_nothing() {
-        assert!(crate::show_fn!(Neither).is_none());
-        let d = crate::show_fn!(OnlyDebug).unwrap();
-        let s = crate::show_fn!(crate::types::cudaExtent).unwrap();
-        assert!(d as usize != s as usize);
-        assert_eq!(d as usize, debug_thunk::<OnlyDebug> as *const () as usize);
-        assert_eq!(s as usize, show_thunk::<crate::types::cudaExtent> as *const () as usize);
     }
 }

@@ -45,6 +45,7 @@ pub mod config;
 mod demangle;
 pub mod enums;
 pub mod files;
+pub mod flags;
 pub mod fmt;
 mod gpu;
 mod hostmem;

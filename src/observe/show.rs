@@ -35,7 +35,7 @@ pub fn decode(c: &Call, status: Option<Status>) -> Vec<Shown> {
                     let _ = write!(f.s, "{v}");
                 }
             }
-            A::U(v) => match flags_of(c.ex.base, name) {
+            A::U(v) => match c.ex.flags.filter(|_| name == "flags").map(super::flags::FlagSet::names) {
                 Some(t) => flags(&mut f.s, v, t),
                 None if name.to_ascii_lowercase().contains("flags") => {
                     let _ = write!(f.s, "{v:#x}");
@@ -89,75 +89,6 @@ fn opaque(name: &str) -> bool {
     matches!(name, "args" | "kernelParams" | "extra" | "jitOptionsValues" | "libraryOptionValues")
 }
 
-/// Flag names of the `flags` parameters that have them.
-fn flags_of(base: &str, param: &str) -> Option<&'static [(&'static str, u64)]> {
-    const HOST_ALLOC: &[(&str, u64)] = &[
-        ("cudaHostAllocPortable", cudaHostAllocPortable as u64),
-        ("cudaHostAllocMapped", cudaHostAllocMapped as u64),
-        ("cudaHostAllocWriteCombined", cudaHostAllocWriteCombined as u64),
-    ];
-    const HOST_REGISTER: &[(&str, u64)] = &[
-        ("cudaHostRegisterPortable", cudaHostRegisterPortable as u64),
-        ("cudaHostRegisterMapped", cudaHostRegisterMapped as u64),
-        ("cudaHostRegisterIoMemory", cudaHostRegisterIoMemory as u64),
-        ("cudaHostRegisterReadOnly", cudaHostRegisterReadOnly as u64),
-    ];
-    const ATTACH: &[(&str, u64)] = &[
-        ("cudaMemAttachGlobal", cudaMemAttachGlobal as u64),
-        ("cudaMemAttachHost", cudaMemAttachHost as u64),
-        ("cudaMemAttachSingle", cudaMemAttachSingle as u64),
-    ];
-    const STREAM: &[(&str, u64)] = &[("cudaStreamNonBlocking", cudaStreamNonBlocking as u64)];
-    const EVENT: &[(&str, u64)] = &[
-        ("cudaEventBlockingSync", cudaEventBlockingSync as u64),
-        ("cudaEventDisableTiming", cudaEventDisableTiming as u64),
-        ("cudaEventInterprocess", cudaEventInterprocess as u64),
-    ];
-    const RECORD: &[(&str, u64)] = &[("cudaEventRecordExternal", cudaEventRecordExternal as u64)];
-    const WAIT: &[(&str, u64)] = &[("cudaEventWaitExternal", cudaEventWaitExternal as u64)];
-    const DEVICE: &[(&str, u64)] = &[
-        ("cudaDeviceScheduleSpin", cudaDeviceScheduleSpin as u64),
-        ("cudaDeviceScheduleYield", cudaDeviceScheduleYield as u64),
-        ("cudaDeviceScheduleBlockingSync", cudaDeviceScheduleBlockingSync as u64),
-        ("cudaDeviceMapHost", cudaDeviceMapHost as u64),
-        ("cudaDeviceLmemResizeToMax", cudaDeviceLmemResizeToMax as u64),
-        ("cudaDeviceSyncMemops", cudaDeviceSyncMemops as u64),
-    ];
-    const ARRAY: &[(&str, u64)] = &[
-        ("cudaArrayLayered", cudaArrayLayered as u64),
-        ("cudaArraySurfaceLoadStore", cudaArraySurfaceLoadStore as u64),
-        ("cudaArrayCubemap", cudaArrayCubemap as u64),
-        ("cudaArrayTextureGather", cudaArrayTextureGather as u64),
-        ("cudaArrayColorAttachment", cudaArrayColorAttachment as u64),
-        ("cudaArraySparse", cudaArraySparse as u64),
-        ("cudaArrayDeferredMapping", cudaArrayDeferredMapping as u64),
-    ];
-    const IPC: &[(&str, u64)] = &[("cudaIpcMemLazyEnablePeerAccess", cudaIpcMemLazyEnablePeerAccess as u64)];
-    const INSTANTIATE: &[(&str, u64)] = &[
-        ("cudaGraphInstantiateFlagAutoFreeOnLaunch", 1),
-        ("cudaGraphInstantiateFlagUpload", 2),
-        ("cudaGraphInstantiateFlagDeviceLaunch", 4),
-        ("cudaGraphInstantiateFlagUseNodePriority", 8),
-    ];
-    if param != "flags" {
-        return None;
-    }
-    Some(match base {
-        "cudaHostAlloc" => HOST_ALLOC,
-        "cudaHostRegister" => HOST_REGISTER,
-        "cudaMallocManaged" | "cudaStreamAttachMemAsync" => ATTACH,
-        "cudaStreamCreateWithFlags" | "cudaStreamCreateWithPriority" => STREAM,
-        "cudaEventCreateWithFlags" => EVENT,
-        "cudaEventRecordWithFlags" => RECORD,
-        "cudaStreamWaitEvent" => WAIT,
-        "cudaSetDeviceFlags" | "cudaGLSetGLDevice" => DEVICE,
-        "cudaMallocArray" | "cudaMalloc3DArray" | "cudaMallocMipmappedArray" => ARRAY,
-        "cudaIpcOpenMemHandle" => IPC,
-        "cudaGraphInstantiate" | "cudaGraphInstantiateWithFlags" => INSTANTIATE,
-        _ => return None,
-    })
-}
-
 /// `A|B|0x40` (`0` when none is set).
 fn flags(s: &mut String, v: u64, names: &[(&str, u64)]) {
     if v == 0 {
@@ -208,29 +139,7 @@ impl Show for *const c_void {
     }
 }
 
-macro_rules! show_handle {
-    ($($t:ty => $k:ident),* $(,)?) => {$(
-        impl Show for $t {
-            fn show(&self, f: &mut Fmt) {
-                f.handle(H::$k, *self as usize)
-            }
-        }
-    )*};
-}
-show_handle!(
-    cudaStream_t => Stream,
-    cudaEvent_t => Event,
-    cudaArray_t => Array,
-    cudaMipmappedArray_t => Mipmapped,
-    cudaGraph_t => Graph,
-    cudaGraphExec_t => GraphExec,
-    cudaGraphNode_t => GraphNode,
-    cudaMemPool_t => Pool,
-    cudaKernel_t => Kernel,
-    cudaLibrary_t => Library,
-    cudaFunction_t => Function,
-    cudaUserObject_t => UserObject,
-);
+// The handles' own: `args::handles!`.
 
 impl Show for cudaExtent {
     fn show(&self, f: &mut Fmt) {

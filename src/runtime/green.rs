@@ -10,7 +10,8 @@ use crate::runtime::rt;
 use crate::types::cudaError;
 
 /// Per device: a green context of it was destroyed while this runtime had not yet retained
-/// the device's primary context (see [`destroyed_green_answer`]; set by `cudaExecutionCtxDestroy`, `crate::api::green`).
+/// the device's primary context (see [`destroyed_green_answer`]; set by
+/// `cudaExecutionCtxDestroy`, `crate::api::green`).
 static GONE_BEFORE_PRIMARY: [AtomicBool; rt::MAX_DEVICES] = [const { AtomicBool::new(false) }; rt::MAX_DEVICES];
 
 /// What a call reports where the driver answers `CUDA_ERROR_CONTEXT_IS_DESTROYED`, the

@@ -3,19 +3,25 @@
 //! which takes the EGL types from the system's `<EGL/egl.h>` and `<EGL/eglext.h>`, as NVIDIA's
 //! does.
 
-use std::ffi::{c_uint, c_void};
+use std::ffi::c_uint;
 
 use super::{cudaArray_t, cudaChannelFormatDesc, cudaPitchedPtr};
 
+/// What an EGL image, stream or sync handle points at: EGL's are `void *`, ours a type of their
+/// own, so that the observer knows them for handles.
+/// cbindgen:ignore
+pub struct EGLObject {
+    _private: [u8; 0],
+}
 /// EGL's `EGLImageKHR` (`<EGL/eglext.h>`).
 /// cbindgen:ignore
-pub type EGLImageKHR = *mut c_void;
+pub type EGLImageKHR = *mut EGLObject;
 /// EGL's `EGLStreamKHR` (`<EGL/eglext.h>`).
 /// cbindgen:ignore
-pub type EGLStreamKHR = *mut c_void;
+pub type EGLStreamKHR = *mut EGLObject;
 /// EGL's `EGLSyncKHR` (`<EGL/eglext.h>`).
 /// cbindgen:ignore
-pub type EGLSyncKHR = *mut c_void;
+pub type EGLSyncKHR = *mut EGLObject;
 /// EGL's `EGLint` (`<EGL/egl.h>`: `khronos_int32_t`).
 /// cbindgen:ignore
 pub type EGLint = i32;

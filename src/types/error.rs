@@ -1,13 +1,16 @@
-//! The runtime's error codes (`enum cudaError`), their names and descriptions. Names and
-//! strings are NVIDIA's, read off its runtime. (The mapping from driver results is the
-//! runtime core's: `crate::runtime::error`.)
+//! The runtime's error codes (`enum cudaError`), their names and descriptions: each code's name
+//! is its variant's, its description its documentation (the header's, cbindgen copies it), as
+//! NVIDIA's runtime has them (`#[derive(Described)]` makes the table). (The mapping from driver
+//! results is the runtime core's: `crate::runtime::error`.)
 #![allow(non_camel_case_types, clippy::enum_variant_names)]
 
 use std::ffi::{c_char, c_int, CStr};
 
+use cudart_rs_macros::Described;
+
 /// CUDA error types.
 #[repr(C)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Described)]
 pub enum cudaError {
     /// no error
     cudaSuccess = 0,
@@ -288,10 +291,13 @@ pub enum cudaError {
     cudaErrorGraphRecaptureFailure = 918,
     /// GPU fabric is not ready within the probe wait budget; application may retry
     #[cfg(not(feature = "abi12"))]
+    #[described(string = "GPU fabric is not ready within the probe wait budget; application may retry \
+                          (see CUDA_FABRIC_INIT_TIMEOUT_MS)")]
     cudaErrorFabricNotReady = 919,
     /// unknown error
     cudaErrorUnknown = 999,
     /// Pseudo code; NVIDIA's runtime never returns it and has no name or string for it.
+    #[described(none)]
     cudaErrorApiFailureBase = 10000,
 }
 
@@ -299,151 +305,7 @@ pub enum cudaError {
 pub type cudaError_t = cudaError;
 
 /// Every code with its name and NVIDIA's description, in ascending order.
-static TABLE: &[(cudaError, &CStr, &CStr)] = &[
-    (cudaError::cudaSuccess, c"cudaSuccess", c"no error"),
-    (cudaError::cudaErrorInvalidValue, c"cudaErrorInvalidValue", c"invalid argument"),
-    (cudaError::cudaErrorMemoryAllocation, c"cudaErrorMemoryAllocation", c"out of memory"),
-    (cudaError::cudaErrorInitializationError, c"cudaErrorInitializationError", c"initialization error"),
-    (cudaError::cudaErrorCudartUnloading, c"cudaErrorCudartUnloading", c"driver shutting down"),
-    (cudaError::cudaErrorProfilerDisabled, c"cudaErrorProfilerDisabled", c"profiler disabled while using external profiling tool"),
-    (cudaError::cudaErrorProfilerNotInitialized, c"cudaErrorProfilerNotInitialized", c"profiler not initialized: call cudaProfilerInitialize()"),
-    (cudaError::cudaErrorProfilerAlreadyStarted, c"cudaErrorProfilerAlreadyStarted", c"profiler already started"),
-    (cudaError::cudaErrorProfilerAlreadyStopped, c"cudaErrorProfilerAlreadyStopped", c"profiler already stopped"),
-    (cudaError::cudaErrorInvalidConfiguration, c"cudaErrorInvalidConfiguration", c"invalid configuration argument"),
-    #[cfg(not(feature = "abi12"))]
-    (cudaError::cudaErrorVersionTranslation, c"cudaErrorVersionTranslation", c"Driver is newer than runtime and returned parameters the runtime cannot process"),
-    (cudaError::cudaErrorInvalidPitchValue, c"cudaErrorInvalidPitchValue", c"invalid pitch argument"),
-    (cudaError::cudaErrorInvalidSymbol, c"cudaErrorInvalidSymbol", c"invalid device symbol"),
-    (cudaError::cudaErrorInvalidHostPointer, c"cudaErrorInvalidHostPointer", c"invalid host pointer"),
-    (cudaError::cudaErrorInvalidDevicePointer, c"cudaErrorInvalidDevicePointer", c"invalid device pointer"),
-    (cudaError::cudaErrorInvalidTexture, c"cudaErrorInvalidTexture", c"invalid texture reference"),
-    (cudaError::cudaErrorInvalidTextureBinding, c"cudaErrorInvalidTextureBinding", c"texture is not bound to a pointer"),
-    (cudaError::cudaErrorInvalidChannelDescriptor, c"cudaErrorInvalidChannelDescriptor", c"invalid channel descriptor"),
-    (cudaError::cudaErrorInvalidMemcpyDirection, c"cudaErrorInvalidMemcpyDirection", c"invalid copy direction for memcpy"),
-    (cudaError::cudaErrorAddressOfConstant, c"cudaErrorAddressOfConstant", c"invalid address of constant"),
-    (cudaError::cudaErrorTextureFetchFailed, c"cudaErrorTextureFetchFailed", c"fetch from texture failed"),
-    (cudaError::cudaErrorTextureNotBound, c"cudaErrorTextureNotBound", c"cannot fetch from a texture that is not bound"),
-    (cudaError::cudaErrorSynchronizationError, c"cudaErrorSynchronizationError", c"incorrect use of __syncthreads()"),
-    (cudaError::cudaErrorInvalidFilterSetting, c"cudaErrorInvalidFilterSetting", c"linear filtering not supported for non-float type"),
-    (cudaError::cudaErrorInvalidNormSetting, c"cudaErrorInvalidNormSetting", c"read as normalized float not supported for data type"),
-    (cudaError::cudaErrorMixedDeviceExecution, c"cudaErrorMixedDeviceExecution", c"device emulation mode and device execution mode cannot be mixed"),
-    (cudaError::cudaErrorNotYetImplemented, c"cudaErrorNotYetImplemented", c"feature not yet implemented"),
-    (cudaError::cudaErrorMemoryValueTooLarge, c"cudaErrorMemoryValueTooLarge", c"memory size or pointer value too large to fit in 32 bit"),
-    (cudaError::cudaErrorStubLibrary, c"cudaErrorStubLibrary", c"CUDA driver is a stub library"),
-    (cudaError::cudaErrorInsufficientDriver, c"cudaErrorInsufficientDriver", c"CUDA driver version is insufficient for CUDA runtime version"),
-    (cudaError::cudaErrorCallRequiresNewerDriver, c"cudaErrorCallRequiresNewerDriver", c"API call is not supported in the installed CUDA driver"),
-    (cudaError::cudaErrorInvalidSurface, c"cudaErrorInvalidSurface", c"invalid surface reference"),
-    (cudaError::cudaErrorDuplicateVariableName, c"cudaErrorDuplicateVariableName", c"duplicate global variable looked up by string name"),
-    (cudaError::cudaErrorDuplicateTextureName, c"cudaErrorDuplicateTextureName", c"duplicate texture looked up by string name"),
-    (cudaError::cudaErrorDuplicateSurfaceName, c"cudaErrorDuplicateSurfaceName", c"duplicate surface looked up by string name"),
-    (cudaError::cudaErrorDevicesUnavailable, c"cudaErrorDevicesUnavailable", c"CUDA-capable device(s) is/are busy or unavailable"),
-    (cudaError::cudaErrorIncompatibleDriverContext, c"cudaErrorIncompatibleDriverContext", c"incompatible driver context"),
-    (cudaError::cudaErrorMissingConfiguration, c"cudaErrorMissingConfiguration", c"__global__ function call is not configured"),
-    (cudaError::cudaErrorPriorLaunchFailure, c"cudaErrorPriorLaunchFailure", c"unspecified launch failure in prior launch"),
-    (cudaError::cudaErrorLaunchMaxDepthExceeded, c"cudaErrorLaunchMaxDepthExceeded", c"launch would exceed maximum depth of nested launches"),
-    (cudaError::cudaErrorLaunchFileScopedTex, c"cudaErrorLaunchFileScopedTex", c"launch failed because kernel uses unsupported, file-scoped textures (texture objects are supported)"),
-    (cudaError::cudaErrorLaunchFileScopedSurf, c"cudaErrorLaunchFileScopedSurf", c"launch failed because kernel uses unsupported, file-scoped surfaces (surface objects are supported)"),
-    (cudaError::cudaErrorSyncDepthExceeded, c"cudaErrorSyncDepthExceeded", c"cudaDeviceSynchronize failed because caller's grid depth exceeds cudaLimitDevRuntimeSyncDepth"),
-    (cudaError::cudaErrorLaunchPendingCountExceeded, c"cudaErrorLaunchPendingCountExceeded", c"launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"),
-    (cudaError::cudaErrorInvalidDeviceFunction, c"cudaErrorInvalidDeviceFunction", c"invalid device function"),
-    (cudaError::cudaErrorNoDevice, c"cudaErrorNoDevice", c"no CUDA-capable device is detected"),
-    (cudaError::cudaErrorInvalidDevice, c"cudaErrorInvalidDevice", c"invalid device ordinal"),
-    (cudaError::cudaErrorDeviceNotLicensed, c"cudaErrorDeviceNotLicensed", c"device doesn't have valid Grid license"),
-    (cudaError::cudaErrorSoftwareValidityNotEstablished, c"cudaErrorSoftwareValidityNotEstablished", c"integrity checks failed"),
-    (cudaError::cudaErrorStartupFailure, c"cudaErrorStartupFailure", c"startup failure in cuda runtime"),
-    (cudaError::cudaErrorInvalidKernelImage, c"cudaErrorInvalidKernelImage", c"device kernel image is invalid"),
-    (cudaError::cudaErrorDeviceUninitialized, c"cudaErrorDeviceUninitialized", c"invalid device context"),
-    (cudaError::cudaErrorMapBufferObjectFailed, c"cudaErrorMapBufferObjectFailed", c"mapping of buffer object failed"),
-    (cudaError::cudaErrorUnmapBufferObjectFailed, c"cudaErrorUnmapBufferObjectFailed", c"unmapping of buffer object failed"),
-    (cudaError::cudaErrorArrayIsMapped, c"cudaErrorArrayIsMapped", c"array is mapped"),
-    (cudaError::cudaErrorAlreadyMapped, c"cudaErrorAlreadyMapped", c"resource already mapped"),
-    (cudaError::cudaErrorNoKernelImageForDevice, c"cudaErrorNoKernelImageForDevice", c"no kernel image is available for execution on the device"),
-    (cudaError::cudaErrorAlreadyAcquired, c"cudaErrorAlreadyAcquired", c"resource already acquired"),
-    (cudaError::cudaErrorNotMapped, c"cudaErrorNotMapped", c"resource not mapped"),
-    (cudaError::cudaErrorNotMappedAsArray, c"cudaErrorNotMappedAsArray", c"resource not mapped as array"),
-    (cudaError::cudaErrorNotMappedAsPointer, c"cudaErrorNotMappedAsPointer", c"resource not mapped as pointer"),
-    (cudaError::cudaErrorECCUncorrectable, c"cudaErrorECCUncorrectable", c"uncorrectable ECC error encountered"),
-    (cudaError::cudaErrorUnsupportedLimit, c"cudaErrorUnsupportedLimit", c"limit is not supported on this architecture"),
-    (cudaError::cudaErrorDeviceAlreadyInUse, c"cudaErrorDeviceAlreadyInUse", c"exclusive-thread device already in use by a different thread"),
-    (cudaError::cudaErrorPeerAccessUnsupported, c"cudaErrorPeerAccessUnsupported", c"peer access is not supported between these two devices"),
-    (cudaError::cudaErrorInvalidPtx, c"cudaErrorInvalidPtx", c"a PTX JIT compilation failed"),
-    (cudaError::cudaErrorInvalidGraphicsContext, c"cudaErrorInvalidGraphicsContext", c"invalid OpenGL or DirectX context"),
-    (cudaError::cudaErrorNvlinkUncorrectable, c"cudaErrorNvlinkUncorrectable", c"uncorrectable NVLink error detected during the execution"),
-    (cudaError::cudaErrorJitCompilerNotFound, c"cudaErrorJitCompilerNotFound", c"PTX JIT compiler library not found"),
-    (cudaError::cudaErrorUnsupportedPtxVersion, c"cudaErrorUnsupportedPtxVersion", c"the provided PTX was compiled with an unsupported toolchain."),
-    (cudaError::cudaErrorJitCompilationDisabled, c"cudaErrorJitCompilationDisabled", c"PTX JIT compilation was disabled"),
-    (cudaError::cudaErrorUnsupportedExecAffinity, c"cudaErrorUnsupportedExecAffinity", c"the provided execution affinity is not supported"),
-    (cudaError::cudaErrorUnsupportedDevSideSync, c"cudaErrorUnsupportedDevSideSync", c"the provided PTX contains unsupported call to cudaDeviceSynchronize"),
-    (cudaError::cudaErrorContained, c"cudaErrorContained", c"Invalid access of peer GPU memory over nvlink or a hardware error"),
-    #[cfg(not(feature = "abi12"))]
-    (cudaError::cudaErrorInsufficientLoaderVersion, c"cudaErrorInsufficientLoaderVersion", c"Loader version is insufficient for fatbin"),
-    (cudaError::cudaErrorInvalidSource, c"cudaErrorInvalidSource", c"device kernel image is invalid"),
-    (cudaError::cudaErrorFileNotFound, c"cudaErrorFileNotFound", c"file not found"),
-    (cudaError::cudaErrorSharedObjectSymbolNotFound, c"cudaErrorSharedObjectSymbolNotFound", c"shared object symbol not found"),
-    (cudaError::cudaErrorSharedObjectInitFailed, c"cudaErrorSharedObjectInitFailed", c"shared object initialization failed"),
-    (cudaError::cudaErrorOperatingSystem, c"cudaErrorOperatingSystem", c"OS call failed or operation not supported on this OS"),
-    (cudaError::cudaErrorInvalidResourceHandle, c"cudaErrorInvalidResourceHandle", c"invalid resource handle"),
-    (cudaError::cudaErrorIllegalState, c"cudaErrorIllegalState", c"the operation cannot be performed in the present state"),
-    (cudaError::cudaErrorLossyQuery, c"cudaErrorLossyQuery", c"attempted introspection would be semantically lossy"),
-    (cudaError::cudaErrorSymbolNotFound, c"cudaErrorSymbolNotFound", c"named symbol not found"),
-    (cudaError::cudaErrorNotReady, c"cudaErrorNotReady", c"device not ready"),
-    (cudaError::cudaErrorIllegalAddress, c"cudaErrorIllegalAddress", c"an illegal memory access was encountered"),
-    (cudaError::cudaErrorLaunchOutOfResources, c"cudaErrorLaunchOutOfResources", c"too many resources requested for launch"),
-    (cudaError::cudaErrorLaunchTimeout, c"cudaErrorLaunchTimeout", c"the launch timed out and was terminated"),
-    (cudaError::cudaErrorLaunchIncompatibleTexturing, c"cudaErrorLaunchIncompatibleTexturing", c"launch uses incompatible texturing mode"),
-    (cudaError::cudaErrorPeerAccessAlreadyEnabled, c"cudaErrorPeerAccessAlreadyEnabled", c"peer access is already enabled"),
-    (cudaError::cudaErrorPeerAccessNotEnabled, c"cudaErrorPeerAccessNotEnabled", c"peer access has not been enabled"),
-    (cudaError::cudaErrorSetOnActiveProcess, c"cudaErrorSetOnActiveProcess", c"cannot set while device is active in this process"),
-    (cudaError::cudaErrorContextIsDestroyed, c"cudaErrorContextIsDestroyed", c"context is destroyed"),
-    (cudaError::cudaErrorAssert, c"cudaErrorAssert", c"device-side assert triggered"),
-    (cudaError::cudaErrorTooManyPeers, c"cudaErrorTooManyPeers", c"peer mapping resources exhausted"),
-    (cudaError::cudaErrorHostMemoryAlreadyRegistered, c"cudaErrorHostMemoryAlreadyRegistered", c"part or all of the requested memory range is already mapped"),
-    (cudaError::cudaErrorHostMemoryNotRegistered, c"cudaErrorHostMemoryNotRegistered", c"pointer does not correspond to a registered memory region"),
-    (cudaError::cudaErrorHardwareStackError, c"cudaErrorHardwareStackError", c"hardware stack error"),
-    (cudaError::cudaErrorIllegalInstruction, c"cudaErrorIllegalInstruction", c"an illegal instruction was encountered"),
-    (cudaError::cudaErrorMisalignedAddress, c"cudaErrorMisalignedAddress", c"misaligned address"),
-    (cudaError::cudaErrorInvalidAddressSpace, c"cudaErrorInvalidAddressSpace", c"operation not supported on global/shared address space"),
-    (cudaError::cudaErrorInvalidPc, c"cudaErrorInvalidPc", c"invalid program counter"),
-    (cudaError::cudaErrorLaunchFailure, c"cudaErrorLaunchFailure", c"unspecified launch failure"),
-    (cudaError::cudaErrorCooperativeLaunchTooLarge, c"cudaErrorCooperativeLaunchTooLarge", c"too many blocks in cooperative launch"),
-    (cudaError::cudaErrorTensorMemoryLeak, c"cudaErrorTensorMemoryLeak", c"tensor memory not completely freed"),
-    (cudaError::cudaErrorNotPermitted, c"cudaErrorNotPermitted", c"operation not permitted"),
-    (cudaError::cudaErrorNotSupported, c"cudaErrorNotSupported", c"operation not supported"),
-    (cudaError::cudaErrorSystemNotReady, c"cudaErrorSystemNotReady", c"system not yet initialized"),
-    (cudaError::cudaErrorSystemDriverMismatch, c"cudaErrorSystemDriverMismatch", c"system has unsupported display driver / cuda driver combination"),
-    (cudaError::cudaErrorCompatNotSupportedOnDevice, c"cudaErrorCompatNotSupportedOnDevice", c"forward compatibility was attempted on non supported HW"),
-    (cudaError::cudaErrorMpsConnectionFailed, c"cudaErrorMpsConnectionFailed", c"MPS client failed to connect to the MPS control daemon or the MPS server"),
-    (cudaError::cudaErrorMpsRpcFailure, c"cudaErrorMpsRpcFailure", c"the remote procedural call between the MPS server and the MPS client failed"),
-    (cudaError::cudaErrorMpsServerNotReady, c"cudaErrorMpsServerNotReady", c"MPS server is not ready to accept new MPS client requests"),
-    (cudaError::cudaErrorMpsMaxClientsReached, c"cudaErrorMpsMaxClientsReached", c"the hardware resources required to create MPS client have been exhausted"),
-    (cudaError::cudaErrorMpsMaxConnectionsReached, c"cudaErrorMpsMaxConnectionsReached", c"the hardware resources required to support device connections have been exhausted"),
-    (cudaError::cudaErrorMpsClientTerminated, c"cudaErrorMpsClientTerminated", c"the MPS client has been terminated by the server"),
-    (cudaError::cudaErrorCdpNotSupported, c"cudaErrorCdpNotSupported", c"is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it"),
-    (cudaError::cudaErrorCdpVersionMismatch, c"cudaErrorCdpVersionMismatch", c"unsupported interaction between different versions of CUDA Dynamic Parallelism"),
-    (cudaError::cudaErrorStreamCaptureUnsupported, c"cudaErrorStreamCaptureUnsupported", c"operation not permitted when stream is capturing"),
-    (cudaError::cudaErrorStreamCaptureInvalidated, c"cudaErrorStreamCaptureInvalidated", c"operation failed due to a previous error during capture"),
-    (cudaError::cudaErrorStreamCaptureMerge, c"cudaErrorStreamCaptureMerge", c"operation would result in a merge of separate capture sequences"),
-    (cudaError::cudaErrorStreamCaptureUnmatched, c"cudaErrorStreamCaptureUnmatched", c"capture was not ended in the same stream as it began"),
-    (cudaError::cudaErrorStreamCaptureUnjoined, c"cudaErrorStreamCaptureUnjoined", c"capturing stream has unjoined work"),
-    (cudaError::cudaErrorStreamCaptureIsolation, c"cudaErrorStreamCaptureIsolation", c"dependency created on uncaptured work in another stream"),
-    (cudaError::cudaErrorStreamCaptureImplicit, c"cudaErrorStreamCaptureImplicit", c"operation would make the legacy stream depend on a capturing blocking stream"),
-    (cudaError::cudaErrorCapturedEvent, c"cudaErrorCapturedEvent", c"operation not permitted on an event last recorded in a capturing stream"),
-    (cudaError::cudaErrorStreamCaptureWrongThread, c"cudaErrorStreamCaptureWrongThread", c"attempt to terminate a thread-local capture sequence from another thread"),
-    (cudaError::cudaErrorTimeout, c"cudaErrorTimeout", c"wait operation timed out"),
-    (cudaError::cudaErrorGraphExecUpdateFailure, c"cudaErrorGraphExecUpdateFailure", c"the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"),
-    (cudaError::cudaErrorExternalDevice, c"cudaErrorExternalDevice", c"an async error has occured in external entity outside of CUDA"),
-    (cudaError::cudaErrorInvalidClusterSize, c"cudaErrorInvalidClusterSize", c"a kernel launch error has occurred due to cluster misconfiguration"),
-    (cudaError::cudaErrorFunctionNotLoaded, c"cudaErrorFunctionNotLoaded", c"the function handle is not loaded when calling an API that requires a loaded function"),
-    (cudaError::cudaErrorInvalidResourceType, c"cudaErrorInvalidResourceType", c"one or more resources passed in are not valid resource types for the operation"),
-    (cudaError::cudaErrorInvalidResourceConfiguration, c"cudaErrorInvalidResourceConfiguration", c"one or more resources are insufficient or non-applicable for the operation"),
-    #[cfg(not(feature = "abi12"))]
-    (cudaError::cudaErrorStreamDetached, c"cudaErrorStreamDetached", c"API call not permitted since the green context associated with the stream has been destroyed"),
-    #[cfg(not(feature = "abi12"))]
-    (cudaError::cudaErrorGraphRecaptureFailure, c"cudaErrorGraphRecaptureFailure", c"recapturing to the source graph failed and had to be terminated"),
-    #[cfg(not(feature = "abi12"))]
-    (cudaError::cudaErrorFabricNotReady, c"cudaErrorFabricNotReady", c"GPU fabric is not ready within the probe wait budget; application may retry (see CUDA_FABRIC_INIT_TIMEOUT_MS)"),
-    (cudaError::cudaErrorUnknown, c"cudaErrorUnknown", c"unknown error"),
-];
+const TABLE: &[(cudaError, &CStr, &CStr)] = cudaError::TABLE;
 
 const UNRECOGNIZED: &CStr = c"unrecognized error code";
 

@@ -133,6 +133,14 @@ pub const cudaDeviceSyncMemops: c_uint = 0x80;
 /// Device flags mask.
 pub const cudaDeviceMask: c_uint = 0xff;
 
+/// An integer view of an enum (`raw::X` of enum `X`), for parameters: a value the enum may lack
+/// is no undefined behaviour.
+pub trait RawEnum: Copy {
+    /// The enum it is a view of.
+    type Enum;
+    fn value(self) -> std::ffi::c_int;
+}
+
 /// Makes integer views of enums (see the module documentation): `raw_enum!(A, B)` inside a
 /// `pub mod raw` of the module that declares enums `A` and `B`.
 macro_rules! raw_enum {
@@ -140,6 +148,14 @@ macro_rules! raw_enum {
         #[repr(transparent)]
         #[derive(Copy, Clone, PartialEq, Eq, Debug)]
         pub struct $name(pub std::ffi::c_int);
+
+        impl $crate::types::RawEnum for $name {
+            type Enum = super::$name;
+            #[inline(always)]
+            fn value(self) -> std::ffi::c_int {
+                self.0
+            }
+        }
 
         impl PartialEq<super::$name> for $name {
             #[inline(always)]

@@ -11,8 +11,9 @@ exports; nothing here lists individual API items.
   signatures every prototype of our header, redeclared after NVIDIA's header in C++:
              a different parameter or return type is a conflicting extern "C" declaration.
   symbols    SONAME, version definitions, version node of every export, no export NVIDIA's
-             library lacks (but the three make_* functions of NOT_NVIDIAS, which are also
-             called through ctypes), exports.txt == the library's exports; coverage report.
+             library lacks (but those the export manifest says are ours only, `nvidia = false`:
+             the three make_* functions, also called through ctypes), exports.txt == the
+             library's exports; coverage report.
   nvcc-link  a CUDA program (kernel, __device__, __managed__, symbol copies) built with
              nvcc -cudart shared must link against our library alone.
   headers    the rest of the host header set: C++ default arguments of every function both
@@ -39,6 +40,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "dev"))
+import manifest  # noqa: E402 (scripts/dev/manifest.py: the export manifest build.rs writes)
 CACHE = os.environ.get("CUDART_RS_NVIDIA", os.path.join(ROOT, ".cache", "nvidia"))
 NVCC = os.path.join(CACHE, "cu13/nvidia/cu13/bin/nvcc")
 
@@ -784,19 +787,27 @@ def verdefs(lib):
     return [(m.group(1), m.group(2)) for m in re.finditer(r"Flags: (\S+)\s+Index: \d+\s+Cnt: \d+\s+Name: (\S+)", body)]
 
 
-# Exports NVIDIA's library lacks, allowed by name and nothing else: make_cudaPitchedPtr,
+# Exports NVIDIA's library lacks, allowed by their declaration (`nvidia = false`, the export
+# manifest's `nvidia` column: set_not_nvidias) and nothing else: make_cudaPitchedPtr,
 # make_cudaPos and make_cudaExtent, which NVIDIA defines static inline in driver_functions.h
 # (so C and C++ programs never link to them). Our header defines them static inline too, and
 # our library also exports them, so that programs that bind it without a C compiler (ctypes,
 # cffi, dlsym) can call every function of the memory management section. Each must stay out
 # of the header's prototypes (one static inline definition there, `cbindgen:ignore` on the
 # export) and must compute what NVIDIA's inline definition computes: check_not_nvidias()
-# calls the exports through ctypes and builds a C program against the header and library.
-NOT_NVIDIAS = {
+# calls the exports through ctypes (NOT_NVIDIAS_STRUCTS: the struct each returns) and builds a
+# C program against the header and library.
+NOT_NVIDIAS = set()
+NOT_NVIDIAS_STRUCTS = {
     "make_cudaPitchedPtr": ("cudaPitchedPtr", ["ptr", "pitch", "xsize", "ysize"]),
     "make_cudaPos": ("cudaPos", ["x", "y", "z"]),
     "make_cudaExtent": ("cudaExtent", ["width", "height", "depth"]),
 }
+
+
+def set_not_nvidias(abi, path):
+    """NOT_NVIDIAS from the export manifest at `path`: the ABI's exports NVIDIA's library lacks."""
+    NOT_NVIDIAS.update(e.name for e in manifest.read(path) if abi in e.abis and not e.nvidia)
 
 
 def check_symbols(abi, lib, exports, nv_lib, h, dist, fails):
@@ -929,7 +940,12 @@ def check_not_nvidias(abi, lib, header, work, fails):
             "make_cudaPos": ([sz, sz, sz], [1, (1 << 64) - 1, 0], [1, (1 << 64) - 1, 0]),
             "make_cudaExtent": ([sz, sz, sz], [640, 480, 1 << 33], [640, 480, 1 << 33]),
         }
-        for n, (tag, fields) in sorted(NOT_NVIDIAS.items()):
+        for n in sorted(NOT_NVIDIAS):
+            if n not in cases or n not in NOT_NVIDIAS_STRUCTS:
+                problems.append("%s: no ctypes case for it (NOT_NVIDIAS_STRUCTS and the cases in "
+                                "scripts/test/abi/check.py)" % n)
+                continue
+            tag, fields = NOT_NVIDIAS_STRUCTS[n]
             argtypes, args, want = cases[n]
             types = [ctypes.c_void_p] + [sz] * (len(fields) - 1) if tag == "cudaPitchedPtr" else [sz] * len(fields)
             S = type(tag, (ctypes.Structure,), {"_fields_": list(zip(fields, types))})
@@ -1265,6 +1281,8 @@ def main():
     ap.add_argument("--abi", required=True, choices=["12", "13"])
     ap.add_argument("--lib", default="")
     ap.add_argument("--exports")
+    ap.add_argument("--manifest", help="the export manifest (default: exports.tsv beside --exports, "
+                    "else dist/exports.tsv)")
     ap.add_argument("--header", default=os.path.join(ROOT, "include", "cuda_runtime_api.h"))
     ap.add_argument("--dist", default=os.path.join(ROOT, "dist"))
     ap.add_argument("--no-nvcc-link", action="store_true")
@@ -1272,6 +1290,8 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the probes' work folder")
     a = ap.parse_args()
     only = set(a.only.split(","))
+    beside = a.exports and os.path.join(os.path.dirname(os.path.abspath(a.exports)), "exports.tsv")
+    set_not_nvidias(a.abi, a.manifest or (beside if beside and os.path.exists(beside) else manifest.DEFAULT))
     inc, nv_lib, cxx = nvidia(a.abi)
     if a.lib and not os.path.isfile(a.lib):
         raise SystemExit("no library at %s" % a.lib)
