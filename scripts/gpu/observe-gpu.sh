@@ -7,7 +7,9 @@
 #   (b) a job of two nodes on this machine: two `cudart-rs run -o DIR` (a GPU and, as root, a
 #       host name each), each running `torchrun --nnodes 2 --node-rank R --rdzv-backend c10d
 #       --rdzv-endpoint 127.0.0.1:PORT`, joined by `cudart-rs report DIR0 DIR1 --timeline`.
-# (scripts/test/observe/gpu_jobs.py; scripts/gpu/torch/interrupted.py is the training.)
+# (scripts/test/observe/gpu_jobs.py; scripts/gpu/torch/interrupted.py is the training.) On a
+# machine of one GPU the ranks share it and their collectives go over gloo (NCCL allows no two
+# ranks on one GPU); the rest is the same.
 #
 #   bash scripts/gpu/observe-gpu.sh
 #       On the GPU machine, from the repository root, with .gpu carried (made here by
@@ -39,7 +41,9 @@ if ((rehearse)); then
     args=(--rehearse --driver "$dist/lib/stand-in/libcuda.so.1")
 else
     dist=$root/.gpu/dist
-    args=()
+    # One GPU: the ranks share it (gpu_jobs.py --gpus 1: gloo in place of NCCL).
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+    args=(--gpus "$gpus")
 fi
 out=${OUT:-$root/target/observe-gpu}
 mkdir -p "$out"

@@ -14,6 +14,9 @@ every time: what they print is the same under any correct runtime (never an addr
 time). `--no-wait`: no wait, no interrupt (a job of several nodes: the ranks train and
 leave).
 
+`--gloo`: the ranks share the GPUs there are (rank R on GPU R modulo their number) and their
+collectives go over gloo, which allows that; NCCL does not (a machine of one GPU).
+
 `--ctypes LIBCUDART`: the rehearsal without PyTorch or a GPU (the stand-in driver): the same
 steps and lines, the work being runtime calls made through ctypes (allocations, copies) and
 the checkpoint a digest of what is copied back.
@@ -75,12 +78,16 @@ else:
 
     torch.use_deterministic_algorithms(True)
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-    dev = torch.device("cuda", local)
+    gloo = "--gloo" in sys.argv
+    dev = torch.device("cuda", local % torch.cuda.device_count() if gloo else local)
     torch.cuda.set_device(dev)
-    dist.init_process_group("nccl", device_id=dev)
+    if gloo:
+        dist.init_process_group("gloo")
+    else:
+        dist.init_process_group("nccl", device_id=dev)
     torch.manual_seed(0)
     model = nn.parallel.DistributedDataParallel(
-        nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 10)).to(dev), device_ids=[local])
+        nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 10)).to(dev), device_ids=[dev.index])
     opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     g = torch.Generator().manual_seed(1234 + rank)
 

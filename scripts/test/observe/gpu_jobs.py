@@ -12,7 +12,10 @@ scripts/gpu/observe-gpu.sh; rehearsed on the stand-in driver with --rehearse):
     127.0.0.1:PORT` (a GPU each); then `cudart-rs report DIR0 DIR1 --timeline FILE`: one
     summary of both ranks, one valid timeline with a track per host and process.
 
-  gpu_jobs.py --cli CUDART_RS --lib DIR --work DIR --out DIR [--rehearse --driver STAND_IN]
+  gpu_jobs.py --cli CUDART_RS --lib DIR --work DIR --out DIR [--gpus N] [--rehearse --driver STAND_IN]
+
+--gpus N: the GPUs there are (default 2); with one, the ranks share it and their collectives go
+over gloo in place of NCCL (interrupted.py --gloo), the job being otherwise the same.
 
 --rehearse: no PyTorch, no GPU: scripts/test/observe/fakerun.py stands for torchrun and the
 ranks make their runtime calls through ctypes (interrupted.py --ctypes).
@@ -39,6 +42,7 @@ ap.add_argument("--work", required=True)
 ap.add_argument("--out", required=True, help="where the timelines are left")
 ap.add_argument("--rehearse", action="store_true")
 ap.add_argument("--driver")
+ap.add_argument("--gpus", type=int, default=2)
 opt = ap.parse_args()
 for k in ("cli", "lib", "work", "out", "driver"):
     if getattr(opt, k):
@@ -52,6 +56,9 @@ env = {k: v for k, v in os.environ.items() if not k.startswith("CUDART_RS_") and
 env.update(NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1", NVSHMEM_DISABLE_NVLS="1", PYTHONUNBUFFERED="1")
 script = os.path.join(ROOT, "scripts/gpu/torch/interrupted.py")
 worker = [script]
+if opt.gpus < 2 and not opt.rehearse:
+    worker.append("--gloo")
+    print("NOTE one GPU: the ranks share it, their collectives over gloo (NCCL allows no two ranks on one GPU)", flush=True)
 if opt.rehearse:
     env["CUDART_RS_DRIVER"] = opt.driver
     launcher = [sys.executable, os.path.join(ROOT, "scripts/test/observe/fakerun.py")]
@@ -177,7 +184,7 @@ for r in range(2):
     print("  $ " + " ".join(cmd), flush=True)
     # A GPU each; NCCL_HOSTID: NCCL tells hosts apart by their name, which the UTS namespaces
     # change: the two "nodes" are one machine to it (shared memory between them, no network).
-    e = dict(env, CUDA_VISIBLE_DEVICES=str(r), NCCL_HOSTID="cudart-rs-observe-gpu")
+    e = dict(env, CUDA_VISIBLE_DEVICES=str(r % max(opt.gpus, 1)), NCCL_HOSTID="cudart-rs-observe-gpu")
     nodes.append((d, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)))
 res = []
 for r, (d, p) in enumerate(nodes):
