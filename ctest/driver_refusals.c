@@ -262,20 +262,30 @@ static void memset_past(void) {
     CT_R("cudaMemset3D 1 slice at dev + 1 MiB", cudaMemset3D(make_cudaPitchedPtr(d + MB, 512, 512, 4), 0, make_cudaExtent(64, 4, 1)));
 }
 
-/* Widths no device can allocate: the allocation fails, and NVIDIA's runtime leaves the requested
- * width in *pitch. (Seen on an H200 under NVIDIA's 13.0.96 by a fuzzing campaign and written
- * into expected/ by hand; scripts/gpu/standin-gpu.sh checks it against NVIDIA's runtime.) */
+/* Widths no device can allocate: the allocation fails with the driver's error, and *pitch holds
+ * what the driver wrote there, the width rounded up to 512 bytes (wrapping: 0 for SIZE_MAX),
+ * whether the size (pitch x height, wrapping too) is 0 (invalid value) or too large (out of
+ * memory). (Seen on an H200 under NVIDIA's 13.0.96 with driver 580.159.04;
+ * scripts/gpu/standin-gpu.sh checks it against NVIDIA's runtimes.) */
 static void pitch_impossible(void) {
     static const struct {
         size_t w, h;
         const char *label;
-    } c[] = {{(size_t)1 << 63, 2, "2^63 x 2"}, {(size_t)1 << 32, (size_t)1 << 32, "2^32 x 2^32"}, {SIZE_MAX, 1, "SIZE_MAX x 1"}};
+    } c[] = {
+        {(size_t)1 << 63, 2, "2^63 x 2"},
+        {(size_t)1 << 32, (size_t)1 << 32, "2^32 x 2^32"},
+        {SIZE_MAX, 1, "SIZE_MAX x 1"},
+        {SIZE_MAX - 100000, 1, "SIZE_MAX - 100000 x 1"},
+        {((size_t)1 << 40) + 3, (size_t)1 << 30, "2^40 + 3 x 2^30"},
+        {1000, (size_t)1 << 50, "1000 x 2^50"},
+    };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         void *d = NULL;
-        size_t pitch = 0;
+        size_t pitch = 7;
         cudaError_t r = cudaMallocPitch(&d, &pitch, c[i].w, c[i].h);
-        printf("  cudaMallocPitch(%s): fails %d, pitch is the width %d\n", c[i].label, r != cudaSuccess, pitch == c[i].w);
+        printf("  cudaMallocPitch(%s): %s, pitch %#zx\n", c[i].label, cudaGetErrorName(r), pitch);
         if (r == cudaSuccess) cudaFree(d);
+        cudaGetLastError();
     }
 }
 

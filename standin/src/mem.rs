@@ -108,14 +108,19 @@ export! {
         with(|s| {
             s.cur()?;
             s.unsafe_call()?;
-            // No limit on the width: a pitch too large for memory is out of memory.
             if widthInBytes == 0 || height == 0 || !matches!(elementSizeBytes, 4 | 8 | 16) {
                 return Err(CUDA_ERROR_INVALID_VALUE);
             }
-            let pitch = round_up(widthInBytes, PITCH_ALIGN).ok_or(CUDA_ERROR_INVALID_VALUE)?;
-            let size = pitch.checked_mul(height).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
-            *dptr = s.alloc(size, Kind::Device, 0)? as CUdeviceptr;
+            // As the driver: the pitch (the width rounded up, wrapping) is written first, also
+            // when the allocation then fails; a size (wrapping too) of 0 is an invalid value,
+            // one too large for memory is out of memory.
+            let pitch = widthInBytes.wrapping_add(PITCH_ALIGN - 1) & !(PITCH_ALIGN - 1);
             *pPitch = pitch;
+            let size = pitch.wrapping_mul(height);
+            if size == 0 {
+                return Err(CUDA_ERROR_INVALID_VALUE);
+            }
+            *dptr = s.alloc(size, Kind::Device, 0)? as CUdeviceptr;
             Ok(())
         })
     }
