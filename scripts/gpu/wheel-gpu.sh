@@ -8,7 +8,8 @@
 #                                              examples/ctypes_runtime.py in place of PyTorch's
 #                                              training (the wheel from .gpu/wheel, else dist/wheel)
 #   --wheel FILE                               another wheel
-# 1. python3 -m venv --system-site-packages (the machine's PyTorch stays visible), pip install
+# 1. python3 -m venv --system-site-packages (the machine's PyTorch stays visible, also where
+#    python3 is itself a virtual environment: a .pth file names its packages), pip install
 #    --no-index of the wheel; the command names the wheel's libraries; doctor's report kept.
 # 2. examples/train.py (a few training steps) without cudart-rs: NVIDIA's runtime, as PyTorch
 #    loads it.
@@ -74,6 +75,15 @@ if ! python3 -m venv --system-site-packages "$venv" >"$tmp/venv.log" 2>&1; then
     python3 -m venv --system-site-packages --without-pip "$venv" >>"$tmp/venv.log" 2>&1
 fi
 py=$venv/bin/python3
+# Where python3 is itself a virtual environment (the machine's PyTorch lives in one), the new one
+# sees its base's packages, not python3's: a .pth file adds python3's own.
+outer=$(python3 -c 'import sys, sysconfig; print(sysconfig.get_path("purelib") if sys.prefix != sys.base_prefix else "")')
+if [[ -n $outer ]]; then
+    "$py" -c 'import sysconfig; print(sysconfig.get_path("purelib"))' | {
+        read -r inner && echo "$outer" >"$inner/outer-site.pth"
+    }
+    echo "== python3 is a virtual environment ($(python3 -c 'import sys; print(sys.prefix)')): its packages seen through $venv's outer-site.pth"
+fi
 if "$py" -m pip install -q --disable-pip-version-check --no-index "$wheel" >"$tmp/pip.log" 2>&1; then
     pass "python3 -m venv --system-site-packages; pip install --no-index $(basename "$wheel")"
 else
@@ -125,7 +135,9 @@ else
 fi
 
 # calls NAME-PREFIX FILE: the calls of the functions whose name starts so, in the summary.
-calls() { awk -v n="$1" 'index($NF, n) == 1 && $3 ~ /^[0-9,]+$/ { gsub(",", "", $3); s += $3 } END { print s + 0 }' "$2"; }
+# Calls of the summary whose name begins with $1, counting the runtime's internal entries as the
+# call they make (`__cudaLaunchKernel`, the launch stub's path under CUDA 13, as cudaLaunchKernel).
+calls() { awk -v n="$1" '{ f = $NF; sub(/^__/, "", f) } index(f, n) == 1 && $3 ~ /^[0-9,]+$/ { gsub(",", "", $3); s += $3 } END { print s + 0 }' "$2"; }
 
 # 3. Under cudart-rs run --summary.
 timeout 90 cudart-rs run "${drv[@]}" --summary -- "$py" "${prog[@]}" >"$out/ours.out" 2>"$out/ours.err"
