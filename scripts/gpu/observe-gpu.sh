@@ -6,7 +6,8 @@
 #       both ranks, one valid timeline;
 #   (b) a job of two nodes on this machine: two `cudart-rs run -o DIR` (a GPU and, as root, a
 #       host name each), each running `torchrun --nnodes 2 --node-rank R --rdzv-backend c10d
-#       --rdzv-endpoint 127.0.0.1:PORT`, joined by `cudart-rs report DIR0 DIR1 --timeline`.
+#       --rdzv-endpoint 127.0.0.1:PORT --local-addr 127.0.0.1`, joined by `cudart-rs report DIR0
+#       DIR1 --timeline`.
 # (scripts/test/observe/gpu_jobs.py; scripts/gpu/torch/interrupted.py is the training.) On a
 # machine of one GPU the ranks share it and their collectives go over gloo (NCCL allows no two
 # ranks on one GPU); the rest is the same.
@@ -41,9 +42,7 @@ if ((rehearse)); then
     args=(--rehearse --driver "$dist/lib/stand-in/libcuda.so.1")
 else
     dist=$root/.gpu/dist
-    # One GPU: the ranks share it (gpu_jobs.py --gpus 1: gloo in place of NCCL).
-    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
-    args=(--gpus "$gpus")
+    args=()
 fi
 out=${OUT:-$root/target/observe-gpu}
 mkdir -p "$out"

@@ -42,7 +42,10 @@ lib = arg("--ctypes")
 
 
 def say(text):
-    print("rank %d: %s" % (rank, text), flush=True)
+    # One write(2) a line: the ranks share the pipe, and a line written in two parts (print's
+    # text, then its newline) can be cut by another rank's.
+    sys.stdout.flush()
+    os.write(1, ("rank %d: %s\n" % (rank, text)).encode())
 
 
 if lib:

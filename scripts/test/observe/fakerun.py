@@ -21,6 +21,7 @@ ap.add_argument("--nproc-per-node", type=int, default=1)
 ap.add_argument("--standalone", action="store_true")
 ap.add_argument("--rdzv-backend")
 ap.add_argument("--rdzv-endpoint")
+ap.add_argument("--local-addr")
 ap.add_argument("command", nargs=argparse.REMAINDER)
 opt = ap.parse_args()
 cmd = opt.command[1:] if opt.command[:1] == ["--"] else opt.command

@@ -12,10 +12,10 @@ scripts/gpu/observe-gpu.sh; rehearsed on the stand-in driver with --rehearse):
     127.0.0.1:PORT` (a GPU each); then `cudart-rs report DIR0 DIR1 --timeline FILE`: one
     summary of both ranks, one valid timeline with a track per host and process.
 
-  gpu_jobs.py --cli CUDART_RS --lib DIR --work DIR --out DIR [--gpus N] [--rehearse --driver STAND_IN]
+  gpu_jobs.py --cli CUDART_RS --lib DIR --work DIR --out DIR [--rehearse --driver STAND_IN]
 
---gpus N: the GPUs there are (default 2); with one, the ranks share it and their collectives go
-over gloo in place of NCCL (interrupted.py --gloo), the job being otherwise the same.
+On a machine of one GPU the ranks share it and their collectives go over gloo in place of NCCL
+(interrupted.py --gloo), the jobs being otherwise the same.
 
 --rehearse: no PyTorch, no GPU: scripts/test/observe/fakerun.py stands for torchrun and the
 ranks make their runtime calls through ctypes (interrupted.py --ctypes).
@@ -42,7 +42,6 @@ ap.add_argument("--work", required=True)
 ap.add_argument("--out", required=True, help="where the timelines are left")
 ap.add_argument("--rehearse", action="store_true")
 ap.add_argument("--driver")
-ap.add_argument("--gpus", type=int, default=2)
 opt = ap.parse_args()
 for k in ("cli", "lib", "work", "out", "driver"):
     if getattr(opt, k):
@@ -56,9 +55,7 @@ env = {k: v for k, v in os.environ.items() if not k.startswith("CUDART_RS_") and
 env.update(NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1", NVSHMEM_DISABLE_NVLS="1", PYTHONUNBUFFERED="1")
 script = os.path.join(ROOT, "scripts/gpu/torch/interrupted.py")
 worker = [script]
-if opt.gpus < 2 and not opt.rehearse:
-    worker.append("--gloo")
-    print("NOTE one GPU: the ranks share it, their collectives over gloo (NCCL allows no two ranks on one GPU)", flush=True)
+gpus = 2
 if opt.rehearse:
     env["CUDART_RS_DRIVER"] = opt.driver
     launcher = [sys.executable, os.path.join(ROOT, "scripts/test/observe/fakerun.py")]
@@ -67,9 +64,14 @@ if opt.rehearse:
     # they would need NVIDIA's: "without cudart-rs" is without its observation here.
 else:
     gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
-    if gpus < 2:
-        skip("the jobs of two GPUs", "skipped: no GPU (this machine has %d; two are needed)" % gpus)
+    if gpus < 1:
+        skip("the jobs on GPUs", "skipped: no GPU")
         verdicts.done()
+    if gpus < 2:
+        worker.append("--gloo")
+        # gloo finds its address from the host name, which the nodes' UTS namespaces change.
+        env["GLOO_SOCKET_IFNAME"] = "lo"
+        print("NOTE one GPU: the ranks share it, their collectives over gloo (NCCL allows no two ranks on one GPU)", flush=True)
     launcher = [shutil.which("torchrun")] if shutil.which("torchrun") else [sys.executable, "-m", "torch.distributed.run"]
 
 
@@ -177,14 +179,16 @@ for r in range(2):
     shutil.rmtree(d, ignore_errors=True)
     cmd = run_cmd("--summary", "--leaks", "-o", d, "--timeline", d + ".json", "--force-overwrite", "--", *launcher, "--nnodes", "2",
                   "--node-rank", str(r), "--nproc-per-node", "1",
-                  "--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:%d" % port, *worker, "--checkpoint", d + "-ck", "--no-wait")
+                  "--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:%d" % port, "--local-addr", "127.0.0.1", *worker, "--checkpoint", d + "-ck", "--no-wait")
     os.makedirs(d + "-ck", exist_ok=True)
     if hosts:
         cmd = ["unshare", "--uts", "sh", "-c", 'hostname "$0" && exec "$@"', "cudart-rs-node%d" % r, *cmd]
     print("  $ " + " ".join(cmd), flush=True)
-    # A GPU each; NCCL_HOSTID: NCCL tells hosts apart by their name, which the UTS namespaces
-    # change: the two "nodes" are one machine to it (shared memory between them, no network).
-    e = dict(env, CUDA_VISIBLE_DEVICES=str(r % max(opt.gpus, 1)), NCCL_HOSTID="cudart-rs-observe-gpu")
+    # --local-addr: the address the other node reaches this one at (torchrun would look up the
+    # host name, which the UTS namespace made up). A GPU each; NCCL_HOSTID: NCCL tells hosts
+    # apart by their name, which the UTS namespaces change: the two "nodes" are one machine to
+    # it (shared memory between them, no network).
+    e = dict(env, CUDA_VISIBLE_DEVICES=str(r % gpus), NCCL_HOSTID="cudart-rs-observe-gpu")
     nodes.append((d, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)))
 res = []
 for r, (d, p) in enumerate(nodes):
