@@ -98,6 +98,7 @@ static struct cudaDeviceProp props;
       dim3 g2, b2; size_t sh; cudaStream_t st; __cudaPopCallConfiguration(&g2, &b2, &sh, &st))                   \
     X(GetDeviceProperties, cudaGetDeviceProperties(&props, 0))                                                   \
     X(GetDevice, int dv; cudaGetDevice(&dv))                                                                     \
+    X(DriverGetVersion, int v; cudaDriverGetVersion(&v))                                                         \
     X(drv_GetDevice, int dv; cuCtxGetDevice_(&dv))                                                               \
     X(DeviceGetAttribute, int v; cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0))                  \
     X(drv_DeviceGetAttribute, int v; cuDeviceGetAttribute_(&v, 16, 0))                                           \

@@ -670,7 +670,19 @@ pub fn on_load(f: fn(GetExportTable)) {
 /// `cudaErrorInsufficientDriver` when there is no driver or it is older than this ABI needs.
 #[inline]
 pub fn get() -> Result<&'static Driver, cudaError> {
-    match DRIVER.get().unwrap_or_else(|| initialising(|| DRIVER.get_or_init(load))) {
+    match DRIVER.get() {
+        Some(Ok(d)) => Ok(d),
+        Some(Err(e)) => Err(*e),
+        None => get_first(),
+    }
+}
+
+/// The first [`get`]: loads the driver under [`initialising`] (out of line, so that `get`
+/// stays a load and a branch where it is inlined).
+#[cold]
+#[inline(never)]
+fn get_first() -> Result<&'static Driver, cudaError> {
+    match initialising(|| DRIVER.get_or_init(load)) {
         Ok(d) => Ok(d),
         Err(e) => Err(*e),
     }
