@@ -84,9 +84,7 @@ int main(void) {
     printf("3D first slice equal: %d\n", memcmp(out, vol[0], sizeof out) == 0);
 
     OK(cudaFreeArray(c));
-    OK(cudaFree(dev));
-    OK(cudaFree(dev2));
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(b));
+    ct_free_device(dev, dev2, NULL);
+    ct_free_arrays(a, b, NULL);
     DONE();
 }

@@ -110,9 +110,7 @@ int main(void) {
     SHOW_LAST("mip sparse NULL");
     SHOW("mipmapped requirements NULL", cudaMipmappedArrayGetMemoryRequirements(&mr, NULL, 0));
     SHOW_LAST("mip reqs NULL");
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(sp_a));
-    OK(cudaFreeArray(plain));
+    ct_free_arrays(a, sp_a, plain, NULL);
 
     /* sparse and deferred mipmapped arrays */
     static const struct {

@@ -28,6 +28,7 @@
 #ifndef CUDART_RS_CTEST_H
 #define CUDART_RS_CTEST_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,30 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
             ct_failed++;                                                                 \
         }                                                                                \
     } while (0)
+
+/* The end of a test: each of these frees or destroys every handle of its list, in order, and
+ * each call must succeed (as OK); a list ends at NULL. */
+#define CT_RELEASE_EACH(name, type, call)                                                \
+    __attribute__((sentinel)) static inline void name(type first, ...) {                 \
+        va_list ap;                                                                      \
+        va_start(ap, first);                                                             \
+        for (type h = first; h; h = va_arg(ap, type)) {                                  \
+            cudaError_t ct_e = call(h);                                                  \
+            if (ct_e != cudaSuccess) {                                                   \
+                printf("FAIL %s -> %s\n", #call, cudaGetErrorName(ct_e));               \
+                ct_failed++;                                                             \
+            }                                                                            \
+        }                                                                                \
+        va_end(ap);                                                                      \
+    }
+CT_RELEASE_EACH(ct_free_device, void *, cudaFree)
+CT_RELEASE_EACH(ct_free_host, void *, cudaFreeHost)
+CT_RELEASE_EACH(ct_free_arrays, cudaArray_t, cudaFreeArray)
+CT_RELEASE_EACH(ct_destroy_streams, cudaStream_t, cudaStreamDestroy)
+CT_RELEASE_EACH(ct_destroy_events, cudaEvent_t, cudaEventDestroy)
+CT_RELEASE_EACH(ct_destroy_graphs, cudaGraph_t, cudaGraphDestroy)
+CT_RELEASE_EACH(ct_destroy_graph_execs, cudaGraphExec_t, cudaGraphExecDestroy)
+#undef CT_RELEASE_EACH
 
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))

@@ -694,14 +694,7 @@ int main(void) {
     gn_destroy(cg);
     gn_destroy(cg2);
     gn_destroy(g);
-    OK(cudaFree(d_if));
-    OK(cudaFree(d_state));
-    OK(cudaFree(d_a));
-    OK(cudaFree(d_out));
-    OK(cudaFree(d_c));
-    OK(cudaFree(d_b8));
-    OK(cudaFree(d_b16));
-    OK(cudaFree(p2d));
+    ct_free_device(d_if, d_state, d_a, d_out, d_c, d_b8, d_b16, p2d, NULL);
     OK(cudaStreamDestroy(s));
     DONE();
 }

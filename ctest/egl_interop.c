@@ -177,8 +177,7 @@ static void stream_round(int kind) {
     OK(cudaStreamSynchronize(cs));
     OK(SHOW("cudaEGLStreamProducerDisconnect", cudaEGLStreamProducerDisconnect(&prod)));
     OK(SHOW("cudaEGLStreamConsumerDisconnect", cudaEGLStreamConsumerDisconnect(&cons)));
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(cs));
+    ct_destroy_streams(s, cs, NULL);
     for (int i = 0; i < 3; i++)
         if (dev[i]) OK(cudaFree(dev[i]));
     if (arr) OK(cudaFreeArray(arr));

@@ -585,8 +585,7 @@ int main(void) {
     gn_destroy(other);
     gn_destroy(cg);
     OK(cudaFreeArray(arr));
-    OK(cudaFree(d));
-    OK(cudaFree(d2));
+    ct_free_device(d, d2, NULL);
     OK(cudaFreeHost(hp));
     free(pageable);
     OK(cudaEventDestroy(ev));

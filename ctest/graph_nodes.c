@@ -518,19 +518,8 @@ int main(void) {
     gn_destroy(cg);
     gn_destroy(g);
     OK(cudaFreeArray(arr));
-    OK(cudaFree(d8));
-    OK(cudaFree(d16));
-    OK(cudaFree(d32));
-    OK(cudaFree(dc));
-    OK(cudaFree(p2d));
-    OK(cudaFreeHost(h8));
-    OK(cudaFreeHost(h16));
-    OK(cudaFreeHost(h32));
-    OK(cudaFreeHost(h32b));
-    OK(cudaFreeHost(h2d));
-    OK(cudaFreeHost(harr));
-    OK(cudaFreeHost(hc));
-    OK(cudaFreeHost(halloc));
+    ct_free_device(d8, d16, d32, dc, p2d, NULL);
+    ct_free_host(h8, h16, h32, h32b, h2d, harr, hc, halloc, NULL);
     OK(cudaStreamDestroy(s));
     DONE();
 }

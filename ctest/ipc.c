@@ -186,9 +186,7 @@ int main(void) {
     SHOW("cudaIpcOpenEventHandle(zeroed handle)", cudaIpcOpenEventHandle(&opened, zero_ev));
     SHOW_LAST("after bad cudaIpcOpenEventHandle");
 
-    OK(cudaEventDestroy(plain));
-    OK(cudaEventDestroy(timing_off));
-    OK(cudaEventDestroy(ev));
+    ct_destroy_events(plain, timing_off, ev, NULL);
     OK(cudaStreamDestroy(s));
     OK(cudaFree(d));
     free(buf);

@@ -200,14 +200,11 @@ int main(void) {
     SHOW("cudaEventElapsedTime_v2(NULL ms)", cudaEventElapsedTime_v2(NULL, ev, ev2));
     SHOW("cudaEventElapsedTime_v2(timing disabled)", cudaEventElapsedTime_v2(&ms, ev, nt));
     SHOW_LAST("after bad cudaEventElapsedTime_v2");
-    OK(cudaEventDestroy(un));
-    OK(cudaEventDestroy(nt));
+    ct_destroy_events(un, nt, NULL);
 #endif
 
-    OK(cudaEventDestroy(ev));
-    OK(cudaEventDestroy(ev2));
-    OK(cudaStreamDestroy(nb));
-    OK(cudaStreamDestroy(s2));
+    ct_destroy_events(ev, ev2, NULL);
+    ct_destroy_streams(nb, s2, NULL);
     OK(cudaFreeHost(host));
     OK(cudaFree(dev));
     DONE();
