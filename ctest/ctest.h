@@ -98,15 +98,13 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
     } while (0)
 
 /* A call that must succeed. */
-#define OK(call)                                                                         \
-    do {                                                                                 \
-        cudaError_t ct_e = (call);                                                       \
-        if (ct_e != cudaSuccess) {                                                       \
-            printf("FAIL %s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                  \
-                   cudaGetErrorName(ct_e));                                              \
-            ct_failed++;                                                                 \
-        }                                                                                \
-    } while (0)
+#define OK(call) ct_ok(__FILE__, __LINE__, #call, (call))
+static inline void ct_ok(const char *file, int line, const char *text, cudaError_t e) {
+    if (e != cudaSuccess) {
+        printf("FAIL %s:%d: %s -> %s\n", file, line, text, cudaGetErrorName(e));
+        ct_failed++;
+    }
+}
 
 /* The end of a test: each of these frees or destroys every handle of its list, in order, and
  * each call must succeed (as OK); a list ends at NULL. */
@@ -156,12 +154,10 @@ static inline cudaError_t ct_show_call(const char *label, cudaError_t r) {
 }
 
 /* A call's result and the last error after it (cleared), on one line. */
-#define SHOW_CLEARED(label, call)                                                        \
-    do {                                                                                 \
-        cudaError_t ct_r = (call);                                                       \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(ct_r),                    \
-               cudaGetErrorName(cudaGetLastError()));                                    \
-    } while (0)
+#define SHOW_CLEARED(label, call) ct_show_cleared((label), (call))
+static inline void ct_show_cleared(const char *label, cudaError_t r) {
+    printf("%s: %s, last %s\n", label, cudaGetErrorName(r), cudaGetErrorName(cudaGetLastError()));
+}
 
 /* Runs a scenario in a process of its own (after a fault the device may stay unusable in the
  * process that faulted); the parent makes no CUDA call. Returns 1 if the scenario failed. */
