@@ -133,6 +133,14 @@ CT_RELEASE_EACH(ct_destroy_graph_execs, cudaGraphExec_t, cudaGraphExecDestroy)
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
 
+/* SHOW, then SHOW_LAST: "label: result", then "last_label last: <the last error>" (cleared). */
+#define SHOW_AND_LAST(label, call, last_label) ct_show_and_last((label), (call), (last_label))
+static inline cudaError_t ct_show_and_last(const char *label, cudaError_t e, const char *last_label) {
+    ct_show(label, e);
+    SHOW_LAST(last_label);
+    return e;
+}
+
 /* cudaPointerGetAttributes of p into *a (first filled with 0x7f bytes), printed as
  * "label: error" and, when it failed, the thread's last error; whether it succeeded. */
 static inline int ct_pointer_attributes(const char *label, const void *p, struct cudaPointerAttributes *a) {
