@@ -2,17 +2,21 @@
  * errors for arrays made without those flags; planes of NV12 arrays. */
 #include "array_util.h"
 
+/* "label what: result" and, where it succeeded, the sparse properties p; else the last error. */
+static void show_sparse(const char *label, const char *what, cudaError_t r, const struct cudaArraySparseProperties *p) {
+    printf("%s %s: %s\n", label, what, cudaGetErrorName(r));
+    if (r == cudaSuccess)
+        printf("  tile %u x %u x %u, miptail first %u size %llu, flags 0x%x\n", p->tileExtent.width,
+               p->tileExtent.height, p->tileExtent.depth, p->miptailFirstLevel,
+               (unsigned long long)p->miptailSize, p->flags);
+    else
+        SHOW_LAST(label);
+}
+
 static void sparse(const char *label, cudaArray_t a) {
     struct cudaArraySparseProperties p;
     memset(&p, 0x5a, sizeof p);
-    cudaError_t r = cudaArrayGetSparseProperties(&p, a);
-    printf("%s sparse: %s\n", label, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  tile %u x %u x %u, miptail first %u size %llu, flags 0x%x\n", p.tileExtent.width,
-               p.tileExtent.height, p.tileExtent.depth, p.miptailFirstLevel,
-               (unsigned long long)p.miptailSize, p.flags);
-    else
-        SHOW_LAST(label);
+    show_sparse(label, "sparse", cudaArrayGetSparseProperties(&p, a), &p);
 }
 
 static void reqs(const char *label, cudaArray_t a, int dev) {
@@ -29,16 +33,9 @@ static void reqs(const char *label, cudaArray_t a, int dev) {
 static void mip(const char *label, cudaMipmappedArray_t m) {
     struct cudaArraySparseProperties p;
     memset(&p, 0x5a, sizeof p);
-    cudaError_t r = cudaMipmappedArrayGetSparseProperties(&p, m);
-    printf("%s mipmapped sparse: %s\n", label, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  tile %u x %u x %u, miptail first %u size %llu, flags 0x%x\n", p.tileExtent.width,
-               p.tileExtent.height, p.tileExtent.depth, p.miptailFirstLevel,
-               (unsigned long long)p.miptailSize, p.flags);
-    else
-        SHOW_LAST(label);
+    show_sparse(label, "mipmapped sparse", cudaMipmappedArrayGetSparseProperties(&p, m), &p);
     struct cudaArrayMemoryRequirements q;
-    r = cudaMipmappedArrayGetMemoryRequirements(&q, m, 0);
+    cudaError_t r = cudaMipmappedArrayGetMemoryRequirements(&q, m, 0);
     printf("%s mipmapped requirements: %s\n", label, cudaGetErrorName(r));
     if (r == cudaSuccess)
         printf("  size %llu alignment %llu\n", (unsigned long long)q.size, (unsigned long long)q.alignment);
