@@ -19,15 +19,22 @@ static void sparse(const char *label, cudaArray_t a) {
     show_sparse(label, "sparse", cudaArrayGetSparseProperties(&p, a), &p);
 }
 
+/* "label what: result" and, where it succeeded, the memory requirements m; else the last error. */
+static void show_requirements(const char *label, const char *what, cudaError_t r,
+                              const struct cudaArrayMemoryRequirements *m) {
+    printf("%s %s: %s\n", label, what, cudaGetErrorName(r));
+    if (r == cudaSuccess)
+        printf("  size %llu alignment %llu\n", (unsigned long long)m->size, (unsigned long long)m->alignment);
+    else
+        SHOW_LAST(label);
+}
+
 static void reqs(const char *label, cudaArray_t a, int dev) {
     struct cudaArrayMemoryRequirements m;
     memset(&m, 0x5a, sizeof m);
-    cudaError_t r = cudaArrayGetMemoryRequirements(&m, a, dev);
-    printf("%s requirements (device %d): %s\n", label, dev, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  size %llu alignment %llu\n", (unsigned long long)m.size, (unsigned long long)m.alignment);
-    else
-        SHOW_LAST(label);
+    char what[48];
+    snprintf(what, sizeof what, "requirements (device %d)", dev);
+    show_requirements(label, what, cudaArrayGetMemoryRequirements(&m, a, dev), &m);
 }
 
 static void mip(const char *label, cudaMipmappedArray_t m) {
@@ -35,12 +42,7 @@ static void mip(const char *label, cudaMipmappedArray_t m) {
     memset(&p, 0x5a, sizeof p);
     show_sparse(label, "mipmapped sparse", cudaMipmappedArrayGetSparseProperties(&p, m), &p);
     struct cudaArrayMemoryRequirements q;
-    cudaError_t r = cudaMipmappedArrayGetMemoryRequirements(&q, m, 0);
-    printf("%s mipmapped requirements: %s\n", label, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  size %llu alignment %llu\n", (unsigned long long)q.size, (unsigned long long)q.alignment);
-    else
-        SHOW_LAST(label);
+    show_requirements(label, "mipmapped requirements", cudaMipmappedArrayGetMemoryRequirements(&q, m, 0), &q);
 }
 
 int main(void) {
