@@ -373,11 +373,7 @@ int main(void) {
 #endif
     /* A conditional IF node, true by default at each launch, whose body is a memset. */
     cudaGraphConditionalHandle ch = gn_cond(g3, 1, cudaGraphCondAssignDefault);
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = ch;
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 1;
+    np = gn_conditional(ch, cudaGraphCondTypeIf, 1);
     SHOW("AddNode conditional", ADD_NODE(&n_cond, g3, NULL, 0, &np));
     CHECK(np.conditional.phGraph_out != NULL);
     cudaGraphNode_t body_ms;
@@ -500,11 +496,7 @@ int main(void) {
     np.type = cudaGraphNodeTypeMemFree;
     np.free.dptr = aptr3;
     SHOW("ExecNodeSetParams mem free", cudaGraphExecNodeSetParams(e3, n_free, &np));
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = ch;
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 1;
+    np = gn_conditional(ch, cudaGraphCondTypeIf, 1);
     SHOW("ExecNodeSetParams conditional", cudaGraphExecNodeSetParams(e3, n_cond, &np));
     memset(h32b, 0, N * 4);
     before2 = host_calls2;
