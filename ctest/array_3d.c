@@ -193,9 +193,6 @@ int main(void) {
 
     OK(cudaStreamDestroy(s));
     OK(cudaFree(dev.ptr));
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(b));
-    OK(cudaFreeArray(small));
-    OK(cudaFreeArray(layered));
+    ct_free_arrays(a, b, small, layered, NULL);
     DONE();
 }

@@ -174,8 +174,7 @@ int main(void) {
     CHECK(memcmp(h16, r16, sizeof h16) == 0);
     SHOW("2DToArray u16 odd offset", cudaMemcpy2DToArray(c16, 1, 0, h16, sizeof h16[0], 2, 1, cudaMemcpyHostToDevice));
     SHOW_LAST("u16 odd offset");
-    OK(cudaFreeArray(c16));
-    OK(cudaFreeArray(c8x4));
+    ct_free_arrays(c16, c8x4, NULL);
 
     /* a 1D array: height 1 copies */
     cudaArray_t one = NULL;
@@ -191,7 +190,6 @@ int main(void) {
     SHOW("2DToArray 1D row 1", cudaMemcpy2DToArray(one, 0, 1, line, 32, 32, 1, cudaMemcpyHostToDevice));
     OK(cudaFreeArray(one));
 
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(b));
+    ct_free_arrays(a, b, NULL);
     DONE();
 }

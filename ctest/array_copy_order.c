@@ -37,6 +37,14 @@ static void show_changed(const char *label, cudaArray_t a) {
     printf("\n");
 }
 
+/* The array filled afresh, then a copy of n bytes from host to (x, y) in it (with the last error
+ * after it), and what it changed. */
+static void to_array_piece(cudaArray_t a, const char *label, size_t x, size_t y, const unsigned char *host, size_t n) {
+    fill(a);
+    SHOW_CLEARED(label, cudaMemcpyToArray(a, x, y, host, n, cudaMemcpyHostToDevice));
+    show_changed("array after", a);
+}
+
 int main(void) {
     struct cudaChannelFormatDesc u8 = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
     cudaArray_t a = NULL, b = NULL;
@@ -84,21 +92,13 @@ int main(void) {
     SHOW_CLEARED("ArrayToArray NULL to NULL", cudaMemcpyArrayToArray(NULL, 0, 0, NULL, 0, 0, 16, cudaMemcpyDeviceToDevice));
 
     /* Pieces: the rest of row 3 from byte 4 is copied before the next row is refused. */
-    fill(a);
-    SHOW_CLEARED("ToArray 12 bytes from (4, 3)", cudaMemcpyToArray(a, 4, 3, host, 12, cudaMemcpyHostToDevice));
-    show_changed("array after", a);
+    to_array_piece(a, "ToArray 12 bytes from (4, 3)", 4, 3, host, 12);
     /* Two whole rows from row 2 are copied before the 4 bytes left, in row 4, are refused. */
-    fill(a);
-    SHOW_CLEARED("ToArray 20 bytes from (0, 2)", cudaMemcpyToArray(a, 0, 2, host, 20, cudaMemcpyHostToDevice));
-    show_changed("array after", a);
+    to_array_piece(a, "ToArray 20 bytes from (0, 2)", 0, 2, host, 20);
     /* Fewer bytes than the rest of the row: one piece at (x, y). */
-    fill(a);
-    SHOW_CLEARED("ToArray 3 bytes from (4, 1)", cudaMemcpyToArray(a, 4, 1, host, 3, cudaMemcpyHostToDevice));
-    show_changed("array after", a);
+    to_array_piece(a, "ToArray 3 bytes from (4, 1)", 4, 1, host, 3);
     /* All of it: the rest of row 0, two rows, 2 bytes. */
-    fill(a);
-    SHOW_CLEARED("ToArray 22 bytes from (4, 0)", cudaMemcpyToArray(a, 4, 0, host, 22, cudaMemcpyHostToDevice));
-    show_changed("array after", a);
+    to_array_piece(a, "ToArray 22 bytes from (4, 0)", 4, 0, host, 22);
     {
         unsigned char back[AW * AH];
         OK(cudaMemcpy2DFromArray(back, AW, a, 0, 0, AW, AH, cudaMemcpyDeviceToHost));

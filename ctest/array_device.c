@@ -19,15 +19,10 @@ int main(void) {
     void *dev = NULL;
     size_t pitch = 0;
     OK(cudaMallocPitch(&dev, &pitch, sizeof in[0], H));
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcArray = a;
-    p.dstPtr.ptr = dev;
-    p.dstPtr.pitch = pitch;
-    p.dstPtr.xsize = W;
-    p.dstPtr.ysize = H;
-    p.extent = make_cudaExtent(W, H, 1);
-    p.kind = cudaMemcpyDeviceToDevice;
+    struct cudaMemcpy3DParms p = {.srcArray = a,
+                                  .dstPtr = make_cudaPitchedPtr(dev, pitch, W, H),
+                                  .extent = make_cudaExtent(W, H, 1),
+                                  .kind = cudaMemcpyDeviceToDevice};
     OK(SHOW("cudaMemcpy3D array -> pitched", cudaMemcpy3D(&p)));
     memset(out, 0, sizeof out);
     OK(cudaMemcpy2D(out, sizeof out[0], dev, pitch, sizeof out[0], H, cudaMemcpyDeviceToHost));
@@ -58,24 +53,16 @@ int main(void) {
     float vol[D][H][W], vol2[D][H][W];
     for (int i = 0; i < W * H * D; i++)
         (&vol[0][0][0])[i] = (float)i;
-    memset(&p, 0, sizeof p);
-    p.srcPtr.ptr = vol;
-    p.srcPtr.pitch = sizeof vol[0][0];
-    p.srcPtr.xsize = W;
-    p.srcPtr.ysize = H;
-    p.dstArray = c;
-    p.extent = make_cudaExtent(W, H, D);
-    p.kind = cudaMemcpyHostToDevice;
+    p = (struct cudaMemcpy3DParms){.srcPtr = make_cudaPitchedPtr(vol, sizeof vol[0][0], W, H),
+                                   .dstArray = c,
+                                   .extent = make_cudaExtent(W, H, D),
+                                   .kind = cudaMemcpyHostToDevice};
     OK(SHOW("cudaMemcpy3D host -> 3D array", cudaMemcpy3D(&p)));
-    memset(&p, 0, sizeof p);
     memset(vol2, 0, sizeof vol2);
-    p.srcArray = c;
-    p.dstPtr.ptr = vol2;
-    p.dstPtr.pitch = sizeof vol2[0][0];
-    p.dstPtr.xsize = W;
-    p.dstPtr.ysize = H;
-    p.extent = make_cudaExtent(W, H, D);
-    p.kind = cudaMemcpyDeviceToHost;
+    p = (struct cudaMemcpy3DParms){.srcArray = c,
+                                   .dstPtr = make_cudaPitchedPtr(vol2, sizeof vol2[0][0], W, H),
+                                   .extent = make_cudaExtent(W, H, D),
+                                   .kind = cudaMemcpyDeviceToHost};
     OK(SHOW("cudaMemcpy3D 3D array -> host", cudaMemcpy3D(&p)));
     CHECK(memcmp(vol, vol2, sizeof vol) == 0);
     /* a 2D copy reaches only the first slice of a 3D array */
@@ -84,9 +71,7 @@ int main(void) {
     printf("3D first slice equal: %d\n", memcmp(out, vol[0], sizeof out) == 0);
 
     OK(cudaFreeArray(c));
-    OK(cudaFree(dev));
-    OK(cudaFree(dev2));
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(b));
+    ct_free_device(dev, dev2, NULL);
+    ct_free_arrays(a, b, NULL);
     DONE();
 }

@@ -84,7 +84,6 @@ int main(void) {
     OK(cudaStreamSynchronize(cudaStreamPerThread));
     dump("after per-thread", a);
 
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(b));
+    ct_free_arrays(a, b, NULL);
     DONE();
 }

@@ -2,15 +2,29 @@
  * errors for arrays made without those flags; planes of NV12 arrays. */
 #include "array_util.h"
 
+/* "label what: result" and, where it succeeded, the sparse properties p; else the last error. */
+static void show_sparse(const char *label, const char *what, cudaError_t r, const struct cudaArraySparseProperties *p) {
+    printf("%s %s: %s\n", label, what, cudaGetErrorName(r));
+    if (r == cudaSuccess)
+        printf("  tile %u x %u x %u, miptail first %u size %llu, flags 0x%x\n", p->tileExtent.width,
+               p->tileExtent.height, p->tileExtent.depth, p->miptailFirstLevel,
+               (unsigned long long)p->miptailSize, p->flags);
+    else
+        SHOW_LAST(label);
+}
+
 static void sparse(const char *label, cudaArray_t a) {
     struct cudaArraySparseProperties p;
     memset(&p, 0x5a, sizeof p);
-    cudaError_t r = cudaArrayGetSparseProperties(&p, a);
-    printf("%s sparse: %s\n", label, cudaGetErrorName(r));
+    show_sparse(label, "sparse", cudaArrayGetSparseProperties(&p, a), &p);
+}
+
+/* "label what: result" and, where it succeeded, the memory requirements m; else the last error. */
+static void show_requirements(const char *label, const char *what, cudaError_t r,
+                              const struct cudaArrayMemoryRequirements *m) {
+    printf("%s %s: %s\n", label, what, cudaGetErrorName(r));
     if (r == cudaSuccess)
-        printf("  tile %u x %u x %u, miptail first %u size %llu, flags 0x%x\n", p.tileExtent.width,
-               p.tileExtent.height, p.tileExtent.depth, p.miptailFirstLevel,
-               (unsigned long long)p.miptailSize, p.flags);
+        printf("  size %llu alignment %llu\n", (unsigned long long)m->size, (unsigned long long)m->alignment);
     else
         SHOW_LAST(label);
 }
@@ -18,32 +32,17 @@ static void sparse(const char *label, cudaArray_t a) {
 static void reqs(const char *label, cudaArray_t a, int dev) {
     struct cudaArrayMemoryRequirements m;
     memset(&m, 0x5a, sizeof m);
-    cudaError_t r = cudaArrayGetMemoryRequirements(&m, a, dev);
-    printf("%s requirements (device %d): %s\n", label, dev, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  size %llu alignment %llu\n", (unsigned long long)m.size, (unsigned long long)m.alignment);
-    else
-        SHOW_LAST(label);
+    char what[48];
+    snprintf(what, sizeof what, "requirements (device %d)", dev);
+    show_requirements(label, what, cudaArrayGetMemoryRequirements(&m, a, dev), &m);
 }
 
 static void mip(const char *label, cudaMipmappedArray_t m) {
     struct cudaArraySparseProperties p;
     memset(&p, 0x5a, sizeof p);
-    cudaError_t r = cudaMipmappedArrayGetSparseProperties(&p, m);
-    printf("%s mipmapped sparse: %s\n", label, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  tile %u x %u x %u, miptail first %u size %llu, flags 0x%x\n", p.tileExtent.width,
-               p.tileExtent.height, p.tileExtent.depth, p.miptailFirstLevel,
-               (unsigned long long)p.miptailSize, p.flags);
-    else
-        SHOW_LAST(label);
+    show_sparse(label, "mipmapped sparse", cudaMipmappedArrayGetSparseProperties(&p, m), &p);
     struct cudaArrayMemoryRequirements q;
-    r = cudaMipmappedArrayGetMemoryRequirements(&q, m, 0);
-    printf("%s mipmapped requirements: %s\n", label, cudaGetErrorName(r));
-    if (r == cudaSuccess)
-        printf("  size %llu alignment %llu\n", (unsigned long long)q.size, (unsigned long long)q.alignment);
-    else
-        SHOW_LAST(label);
+    show_requirements(label, "mipmapped requirements", cudaMipmappedArrayGetMemoryRequirements(&q, m, 0), &q);
 }
 
 int main(void) {
@@ -110,9 +109,7 @@ int main(void) {
     SHOW_LAST("mip sparse NULL");
     SHOW("mipmapped requirements NULL", cudaMipmappedArrayGetMemoryRequirements(&mr, NULL, 0));
     SHOW_LAST("mip reqs NULL");
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(sp_a));
-    OK(cudaFreeArray(plain));
+    ct_free_arrays(a, sp_a, plain, NULL);
 
     /* sparse and deferred mipmapped arrays */
     static const struct {

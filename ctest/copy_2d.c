@@ -123,7 +123,6 @@ int main(void) {
     SHOW("2D D2H freed src", cudaMemcpy2D(back, HP, d2, dp2, W, H, cudaMemcpyDeviceToHost));
     SHOW_LAST("freed src");
 
-    OK(cudaFree(lin));
-    OK(cudaFree(d));
+    ct_free_device(lin, d, NULL);
     DONE();
 }

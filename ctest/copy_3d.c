@@ -210,9 +210,7 @@ int main(void) {
         p.kind = cudaMemcpyDeviceToDevice;
         SHOW("3D dst array and ptr", cudaMemcpy3D(&p));
         SHOW_LAST("dst array and ptr");
-        OK(cudaFreeArray(a));
-        OK(cudaFreeArray(a2));
-        OK(cudaFreeArray(b16));
+        ct_free_arrays(a, a2, b16, NULL);
     }
 
     /* Neither array nor pointer. */

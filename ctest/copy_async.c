@@ -106,10 +106,8 @@ int main(void) {
     OK(SHOW("cudaStreamSynchronize after failures", cudaStreamSynchronize(s)));
 
     OK(SHOW("cudaStreamDestroy", cudaStreamDestroy(s)));
-    OK(cudaFree(d));
-    OK(cudaFree(d2));
-    OK(cudaFreeHost(pin));
-    OK(cudaFreeHost(pin2));
+    ct_free_device(d, d2, NULL);
+    ct_free_host(pin, pin2, NULL);
     free(h);
     DONE();
 }

@@ -218,8 +218,7 @@ int main(void) {
     free(pg);
     OK(cudaFree(m));
     OK(cudaFree(pd.ptr));
-    OK(cudaFree(d1));
-    OK(cudaFree(d2));
+    ct_free_device(d1, d2, NULL);
     OK(cudaFreeHost(pin));
     OK(cudaStreamDestroy(s));
     DONE();

@@ -141,8 +141,7 @@ int main(void) {
     SHOW("cudaGetLastError", cudaGetLastError());
 
     OK(cudaFree(d));
-    OK(cudaFreeHost(pin));
-    OK(cudaFreeHost(pin2));
+    ct_free_host(pin, pin2, NULL);
     free(h);
     free(h2);
     DONE();

@@ -170,8 +170,7 @@ int main(void) {
     SHOW_LAST("memset2D narrow pitch");
 
     OK(cudaStreamDestroy(s));
-    OK(cudaFree(dev));
-    OK(cudaFree(dev2));
+    ct_free_device(dev, dev2, NULL);
     OK(cudaFreeHost(pinned));
     DONE();
 }

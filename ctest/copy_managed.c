@@ -45,7 +45,6 @@ int main(void) {
         printf("registered: %s\n", ok ? "ok" : "wrong");
     }
     OK(cudaHostUnregister(reg));
-    OK(cudaFree(m));
-    OK(cudaFree(d));
+    ct_free_device(m, d, NULL);
     DONE();
 }

@@ -12,15 +12,7 @@ static const size_t HUGE_PITCH = (size_t)1 << 33;
 
 static struct cudaMemcpy3DParms parms(cudaArray_t sa, struct cudaPitchedPtr sp, cudaArray_t da,
                                       struct cudaPitchedPtr dp, struct cudaExtent e, enum cudaMemcpyKind k) {
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcArray = sa;
-    p.srcPtr = sp;
-    p.dstArray = da;
-    p.dstPtr = dp;
-    p.extent = e;
-    p.kind = k;
-    return p;
+    return (struct cudaMemcpy3DParms){.srcArray = sa, .srcPtr = sp, .dstArray = da, .dstPtr = dp, .extent = e, .kind = k};
 }
 
 static const struct cudaPitchedPtr NOPTR = {0, 0, 0, 0};

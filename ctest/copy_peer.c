@@ -102,7 +102,6 @@ int main(void) {
     SHOW_LAST("3D peer async NULL");
 
     OK(cudaStreamDestroy(s));
-    OK(cudaFree(a));
-    OK(cudaFree(b));
+    ct_free_device(a, b, NULL);
     DONE();
 }

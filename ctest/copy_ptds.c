@@ -83,12 +83,10 @@ int main(void) {
         CHECK(ok);
         printf("memsets: %s\n", ok ? "ok" : "wrong");
     }
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcPtr = make_cudaPitchedPtr(h, 16, 16, 4);
-    p.dstPtr = make_cudaPitchedPtr(d, 16, 16, 4);
-    p.extent = make_cudaExtent(16, 4, 2);
-    p.kind = cudaMemcpyHostToDevice;
+    struct cudaMemcpy3DParms p = {.srcPtr = make_cudaPitchedPtr(h, 16, 16, 4),
+                                  .dstPtr = make_cudaPitchedPtr(d, 16, 16, 4),
+                                  .extent = make_cudaExtent(16, 4, 2),
+                                  .kind = cudaMemcpyHostToDevice};
     SHOW("cudaMemcpy3D_ptds", cudaMemcpy3D_ptds(&p));
     p.kind = cudaMemcpyDefault;
     SHOW("cudaMemcpy3DAsync_ptsz", cudaMemcpy3DAsync_ptsz(&p, 0));

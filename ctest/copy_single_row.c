@@ -128,8 +128,7 @@ static void array_copies(void) {
         }
     SHOW("2DArrayToArray 1 row", cudaMemcpy2DArrayToArray(a2, 0, 0, a, 1, 2, W, 1, cudaMemcpyDeviceToDevice));
     SHOW("2DArrayToArray 1 row Default", cudaMemcpy2DArrayToArray(a2, 0, 0, a, 1, 2, W, 1, cudaMemcpyDefault));
-    OK(cudaFreeArray(a));
-    OK(cudaFreeArray(a2));
+    ct_free_arrays(a, a2, NULL);
 }
 
 static void copies_3d(int peer) {

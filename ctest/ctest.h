@@ -28,6 +28,7 @@
 #ifndef CUDART_RS_CTEST_H
 #define CUDART_RS_CTEST_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,18 +98,48 @@ static cudaError_t ct_show(const char *label, cudaError_t e) {
     } while (0)
 
 /* A call that must succeed. */
-#define OK(call)                                                                         \
-    do {                                                                                 \
-        cudaError_t ct_e = (call);                                                       \
-        if (ct_e != cudaSuccess) {                                                       \
-            printf("FAIL %s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                  \
-                   cudaGetErrorName(ct_e));                                              \
-            ct_failed++;                                                                 \
+#define OK(call) ct_ok(__FILE__, __LINE__, #call, (call))
+static inline void ct_ok(const char *file, int line, const char *text, cudaError_t e) {
+    if (e != cudaSuccess) {
+        printf("FAIL %s:%d: %s -> %s\n", file, line, text, cudaGetErrorName(e));
+        ct_failed++;
+    }
+}
+
+/* The end of a test: each of these frees or destroys every handle of its list, in order, and
+ * each call must succeed (as OK); a list ends at NULL. */
+#define CT_RELEASE_EACH(name, type, call)                                                \
+    __attribute__((sentinel)) static inline void name(type first, ...) {                 \
+        va_list ap;                                                                      \
+        va_start(ap, first);                                                             \
+        for (type h = first; h; h = va_arg(ap, type)) {                                  \
+            cudaError_t ct_e = call(h);                                                  \
+            if (ct_e != cudaSuccess) {                                                   \
+                printf("FAIL %s -> %s\n", #call, cudaGetErrorName(ct_e));               \
+                ct_failed++;                                                             \
+            }                                                                            \
         }                                                                                \
-    } while (0)
+        va_end(ap);                                                                      \
+    }
+CT_RELEASE_EACH(ct_free_device, void *, cudaFree)
+CT_RELEASE_EACH(ct_free_host, void *, cudaFreeHost)
+CT_RELEASE_EACH(ct_free_arrays, cudaArray_t, cudaFreeArray)
+CT_RELEASE_EACH(ct_destroy_streams, cudaStream_t, cudaStreamDestroy)
+CT_RELEASE_EACH(ct_destroy_events, cudaEvent_t, cudaEventDestroy)
+CT_RELEASE_EACH(ct_destroy_graphs, cudaGraph_t, cudaGraphDestroy)
+CT_RELEASE_EACH(ct_destroy_graph_execs, cudaGraphExec_t, cudaGraphExecDestroy)
+#undef CT_RELEASE_EACH
 
 /* Prints the thread's last error (and clears it), so tests pin NVIDIA's recording rules. */
 #define SHOW_LAST(label) printf("%s last: %s\n", (label), cudaGetErrorName(cudaGetLastError()))
+
+/* SHOW, then SHOW_LAST: "label: result", then "last_label last: <the last error>" (cleared). */
+#define SHOW_AND_LAST(label, call, last_label) ct_show_and_last((label), (call), (last_label))
+static inline cudaError_t ct_show_and_last(const char *label, cudaError_t e, const char *last_label) {
+    ct_show(label, e);
+    SHOW_LAST(last_label);
+    return e;
+}
 
 /* cudaPointerGetAttributes of p into *a (first filled with 0x7f bytes), printed as
  * "label: error" and, when it failed, the thread's last error; whether it succeeded. */
@@ -131,12 +162,10 @@ static inline cudaError_t ct_show_call(const char *label, cudaError_t r) {
 }
 
 /* A call's result and the last error after it (cleared), on one line. */
-#define SHOW_CLEARED(label, call)                                                        \
-    do {                                                                                 \
-        cudaError_t ct_r = (call);                                                       \
-        printf("%s: %s, last %s\n", (label), cudaGetErrorName(ct_r),                    \
-               cudaGetErrorName(cudaGetLastError()));                                    \
-    } while (0)
+#define SHOW_CLEARED(label, call) ct_show_cleared((label), (call))
+static inline void ct_show_cleared(const char *label, cudaError_t r) {
+    printf("%s: %s, last %s\n", label, cudaGetErrorName(r), cudaGetErrorName(cudaGetLastError()));
+}
 
 /* Runs a scenario in a process of its own (after a fault the device may stay unusable in the
  * process that faulted); the parent makes no CUDA call. Returns 1 if the scenario failed. */

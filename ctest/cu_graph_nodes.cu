@@ -609,11 +609,7 @@ int main(void) {
     cudaKernelNodeParams kpif = kparams((const void *)set_cond, 1, 1, argsif, NULL);
     cudaGraphNode_t k_if, n_if;
     OK(cudaGraphAddKernelNode(&k_if, gc, NULL, 0, &kpif));
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = hif;
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 2;
+    np = gn_conditional(hif, cudaGraphCondTypeIf, 2);
     SHOW("AddNode IF/else", ADD_NODE_V2(&n_if, gc, &k_if, 1, &np));
     CHECK(np.conditional.phGraph_out != NULL);
     if (np.conditional.phGraph_out) {
@@ -650,11 +646,7 @@ int main(void) {
     cudaKernelNodeParams kpw = kparams((const void *)loop_start, 1, 1, argsw, NULL);
     cudaGraphNode_t k_w, n_w;
     OK(cudaGraphAddKernelNode(&k_w, gw, NULL, 0, &kpw));
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = hw;
-    np.conditional.type = cudaGraphCondTypeWhile;
-    np.conditional.size = 1;
+    np = gn_conditional(hw, cudaGraphCondTypeWhile, 1);
     SHOW("AddNode WHILE", ADD_NODE(&n_w, gw, &k_w, 1, &np));
     if (np.conditional.phGraph_out) {
         void *argsb[] = {&hw, &d_state};
@@ -680,11 +672,7 @@ int main(void) {
     OK(cudaMemcpy(st, d_state, 8, cudaMemcpyDeviceToHost));
     printf("WHILE 0: left %d, iterations %d\n", st[0], st[1]);
     CHECK(st[1] == 0);
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = hw;
-    np.conditional.type = cudaGraphCondTypeWhile;
-    np.conditional.size = 2;
+    np = gn_conditional(hw, cudaGraphCondTypeWhile, 2);
     cudaGraphNode_t n_w2 = NULL;
     SHOW("AddNode WHILE size 2", ADD_NODE_V2(&n_w2, gw, NULL, 0, &np));
     SHOW_LAST("WHILE size 2");
@@ -694,14 +682,7 @@ int main(void) {
     gn_destroy(cg);
     gn_destroy(cg2);
     gn_destroy(g);
-    OK(cudaFree(d_if));
-    OK(cudaFree(d_state));
-    OK(cudaFree(d_a));
-    OK(cudaFree(d_out));
-    OK(cudaFree(d_c));
-    OK(cudaFree(d_b8));
-    OK(cudaFree(d_b16));
-    OK(cudaFree(p2d));
+    ct_free_device(d_if, d_state, d_a, d_out, d_c, d_b8, d_b16, p2d, NULL);
     OK(cudaStreamDestroy(s));
     DONE();
 }

@@ -119,14 +119,10 @@ int main(void) {
     nw = sm_set(hw, blocks, set_w);
     SHOWI("legacy stream used more SMs than group A", nw > (int)groups[0].sm.smCount);
 
-    OK(cudaStreamDestroy(sa));
-    OK(cudaStreamDestroy(sb));
-    OK(cudaStreamDestroy(plain));
+    ct_destroy_streams(sa, sb, plain, NULL);
     OK(cudaExecutionCtxDestroy(ga));
     OK(cudaExecutionCtxDestroy(gb));
-    OK(cudaFree(da_ids));
-    OK(cudaFree(db_ids));
-    OK(cudaFree(dw_ids));
+    ct_free_device(da_ids, db_ids, dw_ids, NULL);
     free(ha);
     free(hb);
     free(hw);

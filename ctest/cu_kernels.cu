@@ -183,11 +183,8 @@ int main(void) {
     SHOW("launch with 64 KiB dynamic shared", cudaGetLastError());
     OK(cudaDeviceSynchronize());
 
-    OK(cudaStreamDestroy(s1));
-    OK(cudaStreamDestroy(s2));
+    ct_destroy_streams(s1, s2, NULL);
     OK(cudaFreeHost(hm));
-    OK(cudaFree(m));
-    OK(cudaFree(pd));
-    OK(cudaFree(d));
+    ct_free_device(m, pd, d, NULL);
     DONE();
 }

@@ -353,8 +353,7 @@ int main(void) {
         SHOW("completion errors sync", cudaStreamSynchronize(s));
 
         OK(cudaEventDestroy(ev));
-        OK(cudaStreamDestroy(s));
-        OK(cudaStreamDestroy(s2));
+        ct_destroy_streams(s, s2, NULL);
     }
 
     /* Memory sync domains. */
@@ -520,7 +519,6 @@ int main(void) {
         SHOW_LAST("end");
     }
 
-    OK(cudaFree(d_out));
-    OK(cudaFree(d_buf));
+    ct_free_device(d_out, d_buf, NULL);
     DONE();
 }

@@ -398,8 +398,7 @@ static void managed(void) {
         for (size_t i = 0; i < slice; i++) ok &= m[(size_t)d * slice + i] == (unsigned char)(0xa0 + d);
     CHECK(ok);
     printf("managed memory: the host reads every device's slice: %s\n", ok ? "ok" : "WRONG");
-    OK(cudaFree(m));
-    OK(cudaFree(sum));
+    ct_free_device(m, sum, NULL);
 }
 
 /* ---------------------------------------------------------------- threads */

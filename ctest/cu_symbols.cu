@@ -167,7 +167,6 @@ int main(void) {
 
     OK(cudaStreamDestroy(s));
     OK(cudaFreeHost(pin));
-    OK(cudaFree(fd));
-    OK(cudaFree(d));
+    ct_free_device(fd, d, NULL);
     DONE();
 }

@@ -483,7 +483,6 @@ int main(void) {
     }
 
     OK(cudaFreeArray(a2));
-    OK(cudaFree(d_coords));
-    OK(cudaFree(d_out));
+    ct_free_device(d_coords, d_out, NULL);
     DONE();
 }

@@ -155,15 +155,7 @@ static void memset_registered(void) {
 
 static struct cudaMemcpy3DParms p3d(struct cudaPitchedPtr src, struct cudaPos sp, struct cudaPitchedPtr dst, struct cudaPos dp,
                                     struct cudaExtent e, enum cudaMemcpyKind kind) {
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcPtr = src;
-    p.srcPos = sp;
-    p.dstPtr = dst;
-    p.dstPos = dp;
-    p.extent = e;
-    p.kind = kind;
-    return p;
+    return (struct cudaMemcpy3DParms){.srcPtr = src, .srcPos = sp, .dstPtr = dst, .dstPos = dp, .extent = e, .kind = kind};
 }
 
 /* A 3D copy of 64 bytes x 2 rows x 1 slice between the device allocation (pitch 512, 4 rows

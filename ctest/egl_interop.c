@@ -177,8 +177,7 @@ static void stream_round(int kind) {
     OK(cudaStreamSynchronize(cs));
     OK(SHOW("cudaEGLStreamProducerDisconnect", cudaEGLStreamProducerDisconnect(&prod)));
     OK(SHOW("cudaEGLStreamConsumerDisconnect", cudaEGLStreamConsumerDisconnect(&cons)));
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(cs));
+    ct_destroy_streams(s, cs, NULL);
     for (int i = 0; i < 3; i++)
         if (dev[i]) OK(cudaFree(dev[i]));
     if (arr) OK(cudaFreeArray(arr));
@@ -269,12 +268,7 @@ static void egl_image(void) {
         printf("EGL image of a GL texture: unavailable\n");
         return;
     }
-    GLuint tex = 0;
-    g.GenTextures(1, &tex);
-    g.BindTexture(GX_GL_TEXTURE_2D, tex);
-    g.TexParameteri(GX_GL_TEXTURE_2D, GX_GL_TEXTURE_MIN_FILTER, GX_GL_NEAREST);
-    g.TexParameteri(GX_GL_TEXTURE_2D, GX_GL_TEXTURE_MAG_FILTER, GX_GL_NEAREST);
-    g.TexImage2D(GX_GL_TEXTURE_2D, 0, GX_GL_RGBA8, W, H, 0, GX_GL_RGBA, GX_GL_UNSIGNED_BYTE, NULL);
+    GLuint tex = gx_rgba8_texture(&g, W, H);
     g.Finish();
     EGLImageKHR img = g.CreateImageKHR(g.dpy, g.ctx, GX_EGL_GL_TEXTURE_2D_KHR, (void *)(uintptr_t)tex, NULL);
     printf("eglCreateImageKHR: %s\n", img ? "ok" : "failed");

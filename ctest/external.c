@@ -125,37 +125,31 @@ static void buffers(cudaExternalMemory_t m) {
     /* Errors of a valid memory object. */
     b.offset = 0;
     b.size = size;
-    SHOW("GetMappedBuffer(NULL desc)", cudaExternalMemoryGetMappedBuffer(&q, m, NULL));
-    SHOW_LAST("GetMappedBuffer(NULL desc)");
+    SHOW_AND_LAST("GetMappedBuffer(NULL desc)", cudaExternalMemoryGetMappedBuffer(&q, m, NULL), "GetMappedBuffer(NULL desc)");
     b.size = 0;
     q = NULL;
-    SHOW("GetMappedBuffer(size 0)", cudaExternalMemoryGetMappedBuffer(&q, m, &b));
-    SHOW_LAST("GetMappedBuffer(size 0)");
+    SHOW_AND_LAST("GetMappedBuffer(size 0)", cudaExternalMemoryGetMappedBuffer(&q, m, &b), "GetMappedBuffer(size 0)");
     if (q) OK(cudaFree(q));
     b.size = size;
     b.offset = n;
     q = NULL;
-    SHOW("GetMappedBuffer(past the end)", cudaExternalMemoryGetMappedBuffer(&q, m, &b));
-    SHOW_LAST("GetMappedBuffer(past the end)");
+    SHOW_AND_LAST("GetMappedBuffer(past the end)", cudaExternalMemoryGetMappedBuffer(&q, m, &b), "GetMappedBuffer(past the end)");
     if (q) OK(cudaFree(q));
     b.offset = 1;
     b.size = n;
     q = NULL;
-    SHOW("GetMappedBuffer(offset 1)", cudaExternalMemoryGetMappedBuffer(&q, m, &b));
-    SHOW_LAST("GetMappedBuffer(offset 1)");
+    SHOW_AND_LAST("GetMappedBuffer(offset 1)", cudaExternalMemoryGetMappedBuffer(&q, m, &b), "GetMappedBuffer(offset 1)");
     if (q) OK(cudaFree(q));
     b.offset = 0;
     b.flags = 1;
     q = NULL;
-    SHOW("GetMappedBuffer(flags 1)", cudaExternalMemoryGetMappedBuffer(&q, m, &b));
-    SHOW_LAST("GetMappedBuffer(flags 1)");
+    SHOW_AND_LAST("GetMappedBuffer(flags 1)", cudaExternalMemoryGetMappedBuffer(&q, m, &b), "GetMappedBuffer(flags 1)");
     if (q) OK(cudaFree(q));
     b.flags = 0;
 #if CUDART_VERSION >= 13000
     b.reserved[0] = 1;
     q = NULL;
-    SHOW("GetMappedBuffer(reserved word set)", cudaExternalMemoryGetMappedBuffer(&q, m, &b));
-    SHOW_LAST("GetMappedBuffer(reserved word set)");
+    SHOW_AND_LAST("GetMappedBuffer(reserved word set)", cudaExternalMemoryGetMappedBuffer(&q, m, &b), "GetMappedBuffer(reserved word set)");
     if (q) OK(cudaFree(q));
     b.reserved[0] = 0;
 #endif
@@ -208,40 +202,33 @@ static void mipmapped(cudaExternalMemory_t m) {
     }
     cudaMipmappedArray_t x = NULL;
     struct cudaExternalMemoryMipmappedArrayDesc bad = mm_desc(cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindUnsigned), 64, 32, 1);
-    SHOW("GetMappedMipmappedArray(3-channel desc)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(3-channel desc)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(3-channel desc)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad), "GetMappedMipmappedArray(3-channel desc)");
     if (x) OK(cudaFreeMipmappedArray(x));
     /* Not 0 levels: NVIDIA's runtime aborts on it (the driver overruns its heap). */
     x = NULL;
     bad = mm_desc(f, 0, 0, 1);
-    SHOW("GetMappedMipmappedArray(0 x 0)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(0 x 0)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(0 x 0)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad), "GetMappedMipmappedArray(0 x 0)");
     if (x) OK(cudaFreeMipmappedArray(x));
     x = NULL;
     bad = mm_desc(f, 8192, 8192, 1); /* 256 MiB: more than the object holds */
-    SHOW("GetMappedMipmappedArray(larger than the object)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(larger than the object)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(larger than the object)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad), "GetMappedMipmappedArray(larger than the object)");
     if (x) OK(cudaFreeMipmappedArray(x));
     x = NULL;
     bad = mm_desc(f, 64, 32, 1);
     bad.flags = 0x1000;
-    SHOW("GetMappedMipmappedArray(flags 0x1000)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(flags 0x1000)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(flags 0x1000)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad), "GetMappedMipmappedArray(flags 0x1000)");
     if (x) OK(cudaFreeMipmappedArray(x));
     x = NULL;
     bad.flags = cudaArraySurfaceLoadStore;
-    SHOW("GetMappedMipmappedArray(SurfaceLoadStore)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(SurfaceLoadStore)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(SurfaceLoadStore)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad), "GetMappedMipmappedArray(SurfaceLoadStore)");
     if (x) OK(cudaFreeMipmappedArray(x));
     x = NULL;
     bad.flags = 0;
     bad.offset = 4096;
-    SHOW("GetMappedMipmappedArray(offset 4096)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad));
-    SHOW_LAST("GetMappedMipmappedArray(offset 4096)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(offset 4096)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, &bad), "GetMappedMipmappedArray(offset 4096)");
     if (x) OK(cudaFreeMipmappedArray(x));
     bad.offset = 0;
-    SHOW("GetMappedMipmappedArray(NULL desc)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, NULL));
-    SHOW_LAST("GetMappedMipmappedArray(NULL desc)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(NULL desc)", cudaExternalMemoryGetMappedMipmappedArray(&x, m, NULL), "GetMappedMipmappedArray(NULL desc)");
 }
 
 static void memory(void) {
@@ -314,8 +301,7 @@ static void memory(void) {
 
 static void memory_errors(void) {
     cudaExternalMemory_t m = NULL;
-    SHOW("cudaImportExternalMemory(NULL desc)", cudaImportExternalMemory(&m, NULL));
-    SHOW_LAST("cudaImportExternalMemory(NULL desc)");
+    SHOW_AND_LAST("cudaImportExternalMemory(NULL desc)", cudaImportExternalMemory(&m, NULL), "cudaImportExternalMemory(NULL desc)");
     import_fails("import(type 0)", mem_desc(0, -1, 1 << 20));
     import_fails("import(type 99)", mem_desc(99, -1, 1 << 20));
     import_fails("import(OpaqueFd, fd -1)", mem_desc(cudaExternalMemoryHandleTypeOpaqueFd, -1, 1 << 20));
@@ -362,8 +348,7 @@ static sem_op sym(const char *name) { return (sem_op)dlsym(RTLD_DEFAULT, name); 
 
 static void semaphores(void) {
     cudaExternalSemaphore_t s = NULL;
-    SHOW("cudaImportExternalSemaphore(NULL desc)", cudaImportExternalSemaphore(&s, NULL));
-    SHOW_LAST("cudaImportExternalSemaphore(NULL desc)");
+    SHOW_AND_LAST("cudaImportExternalSemaphore(NULL desc)", cudaImportExternalSemaphore(&s, NULL), "cudaImportExternalSemaphore(NULL desc)");
     sem_import_fails("semaphore(type 0)", sem_desc(0, -1));
     sem_import_fails("semaphore(type 99)", sem_desc(99, -1));
     sem_import_fails("semaphore(OpaqueFd, fd -1)", sem_desc(cudaExternalSemaphoreHandleTypeOpaqueFd, -1));
@@ -391,14 +376,10 @@ static void semaphores(void) {
     /* Empty sets: nothing to signal or wait on. */
     cudaStream_t st = NULL;
     OK(cudaStreamCreate(&st));
-    SHOW("Signal(0 semaphores)", cudaSignalExternalSemaphoresAsync(NULL, NULL, 0, 0));
-    SHOW_LAST("Signal(0 semaphores)");
-    SHOW("Wait(0 semaphores)", cudaWaitExternalSemaphoresAsync(NULL, NULL, 0, 0));
-    SHOW_LAST("Wait(0 semaphores)");
-    SHOW("Signal(0 semaphores, stream)", cudaSignalExternalSemaphoresAsync(NULL, NULL, 0, st));
-    SHOW_LAST("Signal(0 semaphores, stream)");
-    SHOW("Wait(0 semaphores, per-thread stream)", cudaWaitExternalSemaphoresAsync(NULL, NULL, 0, cudaStreamPerThread));
-    SHOW_LAST("Wait(0 semaphores, per-thread stream)");
+    SHOW_AND_LAST("Signal(0 semaphores)", cudaSignalExternalSemaphoresAsync(NULL, NULL, 0, 0), "Signal(0 semaphores)");
+    SHOW_AND_LAST("Wait(0 semaphores)", cudaWaitExternalSemaphoresAsync(NULL, NULL, 0, 0), "Wait(0 semaphores)");
+    SHOW_AND_LAST("Signal(0 semaphores, stream)", cudaSignalExternalSemaphoresAsync(NULL, NULL, 0, st), "Signal(0 semaphores, stream)");
+    SHOW_AND_LAST("Wait(0 semaphores, per-thread stream)", cudaWaitExternalSemaphoresAsync(NULL, NULL, 0, cudaStreamPerThread), "Wait(0 semaphores, per-thread stream)");
 #if CUDART_VERSION >= 13000
     const char *names[] = {"cudaSignalExternalSemaphoresAsync_ptsz", "cudaWaitExternalSemaphoresAsync_ptsz"};
 #else
@@ -424,22 +405,15 @@ static void semaphores(void) {
 }
 
 static void nvsci(void) {
-    SHOW("NvSciSyncAttributes(NULL, 0, Signal)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, cudaNvSciSyncAttrSignal));
-    SHOW_LAST("NvSciSyncAttributes(NULL, 0, Signal)");
-    SHOW("NvSciSyncAttributes(NULL, 0, Wait)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, cudaNvSciSyncAttrWait));
-    SHOW_LAST("NvSciSyncAttributes(NULL, 0, Wait)");
-    SHOW("NvSciSyncAttributes(NULL, 0, both)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, 3));
-    SHOW_LAST("NvSciSyncAttributes(NULL, 0, both)");
-    SHOW("NvSciSyncAttributes(NULL, 0, 0)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, 0));
-    SHOW_LAST("NvSciSyncAttributes(NULL, 0, 0)");
-    SHOW("NvSciSyncAttributes(NULL, 0, 4)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, 4));
-    SHOW_LAST("NvSciSyncAttributes(NULL, 0, 4)");
-    SHOW("NvSciSyncAttributes(NULL, -1, Signal)", cudaDeviceGetNvSciSyncAttributes(NULL, -1, 1));
-    SHOW_LAST("NvSciSyncAttributes(NULL, -1, Signal)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, 0, Signal)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, cudaNvSciSyncAttrSignal), "NvSciSyncAttributes(NULL, 0, Signal)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, 0, Wait)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, cudaNvSciSyncAttrWait), "NvSciSyncAttributes(NULL, 0, Wait)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, 0, both)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, 3), "NvSciSyncAttributes(NULL, 0, both)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, 0, 0)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, 0), "NvSciSyncAttributes(NULL, 0, 0)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, 0, 4)", cudaDeviceGetNvSciSyncAttributes(NULL, 0, 4), "NvSciSyncAttributes(NULL, 0, 4)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, -1, Signal)", cudaDeviceGetNvSciSyncAttributes(NULL, -1, 1), "NvSciSyncAttributes(NULL, -1, Signal)");
     int n = 0;
     OK(cudaGetDeviceCount(&n));
-    SHOW("NvSciSyncAttributes(NULL, count, Signal)", cudaDeviceGetNvSciSyncAttributes(NULL, n, 1));
-    SHOW_LAST("NvSciSyncAttributes(NULL, count, Signal)");
+    SHOW_AND_LAST("NvSciSyncAttributes(NULL, count, Signal)", cudaDeviceGetNvSciSyncAttributes(NULL, n, 1), "NvSciSyncAttributes(NULL, count, Signal)");
 }
 
 static int load_driver(void) {
@@ -490,42 +464,31 @@ int main(void) {
     /* Null handles and out pointers, and a NvSci attribute list that is no list, last:
      * NVIDIA's runtime may hand them to the driver. */
     struct cudaExternalMemoryHandleDesc d = mem_desc(cudaExternalMemoryHandleTypeOpaqueFd, -1, 1 << 20);
-    SHOW("cudaImportExternalMemory(NULL out)", cudaImportExternalMemory(NULL, &d));
-    SHOW_LAST("cudaImportExternalMemory(NULL out)");
+    SHOW_AND_LAST("cudaImportExternalMemory(NULL out)", cudaImportExternalMemory(NULL, &d), "cudaImportExternalMemory(NULL out)");
     struct cudaExternalSemaphoreHandleDesc sd = sem_desc(cudaExternalSemaphoreHandleTypeOpaqueFd, -1);
-    SHOW("cudaImportExternalSemaphore(NULL out)", cudaImportExternalSemaphore(NULL, &sd));
-    SHOW_LAST("cudaImportExternalSemaphore(NULL out)");
+    SHOW_AND_LAST("cudaImportExternalSemaphore(NULL out)", cudaImportExternalSemaphore(NULL, &sd), "cudaImportExternalSemaphore(NULL out)");
     struct cudaExternalMemoryBufferDesc b;
     memset(&b, 0, sizeof b);
     b.size = 4096;
     void *p = NULL;
-    SHOW("GetMappedBuffer(NULL memory)", cudaExternalMemoryGetMappedBuffer(&p, NULL, &b));
-    SHOW_LAST("GetMappedBuffer(NULL memory)");
+    SHOW_AND_LAST("GetMappedBuffer(NULL memory)", cudaExternalMemoryGetMappedBuffer(&p, NULL, &b), "GetMappedBuffer(NULL memory)");
     struct cudaExternalMemoryMipmappedArrayDesc md = mm_desc(cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned), 16, 16, 1);
     cudaMipmappedArray_t mm = NULL;
-    SHOW("GetMappedMipmappedArray(NULL memory)", cudaExternalMemoryGetMappedMipmappedArray(&mm, NULL, &md));
-    SHOW_LAST("GetMappedMipmappedArray(NULL memory)");
+    SHOW_AND_LAST("GetMappedMipmappedArray(NULL memory)", cudaExternalMemoryGetMappedMipmappedArray(&mm, NULL, &md), "GetMappedMipmappedArray(NULL memory)");
     if (late) {
         b.size = 4096;
-        SHOW("GetMappedBuffer(NULL devPtr)", cudaExternalMemoryGetMappedBuffer(NULL, late, &b));
-        SHOW_LAST("GetMappedBuffer(NULL devPtr)");
+        SHOW_AND_LAST("GetMappedBuffer(NULL devPtr)", cudaExternalMemoryGetMappedBuffer(NULL, late, &b), "GetMappedBuffer(NULL devPtr)");
         md = mm_desc(cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned), 16, 16, 1);
-        SHOW("GetMappedMipmappedArray(NULL out)", cudaExternalMemoryGetMappedMipmappedArray(NULL, late, &md));
-        SHOW_LAST("GetMappedMipmappedArray(NULL out)");
+        SHOW_AND_LAST("GetMappedMipmappedArray(NULL out)", cudaExternalMemoryGetMappedMipmappedArray(NULL, late, &md), "GetMappedMipmappedArray(NULL out)");
         OK(SHOW("cudaDestroyExternalMemory(kept import)", cudaDestroyExternalMemory(late)));
     }
-    SHOW("cudaDestroyExternalMemory(NULL)", cudaDestroyExternalMemory(NULL));
-    SHOW_LAST("cudaDestroyExternalMemory(NULL)");
-    SHOW("cudaDestroyExternalSemaphore(NULL)", cudaDestroyExternalSemaphore(NULL));
-    SHOW_LAST("cudaDestroyExternalSemaphore(NULL)");
+    SHOW_AND_LAST("cudaDestroyExternalMemory(NULL)", cudaDestroyExternalMemory(NULL), "cudaDestroyExternalMemory(NULL)");
+    SHOW_AND_LAST("cudaDestroyExternalSemaphore(NULL)", cudaDestroyExternalSemaphore(NULL), "cudaDestroyExternalSemaphore(NULL)");
     cudaExternalSemaphore_t none[1] = {NULL};
-    SHOW("Signal(NULL params)", cudaSignalExternalSemaphoresAsync(none, NULL, 1, 0));
-    SHOW_LAST("Signal(NULL params)");
-    SHOW("Wait(NULL params)", cudaWaitExternalSemaphoresAsync(none, NULL, 1, 0));
-    SHOW_LAST("Wait(NULL params)");
+    SHOW_AND_LAST("Signal(NULL params)", cudaSignalExternalSemaphoresAsync(none, NULL, 1, 0), "Signal(NULL params)");
+    SHOW_AND_LAST("Wait(NULL params)", cudaWaitExternalSemaphoresAsync(none, NULL, 1, 0), "Wait(NULL params)");
     unsigned char list[256];
     memset(list, 0, sizeof list);
-    SHOW("NvSciSyncAttributes(not a list, 0, Signal)", cudaDeviceGetNvSciSyncAttributes(list, 0, 1));
-    SHOW_LAST("NvSciSyncAttributes(not a list, 0, Signal)");
+    SHOW_AND_LAST("NvSciSyncAttributes(not a list, 0, Signal)", cudaDeviceGetNvSciSyncAttributes(list, 0, 1), "NvSciSyncAttributes(not a list, 0, Signal)");
     DONE();
 }

@@ -262,6 +262,17 @@ static void gfx_close(gfx *g) {
     if (g->ReleaseThread) g->ReleaseThread();
 }
 
+/* A new w x h RGBA8 2D texture (nearest filtering, no data), bound. */
+static GLuint gx_rgba8_texture(gfx *g, GLsizei w, GLsizei h) {
+    GLuint tex = 0;
+    g->GenTextures(1, &tex);
+    g->BindTexture(GX_GL_TEXTURE_2D, tex);
+    g->TexParameteri(GX_GL_TEXTURE_2D, GX_GL_TEXTURE_MIN_FILTER, GX_GL_NEAREST);
+    g->TexParameteri(GX_GL_TEXTURE_2D, GX_GL_TEXTURE_MAG_FILTER, GX_GL_NEAREST);
+    g->TexImage2D(GX_GL_TEXTURE_2D, 0, GX_GL_RGBA8, w, h, 0, GX_GL_RGBA, GX_GL_UNSIGNED_BYTE, NULL);
+    return tex;
+}
+
 /* A fake VdpGetProcAddress: every VDPAU entry point is missing (there is no VDPAU device). */
 static int gx_no_vdpau_calls = 0;
 static int gx_vdp_get_proc_address(uint32_t device, uint32_t function_id, void **function_pointer) {

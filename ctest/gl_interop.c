@@ -119,12 +119,7 @@ static void buffer_interop(void) {
 
 /* A 2D texture: the mapped array's descriptor, CUDA writes it, GL reads it back. */
 static void texture_interop(void) {
-    GLuint tex = 0;
-    g.GenTextures(1, &tex);
-    g.BindTexture(GX_GL_TEXTURE_2D, tex);
-    g.TexParameteri(GX_GL_TEXTURE_2D, GX_GL_TEXTURE_MIN_FILTER, GX_GL_NEAREST);
-    g.TexParameteri(GX_GL_TEXTURE_2D, GX_GL_TEXTURE_MAG_FILTER, GX_GL_NEAREST);
-    g.TexImage2D(GX_GL_TEXTURE_2D, 0, GX_GL_RGBA8, W, H, 0, GX_GL_RGBA, GX_GL_UNSIGNED_BYTE, NULL);
+    GLuint tex = gx_rgba8_texture(&g, W, H);
     show_gl_error("glTexImage2D");
 
     cudaGraphicsResource_t res = NULL;

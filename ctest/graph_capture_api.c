@@ -467,14 +467,9 @@ int main(void) {
     }
     OK(cudaDeviceSynchronize());
 
-    OK(cudaEventDestroy(ev));
-    OK(cudaEventDestroy(ev2));
-    OK(cudaFreeHost(pinned));
-    OK(cudaFreeHost(pout));
-    OK(cudaFree(d));
-    OK(cudaFree(d2));
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(s3));
-    OK(cudaStreamDestroy(nb));
+    ct_destroy_events(ev, ev2, NULL);
+    ct_free_host(pinned, pout, NULL);
+    ct_free_device(d, d2, NULL);
+    ct_destroy_streams(s, s3, nb, NULL);
     DONE();
 }

@@ -595,9 +595,7 @@ int main(void) {
         SHOW("cudaGraphExecUpdate(graph of empty nodes)", cudaGraphExecUpdate(em, g, &info));
         printf("empty nodes: result %d, errorNode NULL %d\n", (int)info.result, info.errorNode == NULL);
         SHOW_LAST("after update from empty nodes");
-        OK(cudaGraphDestroy(gu));
-        OK(cudaGraphDestroy(g3));
-        OK(cudaGraphDestroy(g4));
+        ct_destroy_graphs(gu, g3, g4, NULL);
     }
 
     /* ---- DOT output ---- */
@@ -732,9 +730,7 @@ int main(void) {
     OK(SHOW("cudaGraphDestroy(clone)", cudaGraphDestroy(c)));
     OK(SHOW("cudaGraphDestroy", cudaGraphDestroy(g)));
     OK(cudaGraphDestroy(g2));
-    OK(cudaFree(da));
-    OK(cudaFree(db));
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(nbs));
+    ct_free_device(da, db, NULL);
+    ct_destroy_streams(s, nbs, NULL);
     DONE();
 }

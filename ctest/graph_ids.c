@@ -325,14 +325,8 @@ int main(void) {
     SHOW("end per-thread recapture", cudaStreamEndCapture(cudaStreamPerThread, &out));
     SHOW_LAST("recapture ptsz");
 
-    OK(cudaGraphExecDestroy(x1));
-    OK(cudaGraphExecDestroy(x2));
-    OK(cudaGraphDestroy(g1));
-    OK(cudaGraphDestroy(g2));
-    OK(cudaGraphDestroy(child));
-    OK(cudaGraphDestroy(cap));
-    OK(cudaGraphDestroy(fresh));
-    OK(cudaGraphDestroy(other));
+    ct_destroy_graph_execs(x1, x2, NULL);
+    ct_destroy_graphs(g1, g2, child, cap, fresh, other, NULL);
     OK(cudaStreamDestroy(s));
     OK(cudaEventDestroy(ev));
     OK(cudaFree(d));

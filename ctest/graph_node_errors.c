@@ -433,11 +433,7 @@ int main(void) {
     np.graph.graph = cg;
     np.graph.ownership = (enum cudaGraphChildGraphNodeOwnership)5;
     SHOW("AddNode child graph, ownership 5", ADD_NODE(&n, g, NULL, 0, &np));
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = gn_cond(g, 0, 0);
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 3;
+    np = gn_conditional(gn_cond(g, 0, 0), cudaGraphCondTypeIf, 3);
     SHOW("AddNode IF size 3", ADD_NODE(&n, g, NULL, 0, &np));
     np.conditional.size = 0;
     SHOW("AddNode IF size 0", ADD_NODE(&n, g, NULL, 0, &np));
@@ -448,11 +444,7 @@ int main(void) {
     np.conditional.size = 3;
     SHOW("AddNode SWITCH size 3", ADD_NODE(&n, g, NULL, 0, &np));
     printf("  SWITCH bodies given %d\n", np.conditional.phGraph_out != NULL);
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = gn_cond(other, 0, 0);
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 1;
+    np = gn_conditional(gn_cond(other, 0, 0), cudaGraphCondTypeIf, 1);
     SHOW("AddNode IF, handle of another graph", ADD_NODE(&n, g, NULL, 0, &np));
     memset(&np, 0, sizeof np);
     np.type = cudaGraphNodeTypeEventRecord;
@@ -585,8 +577,7 @@ int main(void) {
     gn_destroy(other);
     gn_destroy(cg);
     OK(cudaFreeArray(arr));
-    OK(cudaFree(d));
-    OK(cudaFree(d2));
+    ct_free_device(d, d2, NULL);
     OK(cudaFreeHost(hp));
     free(pageable);
     OK(cudaEventDestroy(ev));

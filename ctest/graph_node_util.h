@@ -51,6 +51,17 @@ static cudaGraphConditionalHandle gn_cond(cudaGraph_t g, unsigned dflt, unsigned
     return h;
 }
 
+/* A conditional node's parameters (the rest zero). */
+static inline struct cudaGraphNodeParams gn_conditional(cudaGraphConditionalHandle h,
+                                                        enum cudaGraphConditionalNodeType type, unsigned size) {
+    struct cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeConditional;
+    p.conditional.handle = h;
+    p.conditional.type = type;
+    p.conditional.size = size;
+    return p;
+}
+
 /* A memset node's parameters (the rest zero). */
 static inline struct cudaMemsetParams gn_mset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
                                               size_t height) {

@@ -373,11 +373,7 @@ int main(void) {
 #endif
     /* A conditional IF node, true by default at each launch, whose body is a memset. */
     cudaGraphConditionalHandle ch = gn_cond(g3, 1, cudaGraphCondAssignDefault);
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = ch;
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 1;
+    np = gn_conditional(ch, cudaGraphCondTypeIf, 1);
     SHOW("AddNode conditional", ADD_NODE(&n_cond, g3, NULL, 0, &np));
     CHECK(np.conditional.phGraph_out != NULL);
     cudaGraphNode_t body_ms;
@@ -500,11 +496,7 @@ int main(void) {
     np.type = cudaGraphNodeTypeMemFree;
     np.free.dptr = aptr3;
     SHOW("ExecNodeSetParams mem free", cudaGraphExecNodeSetParams(e3, n_free, &np));
-    memset(&np, 0, sizeof np);
-    np.type = cudaGraphNodeTypeConditional;
-    np.conditional.handle = ch;
-    np.conditional.type = cudaGraphCondTypeIf;
-    np.conditional.size = 1;
+    np = gn_conditional(ch, cudaGraphCondTypeIf, 1);
     SHOW("ExecNodeSetParams conditional", cudaGraphExecNodeSetParams(e3, n_cond, &np));
     memset(h32b, 0, N * 4);
     before2 = host_calls2;
@@ -518,19 +510,8 @@ int main(void) {
     gn_destroy(cg);
     gn_destroy(g);
     OK(cudaFreeArray(arr));
-    OK(cudaFree(d8));
-    OK(cudaFree(d16));
-    OK(cudaFree(d32));
-    OK(cudaFree(dc));
-    OK(cudaFree(p2d));
-    OK(cudaFreeHost(h8));
-    OK(cudaFreeHost(h16));
-    OK(cudaFreeHost(h32));
-    OK(cudaFreeHost(h32b));
-    OK(cudaFreeHost(h2d));
-    OK(cudaFreeHost(harr));
-    OK(cudaFreeHost(hc));
-    OK(cudaFreeHost(halloc));
+    ct_free_device(d8, d16, d32, dc, p2d, NULL);
+    ct_free_host(h8, h16, h32, h32b, h2d, harr, hc, halloc, NULL);
     OK(cudaStreamDestroy(s));
     DONE();
 }

@@ -426,8 +426,7 @@ int main(int argc, char **argv) {
     SHOW("destroy device exec ctx", cudaExecutionCtxDestroy(prim));
     SHOW("device exec ctx still usable", cudaExecutionCtxSynchronize(prim));
     SHOW_LAST("destroy");
-    OK(cudaEventDestroy(ev));
-    OK(cudaEventDestroy(ev2));
+    ct_destroy_events(ev, ev2, NULL);
     OK(cudaGetDevice(&cur));
     SHOWI("current device at the end", cur);
     SHOW("cudaMalloc still works", cudaMemset(dbuf, 0, N));

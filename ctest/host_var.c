@@ -24,6 +24,7 @@
  * fatbin_ptx: `fatbinary --compress=false --create=... --image3=kind=ptx,sm=90,file=hv.ptx`;
  * fatbin_elf: `ptxas -arch=sm_90 -c hv.ptx` then `--image3=kind=elf,sm=90,file=hv.cubin`. */
 #include "ctest.h"
+#include "nvcc_registration.h"
 
 /* What nvcc's generated code declares (crt/host_runtime.h). */
 typedef struct {
@@ -32,15 +33,6 @@ typedef struct {
     const void *data;
     void *filename_or_fatbins;
 } fatbin_wrapper;
-extern void **__cudaRegisterFatBinary(void *fatCubin);
-extern void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
-extern void __cudaUnregisterFatBinary(void **fatCubinHandle);
-extern void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-                                   const char *deviceName, int thread_limit, void *tid, void *bid,
-                                   void *bDim, void *gDim, int *wSize);
-extern void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar, size_t size);
-extern void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTable, size_t functionWindowSize,
-                                       void *dataTable, size_t dataWindowSize);
 
 static const unsigned char fatbin_ptx[344] __attribute__((aligned(16))) = {
     0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00, 0x48, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,

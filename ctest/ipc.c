@@ -18,27 +18,18 @@ struct handles {
     cudaIpcEventHandle_t event;
 };
 
-static int read_all(int fd, void *p, size_t n) {
-    char *c = p;
+/* All n bytes at p read from fd (or, writing, written to it): 0, or -1 at an error or the end. */
+static int transfer_all(int fd, char *c, size_t n, int writing) {
     while (n > 0) {
-        ssize_t r = read(fd, c, n);
+        ssize_t r = writing ? write(fd, c, n) : read(fd, c, n);
         if (r <= 0) return -1;
         c += r;
         n -= (size_t)r;
     }
     return 0;
 }
-
-static int write_all(int fd, const void *p, size_t n) {
-    const char *c = p;
-    while (n > 0) {
-        ssize_t r = write(fd, c, n);
-        if (r <= 0) return -1;
-        c += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
+static int read_all(int fd, void *p, size_t n) { return transfer_all(fd, p, n, 0); }
+static int write_all(int fd, const void *p, size_t n) { return transfer_all(fd, (char *)p, n, 1); }
 
 static unsigned char pattern(size_t i) { return (unsigned char)(i * 7 + 1); }
 
@@ -186,9 +177,7 @@ int main(void) {
     SHOW("cudaIpcOpenEventHandle(zeroed handle)", cudaIpcOpenEventHandle(&opened, zero_ev));
     SHOW_LAST("after bad cudaIpcOpenEventHandle");
 
-    OK(cudaEventDestroy(plain));
-    OK(cudaEventDestroy(timing_off));
-    OK(cudaEventDestroy(ev));
+    ct_destroy_events(plain, timing_off, ev, NULL);
     OK(cudaStreamDestroy(s));
     OK(cudaFree(d));
     free(buf);

@@ -117,18 +117,14 @@ int main(void) {
     OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     SHOWI("h[511]", h[511]);
     c = config(3, 128, &a, 1);
-    SHOW("cluster 2 of grid 3", cudaLaunchKernelExC(&c, fill, args));
-    SHOW_LAST("cluster 2 of grid 3");
+    SHOW_AND_LAST("cluster 2 of grid 3", cudaLaunchKernelExC(&c, fill, args), "cluster 2 of grid 3");
     c = config(1, 2048, NULL, 0);
-    SHOW("2048 threads", cudaLaunchKernelExC(&c, fill, args));
-    SHOW_LAST("2048 threads");
+    SHOW_AND_LAST("2048 threads", cudaLaunchKernelExC(&c, fill, args), "2048 threads");
     c = config(0, 128, NULL, 0);
-    SHOW("zero grid", cudaLaunchKernelExC(&c, fill, args));
-    SHOW_LAST("zero grid");
+    SHOW_AND_LAST("zero grid", cudaLaunchKernelExC(&c, fill, args), "zero grid");
     c = config(1, 256, NULL, 0);
     void *bargs[] = {&d};
-    SHOW("bounded (max 128 threads) with 256", cudaLaunchKernelExC(&c, bounded, bargs));
-    SHOW_LAST("bounded 256");
+    SHOW_AND_LAST("bounded (max 128 threads) with 256", cudaLaunchKernelExC(&c, bounded, bargs), "bounded 256");
     SHOW("bounded (max 128 threads) with 256, cudaLaunchKernel",
          cudaLaunchKernel(bounded, c.gridDim, c.blockDim, bargs, 0, 0));
     SHOW_LAST("bounded 256 cudaLaunchKernel");
@@ -151,11 +147,9 @@ int main(void) {
     OK(SHOW("cudaFuncGetAttributes(bounded)", cudaFuncGetAttributes(&fa, bounded)));
     SHOWI("  maxThreadsPerBlock", fa.maxThreadsPerBlock);
     SHOW("cudaFuncSetCacheConfig(fill, PreferL1)", cudaFuncSetCacheConfig(fill, cudaFuncCachePreferL1));
-    SHOW("cudaFuncSetCacheConfig(fill, 9)", cudaFuncSetCacheConfig(fill, (enum cudaFuncCache)9));
-    SHOW_LAST("cache config 9");
+    SHOW_AND_LAST("cudaFuncSetCacheConfig(fill, 9)", cudaFuncSetCacheConfig(fill, (enum cudaFuncCache)9), "cache config 9");
     SHOW("cudaFuncSetSharedMemConfig(fill, EightByte)", cudaFuncSetSharedMemConfig(fill, cudaSharedMemBankSizeEightByte));
-    SHOW("cudaFuncSetSharedMemConfig(fill, 5)", cudaFuncSetSharedMemConfig(fill, (enum cudaSharedMemConfig)5));
-    SHOW_LAST("bank config 5");
+    SHOW_AND_LAST("cudaFuncSetSharedMemConfig(fill, 5)", cudaFuncSetSharedMemConfig(fill, (enum cudaSharedMemConfig)5), "bank config 5");
 
     /* Occupancy. */
     int n = -1;
@@ -163,8 +157,7 @@ int main(void) {
     SHOWI("  blocks", n);
     SHOW("max active blocks (bounded, 128)", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, bounded, 128, 0));
     SHOWI("  blocks", n);
-    SHOW("max active blocks (bounded, 256)", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, bounded, 256, 0));
-    SHOW_LAST("bounded 256 occupancy");
+    SHOW_AND_LAST("max active blocks (bounded, 256)", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, bounded, 256, 0), "bounded 256 occupancy");
     SHOW("max active blocks with flags (fill, 1024)",
          cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, fill, 1024, 0, cudaOccupancyDisableCachingOverride));
     SHOWI("  blocks", n);
@@ -197,8 +190,7 @@ int main(void) {
     lp[0].args = args;
     lp[0].sharedMem = 0;
     lp[0].stream = s;
-    SHOW("cudaLaunchCooperativeKernelMultiDevice(1 device)", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0));
-    SHOW_LAST("multi-device");
+    SHOW_AND_LAST("cudaLaunchCooperativeKernelMultiDevice(1 device)", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0), "multi-device");
     SHOW("multi-device sync", cudaStreamSynchronize(s));
     OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     SHOWI("h[511]", h[511]);
@@ -210,32 +202,24 @@ int main(void) {
     OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     SHOWI("h[511]", h[511]);
     lp[0].stream = 0;
-    SHOW("multi-device on the null stream", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0));
-    SHOW_LAST("multi-device null stream");
+    SHOW_AND_LAST("multi-device on the null stream", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0), "multi-device null stream");
     lp[0].stream = s;
-    SHOW("multi-device flags 4", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 4));
-    SHOW_LAST("multi-device flags 4");
-    SHOW("multi-device NULL list", cudaLaunchCooperativeKernelMultiDevice(NULL, 1, 0));
-    SHOW_LAST("multi-device NULL");
-    SHOW("multi-device 0 devices", cudaLaunchCooperativeKernelMultiDevice(lp, 0, 0));
-    SHOW_LAST("multi-device 0");
+    SHOW_AND_LAST("multi-device flags 4", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 4), "multi-device flags 4");
+    SHOW_AND_LAST("multi-device NULL list", cudaLaunchCooperativeKernelMultiDevice(NULL, 1, 0), "multi-device NULL");
+    SHOW_AND_LAST("multi-device 0 devices", cudaLaunchCooperativeKernelMultiDevice(lp, 0, 0), "multi-device 0");
     int count = 0;
     OK(cudaGetDeviceCount(&count));
     lp[1] = lp[0];
-    SHOW("multi-device, one more launch than devices", cudaLaunchCooperativeKernelMultiDevice(lp, count + 1, 0));
-    SHOW_LAST("multi-device too many");
+    SHOW_AND_LAST("multi-device, one more launch than devices", cudaLaunchCooperativeKernelMultiDevice(lp, count + 1, 0), "multi-device too many");
     lp[0].func = (void *)bounded;
     SHOW("multi-device bounded with 128", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0));
     lp[0].blockDim.x = 256;
-    SHOW("multi-device bounded with 256", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0));
-    SHOW_LAST("multi-device bounded 256");
+    SHOW_AND_LAST("multi-device bounded with 256", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0), "multi-device bounded 256");
     lp[0].blockDim.x = 2048;
-    SHOW("multi-device 2048 threads", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0));
-    SHOW_LAST("multi-device 2048");
+    SHOW_AND_LAST("multi-device 2048 threads", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0), "multi-device 2048");
     lp[0].func = NULL;
     lp[0].blockDim.x = 128;
-    SHOW("multi-device NULL function", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0));
-    SHOW_LAST("multi-device NULL function");
+    SHOW_AND_LAST("multi-device NULL function", cudaLaunchCooperativeKernelMultiDevice(lp, 1, 0), "multi-device NULL function");
     SHOW("multi-device sync", cudaStreamSynchronize(s));
     OK(cudaStreamDestroy(s));
 #endif

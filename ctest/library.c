@@ -123,8 +123,7 @@ int main(void) {
     cudaKernel_t one[3] = {NULL, NULL, NULL};
     SHOW("enumerate 1", cudaLibraryEnumerateKernels(one, 1, lib));
     printf("enumerate 1 wrote: %d %d, first the same: %d\n", one[0] != NULL, one[1] != NULL, one[0] == ks[0]);
-    SHOW("enumerate 0", cudaLibraryEnumerateKernels(one, 0, lib));
-    SHOW_LAST("enumerate 0");
+    SHOW_AND_LAST("enumerate 0", cudaLibraryEnumerateKernels(one, 0, lib), "enumerate 0");
 
     cudaKernel_t add = NULL, bump = NULL, k = NULL;
     SHOW("get lib_add", cudaLibraryGetKernel(&add, lib, "lib_add"));
@@ -134,12 +133,9 @@ int main(void) {
     SHOWI("lib_add among the enumerated", found);
     SHOW("get again", cudaLibraryGetKernel(&k, lib, "lib_add"));
     SHOWI("get again is the same", k == add);
-    SHOW("get unknown", cudaLibraryGetKernel(&k, lib, "nope"));
-    SHOW_LAST("get unknown");
-    SHOW("get a global's name", cudaLibraryGetKernel(&k, lib, "lib_base"));
-    SHOW_LAST("get a global's name");
-    SHOW("get null library", cudaLibraryGetKernel(&k, NULL, "lib_add"));
-    SHOW_LAST("get null library");
+    SHOW_AND_LAST("get unknown", cudaLibraryGetKernel(&k, lib, "nope"), "get unknown");
+    SHOW_AND_LAST("get a global's name", cudaLibraryGetKernel(&k, lib, "lib_base"), "get a global's name");
+    SHOW_AND_LAST("get null library", cudaLibraryGetKernel(&k, NULL, "lib_add"), "get null library");
     const char *name = NULL;
     SHOW("name of lib_add", cudaFuncGetName(&name, (const void *)add));
     if (name) printf("name of lib_add = %s\n", name);
@@ -164,12 +160,9 @@ int main(void) {
     q = NULL;
     SHOW("global pointer only", cudaLibraryGetGlobal(&q, NULL, lib, "lib_base"));
     SHOWI("global pointer only is the same", q == p);
-    SHOW("global unknown", cudaLibraryGetGlobal(&q, &size, lib, "nope"));
-    SHOW_LAST("global unknown");
-    SHOW("global of a kernel's name", cudaLibraryGetGlobal(&q, &size, lib, "lib_add"));
-    SHOW_LAST("global of a kernel's name");
-    SHOW("global null library", cudaLibraryGetGlobal(&q, &size, NULL, "lib_base"));
-    SHOW_LAST("global null library");
+    SHOW_AND_LAST("global unknown", cudaLibraryGetGlobal(&q, &size, lib, "nope"), "global unknown");
+    SHOW_AND_LAST("global of a kernel's name", cudaLibraryGetGlobal(&q, &size, lib, "lib_add"), "global of a kernel's name");
+    SHOW_AND_LAST("global null library", cudaLibraryGetGlobal(&q, &size, NULL, "lib_base"), "global null library");
 
     unsigned *m = NULL;
     size = 0;
@@ -177,12 +170,9 @@ int main(void) {
     SHOWU("managed size", size);
     if (m) SHOWU("lib_managed read by the host", *m);
     void *g = NULL;
-    SHOW("global of the managed variable", cudaLibraryGetGlobal(&g, &size, lib, "lib_managed"));
-    SHOW_LAST("global of the managed variable");
-    SHOW("managed of a global", cudaLibraryGetManaged(&g, &size, lib, "lib_base"));
-    SHOW_LAST("managed of a global");
-    SHOW("managed unknown", cudaLibraryGetManaged(&g, &size, lib, "nope"));
-    SHOW_LAST("managed unknown");
+    SHOW_AND_LAST("global of the managed variable", cudaLibraryGetGlobal(&g, &size, lib, "lib_managed"), "global of the managed variable");
+    SHOW_AND_LAST("managed of a global", cudaLibraryGetManaged(&g, &size, lib, "lib_base"), "managed of a global");
+    SHOW_AND_LAST("managed unknown", cudaLibraryGetManaged(&g, &size, lib, "nope"), "managed unknown");
 
     /* ---- launches ---- */
     launch_add("lib_add", add, 5);
@@ -208,10 +198,8 @@ int main(void) {
         SHOW("launch on a stream", cudaLaunchKernel((const void *)add, dim3_1d(1), dim3_1d(8), args, 0, s));
         SHOW("stream sync", cudaStreamSynchronize(s));
         OK(cudaStreamDestroy(s));
-        SHOW("launch 2048 threads", cudaLaunchKernel((const void *)add, dim3_1d(1), dim3_1d(2048), args, 0, 0));
-        SHOW_LAST("launch 2048 threads");
-        SHOW("launch too much shared", cudaLaunchKernel((const void *)add, dim3_1d(1), dim3_1d(8), args, 1 << 20, 0));
-        SHOW_LAST("launch too much shared");
+        SHOW_AND_LAST("launch 2048 threads", cudaLaunchKernel((const void *)add, dim3_1d(1), dim3_1d(2048), args, 0, 0), "launch 2048 threads");
+        SHOW_AND_LAST("launch too much shared", cudaLaunchKernel((const void *)add, dim3_1d(1), dim3_1d(8), args, 1 << 20, 0), "launch too much shared");
         OK(cudaFree(d));
     }
 
@@ -225,22 +213,17 @@ int main(void) {
     SHOW("for device 0 on lib_bump: carveout 50",
          cudaKernelSetAttributeForDevice(bump, cudaFuncAttributePreferredSharedMemoryCarveout, 50, 0));
     show_attrs("lib_bump after", (const void *)bump);
-    SHOW("for device 0: attribute 0", cudaKernelSetAttributeForDevice(add, (enum cudaFuncAttribute)0, 1, 0));
-    SHOW_LAST("attribute 0");
+    SHOW_AND_LAST("for device 0: attribute 0", cudaKernelSetAttributeForDevice(add, (enum cudaFuncAttribute)0, 1, 0), "attribute 0");
     SHOW("for device 0: cluster must be set (read-only)",
          cudaKernelSetAttributeForDevice(add, cudaFuncAttributeClusterDimMustBeSet, 1, 0));
     SHOW_LAST("read-only attribute");
-    SHOW("for device 0: attribute 16", cudaKernelSetAttributeForDevice(add, (enum cudaFuncAttribute)16, 1, 0));
-    SHOW_LAST("attribute 16");
+    SHOW_AND_LAST("for device 0: attribute 16", cudaKernelSetAttributeForDevice(add, (enum cudaFuncAttribute)16, 1, 0), "attribute 16");
     SHOW("for device 0: too much shared",
          cudaKernelSetAttributeForDevice(add, cudaFuncAttributeMaxDynamicSharedMemorySize, 1 << 30, 0));
     SHOW_LAST("too much shared");
-    SHOW("for device -1", cudaKernelSetAttributeForDevice(add, cudaFuncAttributeMaxDynamicSharedMemorySize, 0, -1));
-    SHOW_LAST("device -1");
-    SHOW("for device 99", cudaKernelSetAttributeForDevice(add, cudaFuncAttributeMaxDynamicSharedMemorySize, 0, 99));
-    SHOW_LAST("device 99");
-    SHOW("for a null kernel", cudaKernelSetAttributeForDevice(NULL, cudaFuncAttributeMaxDynamicSharedMemorySize, 0, 0));
-    SHOW_LAST("null kernel");
+    SHOW_AND_LAST("for device -1", cudaKernelSetAttributeForDevice(add, cudaFuncAttributeMaxDynamicSharedMemorySize, 0, -1), "device -1");
+    SHOW_AND_LAST("for device 99", cudaKernelSetAttributeForDevice(add, cudaFuncAttributeMaxDynamicSharedMemorySize, 0, 99), "device 99");
+    SHOW_AND_LAST("for a null kernel", cudaKernelSetAttributeForDevice(NULL, cudaFuncAttributeMaxDynamicSharedMemorySize, 0, 0), "null kernel");
     int blocks = -1;
     SHOW("occupancy", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)add, 128, 0));
     SHOWI("occupancy blocks", blocks);
@@ -253,15 +236,11 @@ int main(void) {
     SHOW("unified function pointers attribute", cudaDeviceGetAttribute(&ufp, (enum cudaDeviceAttr)129, 0));
     SHOWI("unified function pointers", ufp);
     void *fp = NULL;
-    SHOW("unified lib_add", cudaLibraryGetUnifiedFunction(&fp, lib, "lib_add"));
-    SHOW_LAST("unified lib_add");
-    SHOW("unified unknown", cudaLibraryGetUnifiedFunction(&fp, lib, "nope"));
-    SHOW_LAST("unified unknown");
+    SHOW_AND_LAST("unified lib_add", cudaLibraryGetUnifiedFunction(&fp, lib, "lib_add"), "unified lib_add");
+    SHOW_AND_LAST("unified unknown", cudaLibraryGetUnifiedFunction(&fp, lib, "nope"), "unified unknown");
 
-    SHOW("count null library", cudaLibraryGetKernelCount(&count, NULL));
-    SHOW_LAST("count null library");
-    SHOW("enumerate null library", cudaLibraryEnumerateKernels(ks, 3, NULL));
-    SHOW_LAST("enumerate null library");
+    SHOW_AND_LAST("count null library", cudaLibraryGetKernelCount(&count, NULL), "count null library");
+    SHOW_AND_LAST("enumerate null library", cudaLibraryEnumerateKernels(ks, 3, NULL), "enumerate null library");
 
     /* ---- options ---- */
     {
@@ -324,18 +303,13 @@ int main(void) {
         enum cudaLibraryOption lo[] = {cudaLibraryBinaryIsPreserved};
         void *lv[] = {(void *)(uintptr_t)1};
         l = NULL;
-        SHOW("load from file, binary preserved", cudaLibraryLoadFromFile(&l, path, NULL, NULL, 0, lo, lv, 1));
-        SHOW_LAST("load from file, binary preserved");
+        SHOW_AND_LAST("load from file, binary preserved", cudaLibraryLoadFromFile(&l, path, NULL, NULL, 0, lo, lv, 1), "load from file, binary preserved");
         if (l) OK(cudaLibraryUnload(l));
         unlink(path);
-        SHOW("load from a missing file", cudaLibraryLoadFromFile(&l, path, NULL, NULL, 0, NULL, NULL, 0));
-        SHOW_LAST("load from a missing file");
-        SHOW("load from a directory", cudaLibraryLoadFromFile(&l, "/tmp", NULL, NULL, 0, NULL, NULL, 0));
-        SHOW_LAST("load from a directory");
-        SHOW("load from a null file name", cudaLibraryLoadFromFile(&l, NULL, NULL, NULL, 0, NULL, NULL, 0));
-        SHOW_LAST("load from a null file name");
-        SHOW("load from file, null out", cudaLibraryLoadFromFile(NULL, "/tmp", NULL, NULL, 0, NULL, NULL, 0));
-        SHOW_LAST("load from file, null out");
+        SHOW_AND_LAST("load from a missing file", cudaLibraryLoadFromFile(&l, path, NULL, NULL, 0, NULL, NULL, 0), "load from a missing file");
+        SHOW_AND_LAST("load from a directory", cudaLibraryLoadFromFile(&l, "/tmp", NULL, NULL, 0, NULL, NULL, 0), "load from a directory");
+        SHOW_AND_LAST("load from a null file name", cudaLibraryLoadFromFile(&l, NULL, NULL, NULL, 0, NULL, NULL, 0), "load from a null file name");
+        SHOW_AND_LAST("load from file, null out", cudaLibraryLoadFromFile(NULL, "/tmp", NULL, NULL, 0, NULL, NULL, 0), "load from file, null out");
     }
 
     /* ---- bad images ---- */
@@ -346,34 +320,23 @@ int main(void) {
         try_load("load an empty ELF", elf, NULL, NULL, 0, NULL, NULL, 0);
         /* (No fat binary with an empty payload: NVIDIA's runtime never returns from it.) */
         try_load("load null code", NULL, NULL, NULL, 0, NULL, NULL, 0);
-        SHOW("load null out", cudaLibraryLoadData(NULL, lib_ptx, NULL, NULL, 0, NULL, NULL, 0));
-        SHOW_LAST("load null out");
-        SHOW("unload null", cudaLibraryUnload(NULL));
-        SHOW_LAST("unload null");
+        SHOW_AND_LAST("load null out", cudaLibraryLoadData(NULL, lib_ptx, NULL, NULL, 0, NULL, NULL, 0), "load null out");
+        SHOW_AND_LAST("unload null", cudaLibraryUnload(NULL), "unload null");
     }
     /* ---- last, as NVIDIA's runtime might not survive them: null names and out pointers ---- */
     {
         cudaKernel_t k2 = NULL;
         void *q2 = NULL, *fp2 = NULL;
         size_t size2 = 0;
-        SHOW("get null out", cudaLibraryGetKernel(NULL, lib, "lib_add"));
-        SHOW_LAST("get null out");
-        SHOW("global neither", cudaLibraryGetGlobal(NULL, NULL, lib, "lib_base"));
-        SHOW_LAST("global neither");
-        SHOW("managed neither", cudaLibraryGetManaged(NULL, NULL, lib, "lib_managed"));
-        SHOW_LAST("managed neither");
-        SHOW("unified null out", cudaLibraryGetUnifiedFunction(NULL, lib, "lib_add"));
-        SHOW_LAST("unified null out");
-        SHOW("count null out", cudaLibraryGetKernelCount(NULL, lib));
-        SHOW_LAST("count null out");
-        SHOW("enumerate null out", cudaLibraryEnumerateKernels(NULL, 3, lib));
-        SHOW_LAST("enumerate null out");
-        SHOW("get null name", cudaLibraryGetKernel(&k2, lib, NULL));
-        SHOW_LAST("get null name");
-        SHOW("global null name", cudaLibraryGetGlobal(&q2, &size2, lib, NULL));
-        SHOW_LAST("global null name");
-        SHOW("unified null name", cudaLibraryGetUnifiedFunction(&fp2, lib, NULL));
-        SHOW_LAST("unified null name");
+        SHOW_AND_LAST("get null out", cudaLibraryGetKernel(NULL, lib, "lib_add"), "get null out");
+        SHOW_AND_LAST("global neither", cudaLibraryGetGlobal(NULL, NULL, lib, "lib_base"), "global neither");
+        SHOW_AND_LAST("managed neither", cudaLibraryGetManaged(NULL, NULL, lib, "lib_managed"), "managed neither");
+        SHOW_AND_LAST("unified null out", cudaLibraryGetUnifiedFunction(NULL, lib, "lib_add"), "unified null out");
+        SHOW_AND_LAST("count null out", cudaLibraryGetKernelCount(NULL, lib), "count null out");
+        SHOW_AND_LAST("enumerate null out", cudaLibraryEnumerateKernels(NULL, 3, lib), "enumerate null out");
+        SHOW_AND_LAST("get null name", cudaLibraryGetKernel(&k2, lib, NULL), "get null name");
+        SHOW_AND_LAST("global null name", cudaLibraryGetGlobal(&q2, &size2, lib, NULL), "global null name");
+        SHOW_AND_LAST("unified null name", cudaLibraryGetUnifiedFunction(&fp2, lib, NULL), "unified null name");
     }
     SHOW("unload", cudaLibraryUnload(lib));
     DONE();

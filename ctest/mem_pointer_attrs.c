@@ -76,11 +76,8 @@ int main(void) {
     SHOW_LAST("NULL attrs");
 
     OK(cudaFree(pd));
-    OK(cudaFreeHost(h));
-    OK(cudaFreeHost(hm));
-    OK(cudaFreeHost(wc));
-    OK(cudaFree(m));
-    OK(cudaFree(mh));
+    ct_free_host(h, hm, wc, NULL);
+    ct_free_device(m, mh, NULL);
     show("freed managed", m);
     free(reg);
     SHOW("cudaGetLastError", cudaGetLastError());

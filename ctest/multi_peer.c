@@ -38,13 +38,11 @@ static void can(int dev, int peer) {
         printf(", value %s, last %s\n", v == -77 ? "untouched" : "written", cudaGetErrorName(cudaGetLastError()));
 }
 
-/* A call's result and the last error after it, which it clears. */
-#define CALL(label, call)                                                                   \
-    do {                                                                                    \
-        cudaError_t r_ = (call);                                                            \
-        printf("  %s: %s, last %s\n", (label), cudaGetErrorName(r_),                        \
-               cudaGetErrorName(cudaGetLastError()));                                       \
-    } while (0)
+/* A call's result and the last error after it, which it clears (as SHOW_CLEARED, indented). */
+#define CALL(label, call) show_cleared_indented((label), (call))
+static void show_cleared_indented(const char *label, cudaError_t r) {
+    printf("  %s: %s, last %s\n", label, cudaGetErrorName(r), cudaGetErrorName(cudaGetLastError()));
+}
 
 int main(void) {
     /* The first call of the process: peer access from device 0 to device 1, before any

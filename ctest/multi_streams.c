@@ -86,9 +86,7 @@ static void pair(int a, int b) {
     /* A stream and an event of a destroyed with b current. */
     SHOW_CALL("cudaEventDestroy(a's event)", cudaEventDestroy(ea));
     SHOW_CALL("cudaStreamDestroy(a's stream)", cudaStreamDestroy(sa));
-    OK(cudaEventDestroy(ea_timed));
-    OK(cudaEventDestroy(eb_timed));
-    OK(cudaEventDestroy(eb));
+    ct_destroy_events(ea_timed, eb_timed, eb, NULL);
     OK(cudaStreamDestroy(sb));
     OK(cudaFree(da));
     OK(cudaDeviceSynchronize());

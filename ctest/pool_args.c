@@ -9,32 +9,22 @@ cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStrea
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
 
 int main(void) {
-    SHOW("cudaMallocAsync(NULL)", cudaMallocAsync(NULL, 16, 0));
-    SHOW_LAST("cudaMallocAsync(NULL)");
-    SHOW("cudaMallocAsync(NULL, 0 bytes)", cudaMallocAsync(NULL, 0, 0));
-    SHOW_LAST("cudaMallocAsync(NULL, 0 bytes)");
-    SHOW("cudaMallocAsync_ptsz(NULL)", cudaMallocAsync_ptsz(NULL, 16, 0));
-    SHOW_LAST("cudaMallocAsync_ptsz(NULL)");
-    SHOW("cudaMallocFromPoolAsync(NULL, NULL pool)", cudaMallocFromPoolAsync(NULL, 16, NULL, 0));
-    SHOW_LAST("cudaMallocFromPoolAsync(NULL)");
-    SHOW("cudaMallocFromPoolAsync_ptsz(NULL, NULL pool)", cudaMallocFromPoolAsync_ptsz(NULL, 16, NULL, 0));
-    SHOW_LAST("cudaMallocFromPoolAsync_ptsz(NULL)");
+    SHOW_AND_LAST("cudaMallocAsync(NULL)", cudaMallocAsync(NULL, 16, 0), "cudaMallocAsync(NULL)");
+    SHOW_AND_LAST("cudaMallocAsync(NULL, 0 bytes)", cudaMallocAsync(NULL, 0, 0), "cudaMallocAsync(NULL, 0 bytes)");
+    SHOW_AND_LAST("cudaMallocAsync_ptsz(NULL)", cudaMallocAsync_ptsz(NULL, 16, 0), "cudaMallocAsync_ptsz(NULL)");
+    SHOW_AND_LAST("cudaMallocFromPoolAsync(NULL, NULL pool)", cudaMallocFromPoolAsync(NULL, 16, NULL, 0), "cudaMallocFromPoolAsync(NULL)");
+    SHOW_AND_LAST("cudaMallocFromPoolAsync_ptsz(NULL, NULL pool)", cudaMallocFromPoolAsync_ptsz(NULL, 16, NULL, 0), "cudaMallocFromPoolAsync_ptsz(NULL)");
 
     cudaMemPool_t p = (cudaMemPool_t)0x1;
-    SHOW("cudaDeviceGetDefaultMemPool(device -1)", cudaDeviceGetDefaultMemPool(&p, -1));
-    SHOW_LAST("device -1");
-    SHOW("cudaDeviceGetDefaultMemPool(device 1000)", cudaDeviceGetDefaultMemPool(&p, 1000));
-    SHOW_LAST("device 1000");
-    SHOW("cudaDeviceGetDefaultMemPool(NULL, device -1)", cudaDeviceGetDefaultMemPool(NULL, -1));
-    SHOW_LAST("NULL, device -1");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(device -1)", cudaDeviceGetDefaultMemPool(&p, -1), "device -1");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(device 1000)", cudaDeviceGetDefaultMemPool(&p, 1000), "device 1000");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(NULL, device -1)", cudaDeviceGetDefaultMemPool(NULL, -1), "NULL, device -1");
     printf("out-pointer untouched: %d\n", p == (cudaMemPool_t)0x1);
 
     struct cudaMemAccessDesc d;
     memset(&d, 0, sizeof d);
-    SHOW("cudaMemPoolSetAccess(count SIZE_MAX)", cudaMemPoolSetAccess(NULL, &d, SIZE_MAX));
-    SHOW_LAST("count SIZE_MAX");
-    SHOW("cudaMemPoolSetAccess(count SIZE_MAX / 2)", cudaMemPoolSetAccess(NULL, &d, SIZE_MAX / 2));
-    SHOW_LAST("count SIZE_MAX / 2");
+    SHOW_AND_LAST("cudaMemPoolSetAccess(count SIZE_MAX)", cudaMemPoolSetAccess(NULL, &d, SIZE_MAX), "count SIZE_MAX");
+    SHOW_AND_LAST("cudaMemPoolSetAccess(count SIZE_MAX / 2)", cudaMemPoolSetAccess(NULL, &d, SIZE_MAX / 2), "count SIZE_MAX / 2");
     SHOW("cudaGetLastError", cudaGetLastError());
     DONE();
 }

@@ -234,8 +234,7 @@ int main(void) {
 
     OK(cudaMemPoolDestroy(pool));
     OK(cudaEventDestroy(filled));
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(s2));
+    ct_destroy_streams(s, s2, NULL);
     SHOW("cudaGetLastError", cudaGetLastError());
     DONE();
 }

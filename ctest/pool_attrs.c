@@ -232,8 +232,7 @@ int main(void) {
     SHOW("get into NULL", cudaMemPoolGetAttribute(dflt, cudaMemPoolAttrReleaseThreshold, NULL));
     SHOW_LAST("get into NULL");
     /* No set from NULL: NVIDIA's runtime crashes on cudaMemPoolSetAttribute(pool, attr, NULL). */
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(s2));
+    ct_destroy_streams(s, s2, NULL);
     SHOW("cudaGetLastError", cudaGetLastError());
     DONE();
 }

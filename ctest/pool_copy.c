@@ -125,12 +125,10 @@ int main(void) {
 
     fill_src(6);
     OK(cudaMemcpy(a, src, N, cudaMemcpyHostToDevice));
-    struct cudaMemcpy3DParms p3;
-    memset(&p3, 0, sizeof p3);
-    p3.srcPtr = make_cudaPitchedPtr(a, 128, 128, 32);
-    p3.dstPtr = make_cudaPitchedPtr(b, 128, 128, 32);
-    p3.extent = make_cudaExtent(128, 32, 16);
-    p3.kind = cudaMemcpyDeviceToDevice;
+    struct cudaMemcpy3DParms p3 = {.srcPtr = make_cudaPitchedPtr(a, 128, 128, 32),
+                                   .dstPtr = make_cudaPitchedPtr(b, 128, 128, 32),
+                                   .extent = make_cudaExtent(128, 32, 16),
+                                   .kind = cudaMemcpyDeviceToDevice};
     OK(cudaMemset(b, 0, N));
     OK(SHOW("cudaMemcpy3D(b <- a, 128 x 32 x 16)", cudaMemcpy3D(&p3)));
     expect("  b", b, src, N);

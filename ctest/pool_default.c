@@ -91,21 +91,14 @@ int main(void) {
     /* Devices and out-pointers: the runtime checks the device of the default-pool query
      * first; the rest is the driver's. */
     cudaMemPool_t q = (cudaMemPool_t)0x1;
-    SHOW("cudaDeviceGetDefaultMemPool(device -1)", cudaDeviceGetDefaultMemPool(&q, -1));
-    SHOW_LAST("default, device -1");
-    SHOW("cudaDeviceGetDefaultMemPool(device count)", cudaDeviceGetDefaultMemPool(&q, count));
-    SHOW_LAST("default, device count");
-    SHOW("cudaDeviceGetDefaultMemPool(NULL, device 0)", cudaDeviceGetDefaultMemPool(NULL, 0));
-    SHOW_LAST("default, NULL");
-    SHOW("cudaDeviceGetDefaultMemPool(NULL, device -1)", cudaDeviceGetDefaultMemPool(NULL, -1));
-    SHOW_LAST("default, NULL, device -1");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(device -1)", cudaDeviceGetDefaultMemPool(&q, -1), "default, device -1");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(device count)", cudaDeviceGetDefaultMemPool(&q, count), "default, device count");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(NULL, device 0)", cudaDeviceGetDefaultMemPool(NULL, 0), "default, NULL");
+    SHOW_AND_LAST("cudaDeviceGetDefaultMemPool(NULL, device -1)", cudaDeviceGetDefaultMemPool(NULL, -1), "default, NULL, device -1");
     printf("  out-pointer untouched: %d\n", q == (cudaMemPool_t)0x1);
-    SHOW("cudaDeviceGetMemPool(device -1)", cudaDeviceGetMemPool(&q, -1));
-    SHOW_LAST("current, device -1");
-    SHOW("cudaDeviceGetMemPool(device count)", cudaDeviceGetMemPool(&q, count));
-    SHOW_LAST("current, device count");
-    SHOW("cudaDeviceGetMemPool(NULL, device 0)", cudaDeviceGetMemPool(NULL, 0));
-    SHOW_LAST("current, NULL");
+    SHOW_AND_LAST("cudaDeviceGetMemPool(device -1)", cudaDeviceGetMemPool(&q, -1), "current, device -1");
+    SHOW_AND_LAST("cudaDeviceGetMemPool(device count)", cudaDeviceGetMemPool(&q, count), "current, device count");
+    SHOW_AND_LAST("cudaDeviceGetMemPool(NULL, device 0)", cudaDeviceGetMemPool(NULL, 0), "current, NULL");
     printf("  out-pointer untouched: %d\n", q == (cudaMemPool_t)0x1);
 
     /* A created pool made current: cudaMallocAsync takes from it. */
@@ -126,12 +119,9 @@ int main(void) {
     OK(cudaFreeAsync(p, s));
     OK(cudaStreamSynchronize(s));
 
-    SHOW("cudaDeviceSetMemPool(device -1, created pool)", cudaDeviceSetMemPool(-1, mine));
-    SHOW_LAST("set, device -1");
-    SHOW("cudaDeviceSetMemPool(device count, created pool)", cudaDeviceSetMemPool(count, mine));
-    SHOW_LAST("set, device count");
-    SHOW("cudaDeviceSetMemPool(device 0, NULL)", cudaDeviceSetMemPool(0, NULL));
-    SHOW_LAST("set NULL");
+    SHOW_AND_LAST("cudaDeviceSetMemPool(device -1, created pool)", cudaDeviceSetMemPool(-1, mine), "set, device -1");
+    SHOW_AND_LAST("cudaDeviceSetMemPool(device count, created pool)", cudaDeviceSetMemPool(count, mine), "set, device count");
+    SHOW_AND_LAST("cudaDeviceSetMemPool(device 0, NULL)", cudaDeviceSetMemPool(0, NULL), "set NULL");
     OK(cudaDeviceGetMemPool(&cur, 0));
     printf("  current pool is %s\n", which(cur, dflt, mine));
     OK(SHOW("cudaDeviceSetMemPool(device 0, default pool)", cudaDeviceSetMemPool(0, dflt)));
@@ -145,10 +135,8 @@ int main(void) {
     OK(cudaDeviceGetMemPool(&cur, 0));
     printf("  current pool is %s\n", which(cur, dflt, NULL));
     alloc_from_current("after destroying the current pool", s);
-    SHOW("cudaMemPoolDestroy(the default pool)", cudaMemPoolDestroy(dflt));
-    SHOW_LAST("destroy default");
-    SHOW("cudaMemPoolDestroy(NULL)", cudaMemPoolDestroy(NULL));
-    SHOW_LAST("destroy NULL");
+    SHOW_AND_LAST("cudaMemPoolDestroy(the default pool)", cudaMemPoolDestroy(dflt), "destroy default");
+    SHOW_AND_LAST("cudaMemPoolDestroy(NULL)", cudaMemPoolDestroy(NULL), "destroy NULL");
     alloc_from_current("default pool after the failed destroy", s);
 
     /* Pool creation: locations and allocation types. */
@@ -190,8 +178,7 @@ int main(void) {
     try_create("cudaMemPoolCreate(usage 0x4)", &bp);
     try_create("cudaMemPoolCreate(NULL properties)", NULL);
     bp = pool_props(cudaMemLocationTypeDevice, 0);
-    SHOW("cudaMemPoolCreate(NULL out)", cudaMemPoolCreate(NULL, &bp));
-    SHOW_LAST("create NULL out");
+    SHOW_AND_LAST("cudaMemPoolCreate(NULL out)", cudaMemPoolCreate(NULL, &bp), "create NULL out");
 
     /* Allocations from the host pools: filled and read back, their pointer attributes. The
      * stream-ordered memset and copy of them fail under NVIDIA's runtime (cudaErrorInvalidValue),
@@ -206,8 +193,7 @@ int main(void) {
         } else {
             SHOW_LAST("host pool allocation");
         }
-        SHOW("cudaDeviceSetMemPool(device 0, host pool)", cudaDeviceSetMemPool(0, hostpool));
-        SHOW_LAST("device 0 current = host pool");
+        SHOW_AND_LAST("cudaDeviceSetMemPool(device 0, host pool)", cudaDeviceSetMemPool(0, hostpool), "device 0 current = host pool");
         OK(cudaDeviceGetMemPool(&cur, 0));
         printf("  current pool is %s\n", which(cur, dflt, hostpool));
         OK(cudaDeviceSetMemPool(0, dflt));
@@ -280,19 +266,15 @@ int main(void) {
     printf("  cudaDeviceGetMemPool says %s\n", which(cur, dflt, mine2));
     OK(cudaMemGetMemPool(&cur, &d0, cudaMemAllocationTypePinned));
     printf("  cudaMemGetMemPool says %s\n", which(cur, dflt, mine2));
-    SHOW("cudaMemSetMemPool(host, pinned, device pool)", cudaMemSetMemPool(&h0, cudaMemAllocationTypePinned, mine2));
-    SHOW_LAST("set host = device pool");
-    SHOW("cudaMemSetMemPool(device 0, managed, device pool)", cudaMemSetMemPool(&d0, cudaMemAllocationTypeManaged, mine2));
-    SHOW_LAST("set managed = pinned pool");
-    SHOW("cudaMemSetMemPool(device 0, invalid type)", cudaMemSetMemPool(&d0, cudaMemAllocationTypeInvalid, mine2));
-    SHOW_LAST("set invalid type");
+    SHOW_AND_LAST("cudaMemSetMemPool(host, pinned, device pool)", cudaMemSetMemPool(&h0, cudaMemAllocationTypePinned, mine2), "set host = device pool");
+    SHOW_AND_LAST("cudaMemSetMemPool(device 0, managed, device pool)", cudaMemSetMemPool(&d0, cudaMemAllocationTypeManaged, mine2), "set managed = pinned pool");
+    SHOW_AND_LAST("cudaMemSetMemPool(device 0, invalid type)", cudaMemSetMemPool(&d0, cudaMemAllocationTypeInvalid, mine2), "set invalid type");
     if (hostpool) {
         SHOW("cudaMemSetMemPool(host, pinned, host pool)", cudaMemSetMemPool(&h0, cudaMemAllocationTypePinned, hostpool));
         cudaMemPool_t hc = NULL;
         SHOW("  cudaMemGetMemPool(host, pinned)", cudaMemGetMemPool(&hc, &h0, cudaMemAllocationTypePinned));
         printf("  is the host pool created: %d\n", hc == hostpool);
-        SHOW("cudaMemSetMemPool(device 0, pinned, host pool)", cudaMemSetMemPool(&d0, cudaMemAllocationTypePinned, hostpool));
-        SHOW_LAST("set device = host pool");
+        SHOW_AND_LAST("cudaMemSetMemPool(device 0, pinned, host pool)", cudaMemSetMemPool(&d0, cudaMemAllocationTypePinned, hostpool), "set device = host pool");
     }
     OK(SHOW("cudaMemSetMemPool(device 0, pinned, default pool)", cudaMemSetMemPool(&d0, cudaMemAllocationTypePinned, dflt)));
     OK(cudaMemPoolDestroy(mine2));
@@ -336,16 +318,11 @@ int main(void) {
     }
 
     /* Last, as the driver alone judges them: NULL locations and out-pointers. */
-    SHOW("cudaMemGetDefaultMemPool(NULL location)", cudaMemGetDefaultMemPool(&q, NULL, cudaMemAllocationTypePinned));
-    SHOW_LAST("NULL location");
-    SHOW("cudaMemGetMemPool(NULL location)", cudaMemGetMemPool(&q, NULL, cudaMemAllocationTypePinned));
-    SHOW_LAST("NULL location");
-    SHOW("cudaMemSetMemPool(NULL location)", cudaMemSetMemPool(NULL, cudaMemAllocationTypePinned, dflt));
-    SHOW_LAST("NULL location");
-    SHOW("cudaMemGetDefaultMemPool(NULL out)", cudaMemGetDefaultMemPool(NULL, &d0, cudaMemAllocationTypePinned));
-    SHOW_LAST("NULL out");
-    SHOW("cudaMemGetMemPool(NULL out)", cudaMemGetMemPool(NULL, &d0, cudaMemAllocationTypePinned));
-    SHOW_LAST("NULL out");
+    SHOW_AND_LAST("cudaMemGetDefaultMemPool(NULL location)", cudaMemGetDefaultMemPool(&q, NULL, cudaMemAllocationTypePinned), "NULL location");
+    SHOW_AND_LAST("cudaMemGetMemPool(NULL location)", cudaMemGetMemPool(&q, NULL, cudaMemAllocationTypePinned), "NULL location");
+    SHOW_AND_LAST("cudaMemSetMemPool(NULL location)", cudaMemSetMemPool(NULL, cudaMemAllocationTypePinned, dflt), "NULL location");
+    SHOW_AND_LAST("cudaMemGetDefaultMemPool(NULL out)", cudaMemGetDefaultMemPool(NULL, &d0, cudaMemAllocationTypePinned), "NULL out");
+    SHOW_AND_LAST("cudaMemGetMemPool(NULL out)", cudaMemGetMemPool(NULL, &d0, cudaMemAllocationTypePinned), "NULL out");
 #endif
 
     OK(cudaDeviceSetMemPool(0, dflt));

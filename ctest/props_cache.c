@@ -171,12 +171,9 @@ int main(int argc, char **argv) {
 
     /* Errors are the same once the answers are kept. */
     struct cudaDeviceProp p;
-    SHOW("cudaGetDeviceProperties(-1)", cudaGetDeviceProperties(&p, -1));
-    SHOW_LAST("cudaGetDeviceProperties(-1)");
-    SHOW("cudaGetDeviceProperties(count)", cudaGetDeviceProperties(&p, n));
-    SHOW_LAST("cudaGetDeviceProperties(count)");
-    SHOW("cudaGetDeviceProperties(NULL, 0)", cudaGetDeviceProperties(NULL, 0));
-    SHOW_LAST("cudaGetDeviceProperties(NULL, 0)");
+    SHOW_AND_LAST("cudaGetDeviceProperties(-1)", cudaGetDeviceProperties(&p, -1), "cudaGetDeviceProperties(-1)");
+    SHOW_AND_LAST("cudaGetDeviceProperties(count)", cudaGetDeviceProperties(&p, n), "cudaGetDeviceProperties(count)");
+    SHOW_AND_LAST("cudaGetDeviceProperties(NULL, 0)", cudaGetDeviceProperties(NULL, 0), "cudaGetDeviceProperties(NULL, 0)");
 
     /* Settings of the device; their results are not what this test is about. */
     size_t stack = 0;

@@ -9,12 +9,10 @@
 #include <pthread.h>
 
 /* A call, its result and the last error it left. */
-#define P(label, call)                                                                        \
-    do {                                                                                      \
-        cudaError_t p_e = (call);                                                             \
-        printf("%-44s -> %-32s peek %s\n", (label), cudaGetErrorName(p_e),                   \
-               cudaGetErrorName(cudaPeekAtLastError()));                                      \
-    } while (0)
+#define P(label, call) show_and_peek((label), (call))
+static void show_and_peek(const char *label, cudaError_t e) {
+    printf("%-44s -> %-32s peek %s\n", label, cudaGetErrorName(e), cudaGetErrorName(cudaPeekAtLastError()));
+}
 
 /* cudaGetLastError twice: what it returns, and whether it cleared the slot. */
 #define GET2(label)                                                                           \

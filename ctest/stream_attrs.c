@@ -247,10 +247,7 @@ int main(void) {
     SHOWI("_ptsz syncPolicy of s", v.syncPolicy);
 
     OK(cudaFree(base));
-    OK(cudaStreamDestroy(s));
-    OK(cudaStreamDestroy(hi));
-    OK(cudaStreamDestroy(copy));
-    OK(cudaStreamDestroy(nb));
+    ct_destroy_streams(s, hi, copy, nb, NULL);
     SHOW_LAST("end");
     DONE();
 }

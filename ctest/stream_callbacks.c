@@ -107,6 +107,13 @@ static void *other_thread_ids(void *arg) {
     return NULL;
 }
 
+/* cudaStreamGetDevice of s (which must succeed) and the device it gave. */
+static void show_stream_device(const char *label, cudaStream_t s, const char *device_label) {
+    int d = -1;
+    OK(SHOW(label, cudaStreamGetDevice(s, &d)));
+    SHOWI(device_label, d);
+}
+
 int main(void) {
     void *dev = NULL;
     OK(cudaMalloc(&dev, N));
@@ -129,19 +136,11 @@ int main(void) {
     OK(cudaStreamSynchronize(nb));
 
     /* The device of each kind of stream. */
+    show_stream_device("cudaStreamGetDevice(nb)", nb, "device of nb");
+    show_stream_device("cudaStreamGetDevice(null)", NULL, "device of null");
+    show_stream_device("cudaStreamGetDevice(legacy)", cudaStreamLegacy, "device of legacy");
+    show_stream_device("cudaStreamGetDevice(per-thread)", cudaStreamPerThread, "device of per-thread");
     int d = -1;
-    OK(SHOW("cudaStreamGetDevice(nb)", cudaStreamGetDevice(nb, &d)));
-    SHOWI("device of nb", d);
-    d = -1;
-    OK(SHOW("cudaStreamGetDevice(null)", cudaStreamGetDevice(NULL, &d)));
-    SHOWI("device of null", d);
-    d = -1;
-    OK(SHOW("cudaStreamGetDevice(legacy)", cudaStreamGetDevice(cudaStreamLegacy, &d)));
-    SHOWI("device of legacy", d);
-    d = -1;
-    OK(SHOW("cudaStreamGetDevice(per-thread)", cudaStreamGetDevice(cudaStreamPerThread, &d)));
-    SHOWI("device of per-thread", d);
-    d = -1;
     OK(SHOW("cudaStreamGetDevice_ptsz(null)", cudaStreamGetDevice_ptsz(NULL, &d)));
     SHOWI("device of null (ptsz)", d);
     /* No NULL out pointer: NVIDIA's runtime writes through it unchecked (SIGSEGV). */
@@ -200,14 +199,11 @@ int main(void) {
     SHOW("cudaEventElapsedTime_v2(NULL ms)", cudaEventElapsedTime_v2(NULL, ev, ev2));
     SHOW("cudaEventElapsedTime_v2(timing disabled)", cudaEventElapsedTime_v2(&ms, ev, nt));
     SHOW_LAST("after bad cudaEventElapsedTime_v2");
-    OK(cudaEventDestroy(un));
-    OK(cudaEventDestroy(nt));
+    ct_destroy_events(un, nt, NULL);
 #endif
 
-    OK(cudaEventDestroy(ev));
-    OK(cudaEventDestroy(ev2));
-    OK(cudaStreamDestroy(nb));
-    OK(cudaStreamDestroy(s2));
+    ct_destroy_events(ev, ev2, NULL);
+    ct_destroy_streams(nb, s2, NULL);
     OK(cudaFreeHost(host));
     OK(cudaFree(dev));
     DONE();

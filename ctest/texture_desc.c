@@ -379,8 +379,7 @@ int main(void) {
         try_tex("pitch2D height 0", &r, &t, NULL, d);
         r = tu_pitch_res(d, tu_desc(8, 16, 0, 0, cudaChannelFormatKindUnsigned), 8, 8, 64);
         try_tex("pitch2D mixed channel sizes", &r, &t, NULL, d);
-        OK(cudaFree(p));
-        OK(cudaFree(d));
+        ct_free_device(p, d, NULL);
     }
 
     /* ---- the runtime's own checks ---- */

@@ -25,13 +25,7 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 
-/* nvcc's registration entry points (crt/host_runtime.h declares them for nvcc's code). */
-extern void **__cudaRegisterFatBinary(void *fatCubin);
-extern void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
-extern void __cudaUnregisterFatBinary(void **fatCubinHandle);
-extern void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-                                   const char *deviceName, int thread_limit, void *tid, void *bid,
-                                   void *bDim, void *gDim, int *wSize);
+#include "../nvcc_registration.h"
 
 static int failed = 0;
 

@@ -54,12 +54,7 @@
 #include <unistd.h>
 #include <cuda_runtime_api.h>
 
-extern void **__cudaRegisterFatBinary(void *fatCubin);
-extern void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
-extern void __cudaUnregisterFatBinary(void **fatCubinHandle);
-extern void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-                                   const char *deviceName, int thread_limit, void *tid, void *bid,
-                                   void *bDim, void *gDim, int *wSize);
+#include "../nvcc_registration.h"
 
 static const char ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry procs_nothing()\n{\n  ret;\n}\n";
 static void procs_nothing_stub(void) {}
