@@ -41,19 +41,21 @@ fn dptr(p: *const c_void) -> CUdeviceptr {
     p as usize as CUdeviceptr
 }
 
+/// Pool properties' reserved bytes, the runtime's for the driver's or the other way: as many as
+/// both have, copied; a byte only the driver's have (CUDA 13's, where the runtime's has
+/// `reserved1`), zero.
+fn reserved<const N: usize>(r: &[u8]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let n = N.min(r.len());
+    out[..n].copy_from_slice(&r[..n]);
+    out
+}
+
 /// The driver's pool properties for the runtime's (same layout and values; every field is
 /// copied as the caller wrote it, the reserved bytes too, but for CUDA 13.5's `reserved1`,
 /// which NVIDIA's 13.5 runtime does not pass on: any value is accepted, the H100,
 /// ctest/cu_decl135.cu).
 pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
-    #[cfg(feature = "abi12")]
-    let reserved = p.reserved;
-    #[cfg(not(feature = "abi12"))]
-    let reserved = {
-        let mut r = [0u8; 54];
-        r[..53].copy_from_slice(&p.reserved);
-        r
-    };
     CUmemPoolProps {
         allocType: p.allocType.0,
         handleTypes: p.handleTypes.0,
@@ -61,20 +63,12 @@ pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
         win32SecurityAttributes: p.win32SecurityAttributes,
         maxSize: p.maxSize,
         usage: p.usage,
-        reserved,
+        reserved: reserved(&p.reserved),
     }
 }
 
 /// The runtime's pool properties for the driver's ([`cu_pool_props`] the other way).
 pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
-    #[cfg(feature = "abi12")]
-    let reserved = p.reserved;
-    #[cfg(not(feature = "abi12"))]
-    let reserved = {
-        let mut r = [0u8; 53];
-        r.copy_from_slice(&p.reserved[..53]);
-        r
-    };
     cudaMemPoolProps {
         allocType: raw::cudaMemAllocationType(p.allocType),
         handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
@@ -82,7 +76,7 @@ pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
         win32SecurityAttributes: p.win32SecurityAttributes,
         maxSize: p.maxSize,
         usage: p.usage,
-        reserved,
+        reserved: reserved(&p.reserved),
         #[cfg(not(feature = "abi12"))]
         reserved1: 0,
     }
