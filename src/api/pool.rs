@@ -28,7 +28,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use crate::api::memory::cu_location;
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -180,9 +180,7 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
     // The attribute values are the driver's, and so is the size of each value.
     run(|| {
         let f = rt::fns()?;
-        if value.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(value, cudaError::cudaErrorInvalidValue)?;
         cu(f.cuMemPoolSetAttribute(memPool, attr.0, value))
     })
 }
@@ -209,9 +207,7 @@ pub unsafe extern "C" fn cudaMemPoolSetAccess(
             &mut heap
         };
         if count > 0 {
-            if descList.is_null() {
-                return Err(cudaError::cudaErrorInvalidValue);
-            }
+            not_null(descList, cudaError::cudaErrorInvalidValue)?;
             // SAFETY: the caller's array of `count` descriptors.
             let src = unsafe { std::slice::from_raw_parts(descList, count) };
             for (d, s) in descs.iter_mut().zip(src) {
