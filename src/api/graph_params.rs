@@ -40,10 +40,11 @@ use crate::types::*;
 // not converted).
 const _: () = {
     use std::mem::{offset_of, size_of};
-    assert!(size_of::<cudaMemAccessDesc>() == size_of::<CUmemAccessDesc>());
-    assert!(offset_of!(cudaMemAccessDesc, flags) == offset_of!(CUmemAccessDesc, flags));
-    assert!(size_of::<cudaMemAllocNodeParams>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
-    assert!(size_of::<cudaMemAllocNodeParamsV2>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
+    same_layout! {
+        cudaMemAccessDesc = CUmemAccessDesc: flags;
+        cudaMemAllocNodeParams = CUDA_MEM_ALLOC_NODE_PARAMS;
+        cudaMemAllocNodeParamsV2 = CUDA_MEM_ALLOC_NODE_PARAMS;
+    }
     assert!(size_of::<cudaExternalSemaphoreSignalNodeParams>() == 24);
     assert!(offset_of!(cudaExternalSemaphoreSignalNodeParams, numExtSems) == 16);
     assert!(size_of::<cudaExternalSemaphoreWaitNodeParams>() == 24);

@@ -338,22 +338,14 @@ pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
 /// The runtime's and the driver's pool types are the same bytes: checked field by field, so
 /// that the pointers passed through above stay right.
 const _: () = {
-    use std::mem::{offset_of, size_of};
-    assert!(size_of::<cudaMemPoolProps>() == size_of::<CUmemPoolProps>());
-    assert!(offset_of!(cudaMemPoolProps, location) == offset_of!(CUmemPoolProps, location));
-    assert!(
-        offset_of!(cudaMemPoolProps, win32SecurityAttributes) == offset_of!(CUmemPoolProps, win32SecurityAttributes)
-    );
-    assert!(offset_of!(cudaMemPoolProps, maxSize) == offset_of!(CUmemPoolProps, maxSize));
-    assert!(offset_of!(cudaMemPoolProps, usage) == offset_of!(CUmemPoolProps, usage));
-    assert!(offset_of!(cudaMemPoolProps, reserved) == offset_of!(CUmemPoolProps, reserved));
-    assert!(size_of::<cudaMemAccessDesc>() == size_of::<CUmemAccessDesc>());
-    assert!(offset_of!(cudaMemAccessDesc, flags) == offset_of!(CUmemAccessDesc, flags));
-    assert!(size_of::<cudaMemLocation>() == size_of::<CUmemLocation>());
-    assert!(offset_of!(cudaMemLocation, id) == offset_of!(CUmemLocation, id));
-    assert!(size_of::<cudaMemPoolPtrExportData>() == size_of::<CUmemPoolPtrExportData>());
-    assert!(size_of::<cudaMemPool_t>() == size_of::<CUmemoryPool>());
-    assert!(size_of::<raw::cudaMemAccessFlags>() == size_of::<CUmemAccess_flags>());
+    same_layout! {
+        cudaMemPoolProps = CUmemPoolProps: location, win32SecurityAttributes, maxSize, usage, reserved;
+        cudaMemAccessDesc = CUmemAccessDesc: flags;
+        cudaMemLocation = CUmemLocation: id;
+        cudaMemPoolPtrExportData = CUmemPoolPtrExportData;
+        cudaMemPool_t = CUmemoryPool;
+        raw::cudaMemAccessFlags = CUmemAccess_flags;
+    }
     // The enums' values are the driver's.
     assert!(cudaMemPoolAttr::cudaMemPoolReuseFollowEventDependencies as c_int == 1);
     assert!(cudaMemPoolAttr::cudaMemPoolAttrUsedMemHigh as c_int == 8);
