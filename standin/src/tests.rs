@@ -52,10 +52,13 @@ fn every_runtime_entry_point_resolves() {
     let src = include_str!("../../src/driver/mod.rs");
     let mut n = 0;
     for line in src.lines() {
-        let l = line.trim();
-        let Some(rest) = l.split_once("= \"").map(|x| x.1) else { continue };
-        let Some((sym, tail)) = rest.split_once('"') else { continue };
-        let Some(ver) = tail.trim().strip_prefix('@').and_then(|t| t.split_whitespace().next()) else { continue };
+        // `NAME @ VERSION (` or `NAME = SYMBOL @ VERSION (`: the symbol is NAME unless given.
+        let Some((head, tail)) = line.trim().split_once(" @ ") else { continue };
+        let sym = head.rsplit('=').next().unwrap().trim();
+        let ver = tail.split(|c: char| !c.is_ascii_digit()).next().unwrap();
+        if !sym.starts_with("cu") || sym.contains(' ') || ver.is_empty() {
+            continue;
+        }
         let ver: c_int = ver.parse().unwrap();
         let mut driver = 0;
         unsafe { crate::cuDriverGetVersion(&mut driver) };
