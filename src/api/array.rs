@@ -11,7 +11,7 @@ use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::engine::copy3d::{array_state, memcpy3d_init, run3d, set_ptr, ArrayState};
 use crate::engine::formats::{from_cu_format, to_cu_format};
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -175,9 +175,7 @@ pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(
 ) -> cudaError_t {
     run(|| {
         let la = out(levelArray)?;
-        if mipmappedArray.is_null() {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
-        }
+        not_null(mipmappedArray, cudaError::cudaErrorInvalidResourceHandle)?;
         let f = rt::ctx()?;
         let mut a: CUarray = null_mut();
         // SAFETY: valid out pointer; the caller's handle.
@@ -271,9 +269,7 @@ pub unsafe extern "C" fn cudaArrayGetPlane(
 ) -> cudaError_t {
     run(|| {
         let p = out(pPlaneArray)?;
-        if hArray.is_null() {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
-        }
+        not_null(hArray, cudaError::cudaErrorInvalidResourceHandle)?;
         let a = hArray as CUarray;
         let f = rt::ctx()?;
         let mut plane: CUarray = null_mut();
@@ -313,9 +309,7 @@ fn array_query<H, D: Default, R: 'static>(
     convert: fn(&D) -> R,
 ) -> Res {
     let o = out(o)?;
-    if handle.is_null() {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
+    not_null(handle, cudaError::cudaErrorInvalidValue)?;
     let f = rt::ctx()?;
     let mut d = D::default();
     cu(query(f, &mut d))?;

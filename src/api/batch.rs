@@ -173,26 +173,15 @@ pub unsafe extern "C" fn cudaMemDiscardAndPrefetchBatchAsync(
 /// The runtime's and the driver's batch operands are the same bytes: checked field by field,
 /// so that the arrays handed through above stay right.
 const _: () = {
-    use std::mem::{offset_of, size_of};
-    assert!(size_of::<cudaMemcpyAttributes>() == size_of::<CUmemcpyAttributes>());
-    assert!(offset_of!(cudaMemcpyAttributes, srcLocHint) == offset_of!(CUmemcpyAttributes, srcLocHint));
-    assert!(offset_of!(cudaMemcpyAttributes, dstLocHint) == offset_of!(CUmemcpyAttributes, dstLocHint));
-    assert!(offset_of!(cudaMemcpyAttributes, flags) == offset_of!(CUmemcpyAttributes, flags));
-    assert!(size_of::<cudaMemcpy3DOperand>() == size_of::<CUmemcpy3DOperand>());
-    assert!(offset_of!(cudaMemcpy3DOperand, op) == offset_of!(CUmemcpy3DOperand, op));
-    assert!(size_of::<cudaMemcpy3DOperandPtr>() == size_of::<CUmemcpy3DOperandPtr>());
-    assert!(offset_of!(cudaMemcpy3DOperandPtr, rowLength) == offset_of!(CUmemcpy3DOperandPtr, rowLength));
-    assert!(offset_of!(cudaMemcpy3DOperandPtr, layerHeight) == offset_of!(CUmemcpy3DOperandPtr, layerHeight));
-    assert!(offset_of!(cudaMemcpy3DOperandPtr, locHint) == offset_of!(CUmemcpy3DOperandPtr, locHint));
-    assert!(size_of::<cudaMemcpy3DOperandArray>() == size_of::<CUmemcpy3DOperandArray>());
-    assert!(offset_of!(cudaMemcpy3DOperandArray, offset) == offset_of!(CUmemcpy3DOperandArray, offset));
-    assert!(size_of::<cudaMemcpy3DBatchOp>() == size_of::<CUDA_MEMCPY3D_BATCH_OP>());
-    assert!(offset_of!(cudaMemcpy3DBatchOp, dst) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, dst));
-    assert!(offset_of!(cudaMemcpy3DBatchOp, extent) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, extent));
-    assert!(offset_of!(cudaMemcpy3DBatchOp, srcAccessOrder) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, srcAccessOrder));
-    assert!(offset_of!(cudaMemcpy3DBatchOp, flags) == offset_of!(CUDA_MEMCPY3D_BATCH_OP, flags));
-    assert!(size_of::<cudaExtent>() == size_of::<CUextent3D>());
-    assert!(size_of::<cudaOffset3D>() == size_of::<CUoffset3D>());
+    same_layout! {
+        cudaMemcpyAttributes = CUmemcpyAttributes: srcLocHint, dstLocHint, flags;
+        cudaMemcpy3DOperand = CUmemcpy3DOperand: op;
+        cudaMemcpy3DOperandPtr = CUmemcpy3DOperandPtr: rowLength, layerHeight, locHint;
+        cudaMemcpy3DOperandArray = CUmemcpy3DOperandArray: offset;
+        cudaMemcpy3DBatchOp = CUDA_MEMCPY3D_BATCH_OP: dst, extent, srcAccessOrder, flags;
+        cudaExtent = CUextent3D;
+        cudaOffset3D = CUoffset3D;
+    }
     // The enums' values are the driver's.
     assert!(cudaMemcpySrcAccessOrder::cudaMemcpySrcAccessOrderStream as i32 == 1);
     assert!(cudaMemcpySrcAccessOrder::cudaMemcpySrcAccessOrderAny as i32 == 3);

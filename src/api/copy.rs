@@ -18,7 +18,7 @@ use std::ptr::null_mut;
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::engine::copy3d::{array_state, direction, memcpy3d_init, run3d, set_ptr, ArrayState};
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -29,9 +29,7 @@ use crate::types::*;
 /// `extent.height` rows per slice (counted in blocks of `block_h` rows):
 /// `cudaErrorInvalidPitchValue`.
 fn check_ptr_end(p: &cudaPitchedPtr, e: &cudaExtent, block_h: usize) -> Res {
-    if p.ptr.is_null() {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
+    not_null(p.ptr, cudaError::cudaErrorInvalidValue)?;
     if (e.height > 1 || e.depth > 1) && e.width > p.pitch {
         return Err(cudaError::cudaErrorInvalidPitchValue);
     }

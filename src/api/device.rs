@@ -7,7 +7,7 @@ use std::ptr::addr_of;
 use std::sync::OnceLock;
 
 use crate::driver::{self, types::CUdevice};
-use crate::runtime::boundary::{self, cu, out, run, Res};
+use crate::runtime::boundary::{self, cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::error;
 use crate::types::*;
@@ -400,9 +400,7 @@ pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut cudaDeviceProp, d
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
     run(|| {
-        if prop.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(prop, cudaError::cudaErrorInvalidValue)?;
         let p = fresh_12(device)?;
         let n = std::mem::offset_of!(cudaDeviceProp, hostRegisterSupported);
         // SAFETY: the caller's struct holds at least the CUDA 11 layout's `n` bytes.
@@ -451,9 +449,7 @@ unsafe fn match_score(want: *const cudaDeviceProp, have: &cudaDeviceProp) -> u32
 pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaDeviceProp) -> cudaError_t {
     run(|| {
         let device = out(device)?;
-        if prop.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(prop, cudaError::cudaErrorInvalidValue)?;
         let mut best = (0, 0);
         for d in 0..rt::device_count()? {
             let score = match_score(prop, properties(d)?);
@@ -493,9 +489,7 @@ pub unsafe extern "C" fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMe
 pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *const c_char) -> cudaError_t {
     run(|| {
         let device = out(device)?;
-        if pciBusId.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(pciBusId, cudaError::cudaErrorInvalidValue)?;
         let mut dev = 0;
         cu(rt::fns()?.cuDeviceGetByPCIBusId(&mut dev, pciBusId))?;
         *device = dev;
@@ -509,9 +503,7 @@ pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *
 pub unsafe extern "C" fn cudaDeviceGetPCIBusId(pciBusId: *mut c_char, len: c_int, device: c_int) -> cudaError_t {
     run(|| {
         // NULL is refused before the device is looked at (measured on the H100).
-        if pciBusId.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(pciBusId, cudaError::cudaErrorInvalidValue)?;
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetPCIBusId(pciBusId, len, dev))
     })
@@ -546,9 +538,7 @@ pub unsafe extern "C" fn cudaDeviceGetP2PAtomicCapabilities(
     dstDevice: c_int,
 ) -> cudaError_t {
     run(|| {
-        if capabilities.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(capabilities, cudaError::cudaErrorInvalidValue)?;
         let src = rt::check_device(srcDevice)?;
         let dst = rt::check_device(dstDevice)?;
         cu(rt::fns()?.cuDeviceGetP2PAtomicCapabilities(capabilities, operations as *const c_int, count, src, dst))
@@ -567,9 +557,7 @@ pub unsafe extern "C" fn cudaDeviceGetHostAtomicCapabilities(
 ) -> cudaError_t {
     run(|| {
         // A NULL result array is refused before the device is looked at (measured on the H100).
-        if capabilities.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(capabilities, cudaError::cudaErrorInvalidValue)?;
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetHostAtomicCapabilities(capabilities, operations as *const c_int, count, dev))
     })

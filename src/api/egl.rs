@@ -13,7 +13,7 @@ use crate::api::interop::resource;
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::engine::formats::{from_cu_format, to_cu_format};
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -276,9 +276,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
 ) -> cudaError_t {
     run(|| {
         // The resource first, then the frame (NVIDIA's order, the H100).
-        if resource.is_null() {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
-        }
+        not_null(resource, cudaError::cudaErrorInvalidResourceHandle)?;
         let o = out(eglFrame)?;
         let f = rt::ctx()?;
         let mut frame = CUeglFrame::default();

@@ -6,7 +6,7 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 
-use crate::runtime::boundary::{cu, run, run_uninitialised, Res};
+use crate::runtime::boundary::{cu, not_null, run, run_uninitialised, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::{cudaDriverEntryPointQueryResult, cudaError_t, cudaUUID_t};
@@ -27,9 +27,7 @@ unsafe fn entry_point(
 ) -> Res {
     let f = rt::fns()?;
     // A null symbol crashes NVIDIA's runtime (and the driver): refused here.
-    if symbol.is_null() {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
+    not_null(symbol, cudaError::cudaErrorInvalidValue)?;
     let flags = if rt::null_stream_is_per_thread() && flags & 3 == 0 { flags | 2 } else { flags };
     // SAFETY: the caller's pointers, checked by the driver; the status values are the
     // driver's `CUdriverProcAddressQueryResult`.

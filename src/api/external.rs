@@ -13,7 +13,7 @@ use std::ptr::null_mut;
 
 use crate::driver::types::*;
 use crate::engine::formats::to_cu_format;
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -245,9 +245,7 @@ fn widen<V: Copy, W>(p: *const V, n: c_uint, f: impl Fn(&V) -> W) -> Res<Vec<W>>
     if n == 0 {
         return Ok(Vec::new());
     }
-    if p.is_null() {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
+    not_null(p, cudaError::cudaErrorInvalidValue)?;
     // SAFETY: the caller's array of `n` parameters.
     Ok(unsafe { std::slice::from_raw_parts(p, n as usize) }.iter().map(f).collect())
 }
@@ -326,9 +324,7 @@ pub unsafe extern "C" fn cudaDeviceGetNvSciSyncAttributes(
 ) -> cudaError_t {
     run(|| {
         // A NULL list is refused before the device is looked at (NVIDIA's order, the H100).
-        if nvSciSyncAttrList.is_null() {
-            return Err(cudaError::cudaErrorInvalidResourceHandle);
-        }
+        not_null(nvSciSyncAttrList, cudaError::cudaErrorInvalidResourceHandle)?;
         let dev = rt::check_device(device)?;
         cu(rt::fns()?.cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList, dev, flags))
     })

@@ -9,7 +9,7 @@ use std::ptr::null_mut;
 use std::sync::atomic::Ordering;
 
 use crate::driver::types::*;
-use crate::runtime::boundary::{cu, out, record, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, record, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -43,9 +43,7 @@ pub unsafe extern "C" fn cudaGetFuncBySymbol(
 pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const c_void) -> cudaError_t {
     run(|| {
         let name = out(name)?;
-        if func.is_null() {
-            return Err(cudaError::cudaErrorInvalidDeviceFunction);
-        }
+        not_null(func, cudaError::cudaErrorInvalidDeviceFunction)?;
         if let Some(p) = NAMES.get(func as usize) {
             *name = p as *const c_char;
             return Ok(());
@@ -238,9 +236,7 @@ pub unsafe extern "C" fn cudaFuncGetParamInfo(
 #[no_mangle]
 pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: *mut usize) -> cudaError_t {
     run(|| {
-        if func.is_null() {
-            return Err(cudaError::cudaErrorInvalidDeviceFunction);
-        }
+        not_null(func, cudaError::cudaErrorInvalidDeviceFunction)?;
         let f = rt::ctx()?;
         if f.cuKernelGetParamCount.is_none() {
             return Err(cudaError::cudaErrorCallRequiresNewerDriver);

@@ -11,6 +11,7 @@ use cudart_rs_macros::{export, passthrough};
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::driver::types::*;
+use crate::driver::Fns;
 use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
@@ -80,16 +81,19 @@ pub unsafe extern "C" fn cudaGLSetGLDevice(device: c_int) -> cudaError_t {
     })
 }
 
+/// A buffer object's registration call, after the driver's GL interoperability is
+/// initialised, as NVIDIA's runtime does.
+unsafe fn after_gl_init(call: impl FnOnce(&Fns) -> CUresult) -> Res {
+    let f = rt::ctx()?;
+    cu(f.cuGLInit())?;
+    cu(call(f))
+}
+
 /// Registers a buffer object for access by CUDA.
 #[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    run(|| {
-        // The driver's GL interoperability is initialised first, as NVIDIA's runtime does.
-        let f = rt::ctx()?;
-        cu(f.cuGLInit())?;
-        cu(f.cuGLRegisterBufferObject(bufObj))
-    })
+    run(|| after_gl_init(|f| f.cuGLRegisterBufferObject(bufObj)))
 }
 
 /// Maps a buffer object for access by CUDA.
@@ -124,11 +128,7 @@ passthrough! {
 #[export(family = Interop)]
 #[no_mangle]
 pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    run(|| {
-        let f = rt::ctx()?;
-        cu(f.cuGLInit())?;
-        cu(f.cuGLUnregisterBufferObject(bufObj))
-    })
+    run(|| after_gl_init(|f| f.cuGLUnregisterBufferObject(bufObj)))
 }
 
 /// Maps a buffer object for access by CUDA.

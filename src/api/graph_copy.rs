@@ -72,7 +72,7 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(
 ) -> cudaError_t {
     run(|| {
         add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| {
-            copy_to_symbol(f, symbol, src, count, offset, kind)
+            copy_symbol(f, symbol, src as *mut c_void, count, offset, kind, true)
         })
     })
 }
@@ -93,7 +93,7 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeFromSymbol(
 ) -> cudaError_t {
     run(|| {
         add_copy(pGraphNode, graph, pDependencies, numDependencies, |f| {
-            copy_from_symbol(f, dst, symbol, count, offset, kind)
+            copy_symbol(f, symbol, dst, count, offset, kind, false)
         })
     })
 }
@@ -145,7 +145,7 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| set_copy(node, |f| copy_to_symbol(f, symbol, src, count, offset, kind)))
+    run(|| set_copy(node, |f| copy_symbol(f, symbol, src as *mut c_void, count, offset, kind, true)))
 }
 
 /// Sets a memcpy node's parameters to copy from a symbol on the device.
@@ -159,7 +159,7 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| set_copy(node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind)))
+    run(|| set_copy(node, |f| copy_symbol(f, symbol, dst, count, offset, kind, false)))
 }
 
 /// Sets a memcpy node's parameters to perform a 1-dimensional copy.
@@ -199,7 +199,7 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| exec_set_copy(hGraphExec, node, |f| copy_to_symbol(f, symbol, src, count, offset, kind)))
+    run(|| exec_set_copy(hGraphExec, node, |f| copy_symbol(f, symbol, src as *mut c_void, count, offset, kind, true)))
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to copy from a symbol on the
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| exec_set_copy(hGraphExec, node, |f| copy_from_symbol(f, dst, symbol, count, offset, kind)))
+    run(|| exec_set_copy(hGraphExec, node, |f| copy_symbol(f, symbol, dst, count, offset, kind, false)))
 }
 
 /// Sets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional

@@ -40,10 +40,11 @@ use crate::types::*;
 // not converted).
 const _: () = {
     use std::mem::{offset_of, size_of};
-    assert!(size_of::<cudaMemAccessDesc>() == size_of::<CUmemAccessDesc>());
-    assert!(offset_of!(cudaMemAccessDesc, flags) == offset_of!(CUmemAccessDesc, flags));
-    assert!(size_of::<cudaMemAllocNodeParams>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
-    assert!(size_of::<cudaMemAllocNodeParamsV2>() == size_of::<CUDA_MEM_ALLOC_NODE_PARAMS>());
+    same_layout! {
+        cudaMemAccessDesc = CUmemAccessDesc: flags;
+        cudaMemAllocNodeParams = CUDA_MEM_ALLOC_NODE_PARAMS;
+        cudaMemAllocNodeParamsV2 = CUDA_MEM_ALLOC_NODE_PARAMS;
+    }
     assert!(size_of::<cudaExternalSemaphoreSignalNodeParams>() == 24);
     assert!(offset_of!(cudaExternalSemaphoreSignalNodeParams, numExtSems) == 16);
     assert!(size_of::<cudaExternalSemaphoreWaitNodeParams>() == 24);
@@ -183,33 +184,26 @@ pub(crate) fn one_row(c: CUDA_MEMCPY3D) -> CUDA_MEMCPY3D {
     CUDA_MEMCPY3D { srcPitch: 0, srcHeight: 0, dstPitch: 0, dstHeight: 0, ..c }
 }
 
-/// A copy to `count` bytes at `offset` in a symbol: the symbol and range as
-/// `cudaMemcpyToSymbol` checks them, then the kind.
-pub(crate) fn copy_to_symbol(
+/// A copy to (`to`) or from `count` bytes at `offset` in a symbol: the symbol and range as
+/// `cudaMemcpyToSymbol` and `cudaMemcpyFromSymbol` check them, then the kind; `other` is the
+/// copy's source or destination.
+pub(crate) fn copy_symbol(
     f: &Fns,
     symbol: *const c_void,
-    src: *const c_void,
+    other: *mut c_void,
     count: usize,
     offset: usize,
     kind: raw::cudaMemcpyKind,
+    to: bool,
 ) -> Res<CUDA_MEMCPY3D> {
-    let dst = symbols::symbol_range(symbol, count, offset, f)?;
-    symbols::to_symbol_kind(kind.0)?;
-    copy1d(f, dst as usize as *mut c_void, src, count, kind)
-}
-
-/// A copy from `count` bytes at `offset` in a symbol (see [`copy_to_symbol`]).
-pub(crate) fn copy_from_symbol(
-    f: &Fns,
-    dst: *mut c_void,
-    symbol: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: raw::cudaMemcpyKind,
-) -> Res<CUDA_MEMCPY3D> {
-    let src = symbols::symbol_range(symbol, count, offset, f)?;
-    symbols::from_symbol_kind(kind.0)?;
-    copy1d(f, dst, src as usize as *const c_void, count, kind)
+    let dev = symbols::symbol_range(symbol, count, offset, f)? as usize as *mut c_void;
+    if to {
+        symbols::to_symbol_kind(kind.0)?;
+        copy1d(f, dev, other, count, kind)
+    } else {
+        symbols::from_symbol_kind(kind.0)?;
+        copy1d(f, other, dev, count, kind)
+    }
 }
 
 /// The runtime's view of a copy node's `CUDA_MEMCPY3D`: array ends as arrays, pointer ends

@@ -18,7 +18,7 @@ use parking_lot::Mutex;
 
 use crate::driver::types::{CUcontext, CUdevice, CUgreenCtx, CUresult, CUstream};
 use crate::driver::Fns;
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::green as rt_green;
 use crate::runtime::rt;
 use crate::types::cudaError;
@@ -39,9 +39,7 @@ fn green_of(ctx: cudaExecutionContext_t) -> Option<CUgreenCtx> {
 /// An execution context argument: NULL is `cudaErrorInvalidValue`, as NVIDIA's runtime
 /// answers before asking the driver.
 fn exec_ctx(ctx: cudaExecutionContext_t) -> Res<CUcontext> {
-    if ctx.is_null() {
-        return Err(cudaError::cudaErrorInvalidValue);
-    }
+    not_null(ctx, cudaError::cudaErrorInvalidValue)?;
     Ok(ctx as CUcontext)
 }
 
@@ -154,9 +152,7 @@ pub unsafe extern "C" fn cudaGreenCtxCreate(
 ) -> cudaError_t {
     run(|| {
         let o = out(phCtx)?;
-        if desc.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(desc, cudaError::cudaErrorInvalidValue)?;
         let dev = rt::check_device(device)?;
         if flags != 0 {
             return Err(cudaError::cudaErrorInvalidValue);

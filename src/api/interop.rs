@@ -123,12 +123,8 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
     mipmappedArray: *mut cudaMipmappedArray_t,
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
-    run(|| {
-        cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(
-            mipmappedArray as *mut CUmipmappedArray,
-            self::resource(resource),
-        ))
-    })
+    let resource = self::resource(resource);
+    run(|| cu(rt::ctx()?.cuGraphicsResourceGetMappedMipmappedArray(mipmappedArray.cast(), resource)))
 }
 
 #[cfg(test)]

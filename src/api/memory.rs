@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
 use crate::driver::types::*;
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -153,9 +153,7 @@ pub unsafe extern "C" fn cudaHostGetDevicePointer(
     run(|| {
         // As NVIDIA's runtime: a host pointer given (before the context), the context, then
         // the driver judges the out pointer and the flags.
-        if pHost.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(pHost, cudaError::cudaErrorInvalidValue)?;
         let f = rt::ctx()?;
         cu(f.cuMemHostGetDevicePointer(pDevice.cast::<CUdeviceptr>(), pHost, flags))
     })

@@ -5,6 +5,8 @@
 use cudart_rs_macros::export;
 use std::ffi::{c_int, c_uint, c_void};
 
+use crate::driver::types::{CUfunction, CUlaunchConfig, CUresult};
+use crate::driver::Fns;
 use crate::runtime::boundary::{cu, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
@@ -77,6 +79,21 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
     })
 }
 
+/// A cluster query of a kernel under a launch configuration: the configuration read (NVIDIA's
+/// runtime reads it unchecked: a null one crashes it), then the kernel's function in the
+/// current context, then `query` with both.
+#[inline]
+unsafe fn cluster_query(
+    func: *const c_void,
+    launchConfig: *const cudaLaunchConfig_t,
+    query: impl FnOnce(&Fns, CUfunction, &CUlaunchConfig) -> CUresult,
+) -> Res {
+    let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
+    let f = rt::ctx()?;
+    let h = function_of(func, f)?;
+    cu(query(f, h, &c))
+}
+
 /// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
 /// maximum cluster size in `*clusterSize`.
 #[export(family = Module)]
@@ -86,14 +103,8 @@ pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(
     func: *const c_void,
     launchConfig: *const cudaLaunchConfig_t,
 ) -> cudaError_t {
-    run(|| {
-        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
-        let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
-        let f = rt::ctx()?;
-        let h = function_of(func, f)?;
-        // SAFETY: a function of the current context; the rest is the driver's to check.
-        cu(f.cuOccupancyMaxPotentialClusterSize(clusterSize, h, &c))
-    })
+    // A function of the current context; the rest is the driver's to check.
+    run(|| cluster_query(func, launchConfig, |f, h, c| f.cuOccupancyMaxPotentialClusterSize(clusterSize, h, c)))
 }
 
 /// Given the kernel function (`func`) and launch configuration (`launchConfig`), return the
@@ -105,12 +116,6 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(
     func: *const c_void,
     launchConfig: *const cudaLaunchConfig_t,
 ) -> cudaError_t {
-    run(|| {
-        // NVIDIA's runtime reads the configuration unchecked (a null one crashes it).
-        let c = cu_config(launchConfig.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?);
-        let f = rt::ctx()?;
-        let h = function_of(func, f)?;
-        // SAFETY: a function of the current context; the rest is the driver's to check.
-        cu(f.cuOccupancyMaxActiveClusters(numClusters, h, &c))
-    })
+    // A function of the current context; the rest is the driver's to check.
+    run(|| cluster_query(func, launchConfig, |f, h, c| f.cuOccupancyMaxActiveClusters(numClusters, h, c)))
 }

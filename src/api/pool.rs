@@ -28,7 +28,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use crate::api::memory::cu_location;
 use crate::driver::types::*;
 use crate::driver::Fns;
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -41,19 +41,21 @@ fn dptr(p: *const c_void) -> CUdeviceptr {
     p as usize as CUdeviceptr
 }
 
+/// Pool properties' reserved bytes, the runtime's for the driver's or the other way: as many as
+/// both have, copied; a byte only the driver's have (CUDA 13's, where the runtime's has
+/// `reserved1`), zero.
+fn reserved<const N: usize>(r: &[u8]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let n = N.min(r.len());
+    out[..n].copy_from_slice(&r[..n]);
+    out
+}
+
 /// The driver's pool properties for the runtime's (same layout and values; every field is
 /// copied as the caller wrote it, the reserved bytes too, but for CUDA 13.5's `reserved1`,
 /// which NVIDIA's 13.5 runtime does not pass on: any value is accepted, the H100,
 /// ctest/cu_decl135.cu).
 pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
-    #[cfg(feature = "abi12")]
-    let reserved = p.reserved;
-    #[cfg(not(feature = "abi12"))]
-    let reserved = {
-        let mut r = [0u8; 54];
-        r[..53].copy_from_slice(&p.reserved);
-        r
-    };
     CUmemPoolProps {
         allocType: p.allocType.0,
         handleTypes: p.handleTypes.0,
@@ -61,20 +63,12 @@ pub(crate) fn cu_pool_props(p: &cudaMemPoolProps) -> CUmemPoolProps {
         win32SecurityAttributes: p.win32SecurityAttributes,
         maxSize: p.maxSize,
         usage: p.usage,
-        reserved,
+        reserved: reserved(&p.reserved),
     }
 }
 
 /// The runtime's pool properties for the driver's ([`cu_pool_props`] the other way).
 pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
-    #[cfg(feature = "abi12")]
-    let reserved = p.reserved;
-    #[cfg(not(feature = "abi12"))]
-    let reserved = {
-        let mut r = [0u8; 53];
-        r.copy_from_slice(&p.reserved[..53]);
-        r
-    };
     cudaMemPoolProps {
         allocType: raw::cudaMemAllocationType(p.allocType),
         handleTypes: raw::cudaMemAllocationHandleType(p.handleTypes),
@@ -82,7 +76,7 @@ pub(crate) fn pool_props_back(p: &CUmemPoolProps) -> cudaMemPoolProps {
         win32SecurityAttributes: p.win32SecurityAttributes,
         maxSize: p.maxSize,
         usage: p.usage,
-        reserved,
+        reserved: reserved(&p.reserved),
         #[cfg(not(feature = "abi12"))]
         reserved1: 0,
     }
@@ -186,9 +180,7 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
     // The attribute values are the driver's, and so is the size of each value.
     run(|| {
         let f = rt::fns()?;
-        if value.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(value, cudaError::cudaErrorInvalidValue)?;
         cu(f.cuMemPoolSetAttribute(memPool, attr.0, value))
     })
 }
@@ -215,9 +207,7 @@ pub unsafe extern "C" fn cudaMemPoolSetAccess(
             &mut heap
         };
         if count > 0 {
-            if descList.is_null() {
-                return Err(cudaError::cudaErrorInvalidValue);
-            }
+            not_null(descList, cudaError::cudaErrorInvalidValue)?;
             // SAFETY: the caller's array of `count` descriptors.
             let src = unsafe { std::slice::from_raw_parts(descList, count) };
             for (d, s) in descs.iter_mut().zip(src) {
@@ -348,22 +338,14 @@ pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
 /// The runtime's and the driver's pool types are the same bytes: checked field by field, so
 /// that the pointers passed through above stay right.
 const _: () = {
-    use std::mem::{offset_of, size_of};
-    assert!(size_of::<cudaMemPoolProps>() == size_of::<CUmemPoolProps>());
-    assert!(offset_of!(cudaMemPoolProps, location) == offset_of!(CUmemPoolProps, location));
-    assert!(
-        offset_of!(cudaMemPoolProps, win32SecurityAttributes) == offset_of!(CUmemPoolProps, win32SecurityAttributes)
-    );
-    assert!(offset_of!(cudaMemPoolProps, maxSize) == offset_of!(CUmemPoolProps, maxSize));
-    assert!(offset_of!(cudaMemPoolProps, usage) == offset_of!(CUmemPoolProps, usage));
-    assert!(offset_of!(cudaMemPoolProps, reserved) == offset_of!(CUmemPoolProps, reserved));
-    assert!(size_of::<cudaMemAccessDesc>() == size_of::<CUmemAccessDesc>());
-    assert!(offset_of!(cudaMemAccessDesc, flags) == offset_of!(CUmemAccessDesc, flags));
-    assert!(size_of::<cudaMemLocation>() == size_of::<CUmemLocation>());
-    assert!(offset_of!(cudaMemLocation, id) == offset_of!(CUmemLocation, id));
-    assert!(size_of::<cudaMemPoolPtrExportData>() == size_of::<CUmemPoolPtrExportData>());
-    assert!(size_of::<cudaMemPool_t>() == size_of::<CUmemoryPool>());
-    assert!(size_of::<raw::cudaMemAccessFlags>() == size_of::<CUmemAccess_flags>());
+    same_layout! {
+        cudaMemPoolProps = CUmemPoolProps: location, win32SecurityAttributes, maxSize, usage, reserved;
+        cudaMemAccessDesc = CUmemAccessDesc: flags;
+        cudaMemLocation = CUmemLocation: id;
+        cudaMemPoolPtrExportData = CUmemPoolPtrExportData;
+        cudaMemPool_t = CUmemoryPool;
+        raw::cudaMemAccessFlags = CUmemAccess_flags;
+    }
     // The enums' values are the driver's.
     assert!(cudaMemPoolAttr::cudaMemPoolReuseFollowEventDependencies as c_int == 1);
     assert!(cudaMemPoolAttr::cudaMemPoolAttrUsedMemHigh as c_int == 8);

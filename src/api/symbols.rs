@@ -113,58 +113,41 @@ pub(crate) fn from_symbol_kind(kind: c_int) -> Res {
 }
 
 /// A copy of no bytes to or from a symbol succeeds at once, as in NVIDIA's runtime: before
-/// the symbol, the range and the kind are looked at.
-fn to_symbol(
+/// the symbol, the range and the kind are looked at. `other` is the source (`to`) or the
+/// destination of the copy, host or device memory as the kind says.
+#[inline]
+fn symbol_copy(
     sym: *const c_void,
-    src: *const c_void,
+    other: *mut c_void,
     count: usize,
     offset: usize,
     kind: c_int,
     stream: Option<cudaStream_t>,
+    to: bool,
 ) -> Res {
     if count == 0 {
         return Ok(());
     }
     let f = rt::ctx()?;
-    let dst = symbol_range(sym, count, offset, f)?;
-    to_symbol_kind(kind)?;
-    // SAFETY: a device range checked against the symbol's size; the source is the caller's.
-    cu(unsafe {
-        match (kind, stream) {
-            (H2D, None) => f.cuMemcpyHtoD(dst, src, count),
-            (H2D, Some(s)) => f.cuMemcpyHtoDAsync(dst, src, count, s),
-            (D2D, None) => f.cuMemcpyDtoD(dst, src as CUdeviceptr, count),
-            (D2D, Some(s)) => f.cuMemcpyDtoDAsync(dst, src as CUdeviceptr, count, s),
-            (_, None) => f.cuMemcpy(dst, src as CUdeviceptr, count),
-            (_, Some(s)) => f.cuMemcpyAsync(dst, src as CUdeviceptr, count, s),
-        }
-    })
-}
-
-fn from_symbol(
-    dst: *mut c_void,
-    sym: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: Option<cudaStream_t>,
-) -> Res {
-    if count == 0 {
-        return Ok(());
+    let dev = symbol_range(sym, count, offset, f)?;
+    if to {
+        to_symbol_kind(kind)?;
+    } else {
+        from_symbol_kind(kind)?;
     }
-    let f = rt::ctx()?;
-    let src = symbol_range(sym, count, offset, f)?;
-    from_symbol_kind(kind)?;
-    // SAFETY: a device range checked against the symbol's size; the destination is the
-    // caller's.
+    let (dst, src) = if to { (dev, other as CUdeviceptr) } else { (other as CUdeviceptr, dev) };
+    // SAFETY: a device range checked against the symbol's size; the other side is the
+    // caller's. The kind was checked for the direction: H2D only goes to, D2H only from.
     cu(unsafe {
         match (kind, stream) {
-            (D2H, None) => f.cuMemcpyDtoH(dst, src, count),
-            (D2H, Some(s)) => f.cuMemcpyDtoHAsync(dst, src, count, s),
-            (D2D, None) => f.cuMemcpyDtoD(dst as CUdeviceptr, src, count),
-            (D2D, Some(s)) => f.cuMemcpyDtoDAsync(dst as CUdeviceptr, src, count, s),
-            (_, None) => f.cuMemcpy(dst as CUdeviceptr, src, count),
-            (_, Some(s)) => f.cuMemcpyAsync(dst as CUdeviceptr, src, count, s),
+            (H2D, None) => f.cuMemcpyHtoD(dev, other, count),
+            (H2D, Some(s)) => f.cuMemcpyHtoDAsync(dev, other, count, s),
+            (D2H, None) => f.cuMemcpyDtoH(other, dev, count),
+            (D2H, Some(s)) => f.cuMemcpyDtoHAsync(other, dev, count, s),
+            (D2D, None) => f.cuMemcpyDtoD(dst, src, count),
+            (D2D, Some(s)) => f.cuMemcpyDtoDAsync(dst, src, count, s),
+            (_, None) => f.cuMemcpy(dst, src, count),
+            (_, Some(s)) => f.cuMemcpyAsync(dst, src, count, s),
         }
     })
 }
@@ -179,7 +162,7 @@ pub unsafe extern "C" fn cudaMemcpyToSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| to_symbol(symbol, src, count, offset, kind.0, None))
+    run(|| symbol_copy(symbol, src as *mut c_void, count, offset, kind.0, None, true))
 }
 
 /// Copies data from the given symbol on the device.
@@ -192,7 +175,7 @@ pub unsafe extern "C" fn cudaMemcpyFromSymbol(
     offset: usize,
     kind: raw::cudaMemcpyKind,
 ) -> cudaError_t {
-    run(|| from_symbol(dst, symbol, count, offset, kind.0, None))
+    run(|| symbol_copy(symbol, dst, count, offset, kind.0, None, false))
 }
 
 /// Copies data to the given symbol on the device.
@@ -206,7 +189,7 @@ pub unsafe extern "C" fn cudaMemcpyToSymbolAsync(
     kind: raw::cudaMemcpyKind,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run(|| to_symbol(symbol, src, count, offset, kind.0, Some(stream)))
+    run(|| symbol_copy(symbol, src as *mut c_void, count, offset, kind.0, Some(stream), true))
 }
 
 /// Copies data from the given symbol on the device.
@@ -220,5 +203,5 @@ pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
     kind: raw::cudaMemcpyKind,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    run(|| from_symbol(dst, symbol, count, offset, kind.0, Some(stream)))
+    run(|| symbol_copy(symbol, dst, count, offset, kind.0, Some(stream), false))
 }

@@ -15,7 +15,7 @@ use crate::api::array::descriptor;
 use crate::driver::types::*;
 use crate::driver::Fns;
 use crate::engine::formats::{from_cu_format, to_cu_format};
-use crate::runtime::boundary::{cu, out, run, Res};
+use crate::runtime::boundary::{cu, not_null, out, run, Res};
 use crate::runtime::rt;
 use crate::types::cudaError;
 use crate::types::*;
@@ -381,9 +381,7 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(
     run(|| {
         // A null out pointer is refused before anything else, as NVIDIA's runtime does (the
         // driver is not asked).
-        if pSurfObject.is_null() {
-            return Err(cudaError::cudaErrorInvalidValue);
-        }
+        not_null(pSurfObject, cudaError::cudaErrorInvalidValue)?;
         // SAFETY: the caller's descriptor; null is refused.
         let r = pResDesc.as_ref().ok_or(cudaError::cudaErrorInvalidValue)?;
         let f = rt::ctx()?;

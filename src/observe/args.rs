@@ -185,27 +185,14 @@ pub struct Arg<'a, T>(pub &'a T);
 /// one more reference than the next, and [`arg!`](crate::arg) calls through as many as there
 /// are, so that the first whose bounds hold is taken): a [`Known`] type; a pointer to a type
 /// shown by [`Show`], else by `Debug`, else not; a value (a struct passed by value) likewise.
-pub trait ViaKnown {
-    fn arg(&self) -> A;
+macro_rules! decodings {
+    ($($via:ident)*) => {$(
+        pub trait $via {
+            fn arg(&self) -> A;
+        }
+    )*};
 }
-pub trait ViaPtrShow {
-    fn arg(&self) -> A;
-}
-pub trait ViaPtrDebug {
-    fn arg(&self) -> A;
-}
-pub trait ViaPtr {
-    fn arg(&self) -> A;
-}
-pub trait ViaValShow {
-    fn arg(&self) -> A;
-}
-pub trait ViaValDebug {
-    fn arg(&self) -> A;
-}
-pub trait ViaVal {
-    fn arg(&self) -> A;
-}
+decodings!(ViaKnown ViaPtrShow ViaPtrDebug ViaPtr ViaValShow ViaValDebug ViaVal);
 
 impl<T: Known> ViaKnown for &&&&&&Arg<'_, T> {
     fn arg(&self) -> A {

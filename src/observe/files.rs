@@ -231,28 +231,27 @@ mod tests {
         std::fs::remove_file(&p).unwrap();
     }
 
-    #[test]
-    fn a_symbolic_link_is_not_followed() {
-        let victim = tmp("victim");
-        let link = tmp("link");
+    /// A file `victim` that `link` makes a second name for: a report opened through that name
+    /// is refused (the error says `says`), and the file is as it was.
+    fn refused_through(victim: &str, name: &str, link: fn(&Path, &Path) -> std::io::Result<()>, says: &str) {
+        let (victim, name) = (tmp(victim), tmp(name));
         std::fs::write(&victim, "precious\n").unwrap();
-        std::os::unix::fs::symlink(&victim, &link).unwrap();
-        let e = open_append(&link).unwrap_err();
-        assert!(e.0.contains("symbolic link"), "{}", e.0);
+        link(&victim, &name).unwrap();
+        let e = open_append(&name).unwrap_err();
+        assert!(e.0.contains(says), "{}", e.0);
         assert_eq!(read(&victim), "precious\n");
-        std::fs::remove_file(&link).unwrap();
+        std::fs::remove_file(&name).unwrap();
         std::fs::remove_file(&victim).unwrap();
     }
 
     #[test]
+    fn a_symbolic_link_is_not_followed() {
+        refused_through("victim", "link", |a, b| std::os::unix::fs::symlink(a, b), "symbolic link");
+    }
+
+    #[test]
     fn a_hard_link_and_a_fifo_are_refused() {
-        let a = tmp("hard-a");
-        let b = tmp("hard-b");
-        std::fs::write(&a, "x").unwrap();
-        std::fs::hard_link(&a, &b).unwrap();
-        assert!(open_append(&b).unwrap_err().0.contains("hard links"));
-        std::fs::remove_file(&a).unwrap();
-        std::fs::remove_file(&b).unwrap();
+        refused_through("hard-a", "hard-b", |a, b| std::fs::hard_link(a, b), "hard links");
         let f = tmp("fifo");
         let c = CString::new(f.as_os_str().as_bytes()).unwrap();
         // SAFETY: a NUL-terminated path.

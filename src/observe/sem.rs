@@ -491,6 +491,23 @@ fn batch(c: &Call) -> Vec<(usize, usize, usize)> {
         .collect()
 }
 
+/// The ends of a 3D copy's parameters (each side's array and pointer), its extent, and its
+/// kind (`$kind`, of the parameters `$p`).
+macro_rules! ends3d {
+    ($params:expr, $p:ident => $kind:expr) => {
+        $params.map(|$p| {
+            (
+                $p.srcArray as usize,
+                $p.srcPtr.ptr as usize,
+                $p.dstArray as usize,
+                $p.dstPtr.ptr as usize,
+                $p.extent,
+                $kind,
+            )
+        })
+    };
+}
+
 /// A successful copy: its direction, source and destination memory, bytes (one entry per
 /// copy of a batch).
 fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
@@ -511,27 +528,9 @@ fn copy(c: &Call, k: CopyOp) -> Vec<(Dir, End, End, u64)> {
         C::FromSymbol => (End::Device, ptr("dst"), c.val("count")),
         C::ThreeD | C::ThreeDPeer => {
             let parts = if k == C::ThreeD {
-                c.get::<cudaMemcpy3DParms>("p").map(|p| {
-                    (
-                        p.srcArray as usize,
-                        p.srcPtr.ptr as usize,
-                        p.dstArray as usize,
-                        p.dstPtr.ptr as usize,
-                        p.extent,
-                        p.kind.0 as i64,
-                    )
-                })
+                ends3d!(c.get::<cudaMemcpy3DParms>("p"), p => p.kind.0 as i64)
             } else {
-                c.get::<cudaMemcpy3DPeerParms>("p").map(|p| {
-                    (
-                        p.srcArray as usize,
-                        p.srcPtr.ptr as usize,
-                        p.dstArray as usize,
-                        p.dstPtr.ptr as usize,
-                        p.extent,
-                        4,
-                    )
-                })
+                ends3d!(c.get::<cudaMemcpy3DPeerParms>("p"), p => 4)
             };
             let Some((sa, sp, da, dp, e, kind)) = parts else { return Vec::new() };
             // With an array on either side, the width is in elements.

@@ -141,28 +141,21 @@ impl Show for *const c_void {
 
 // The handles' own: `args::handles!`.
 
-impl Show for cudaExtent {
-    fn show(&self, f: &mut Fmt) {
-        let _ = write!(f.s, "{{width={}, height={}, depth={}}}", self.width, self.height, self.depth);
-    }
+/// Structs shown by one format of their fields.
+macro_rules! show_fields {
+    ($($t:ty: $fmt:literal, $($field:ident),+;)*) => {$(
+        impl Show for $t {
+            fn show(&self, f: &mut Fmt) {
+                let _ = write!(f.s, $fmt, $(self.$field),+);
+            }
+        }
+    )*};
 }
-
-impl Show for cudaPos {
-    fn show(&self, f: &mut Fmt) {
-        let _ = write!(f.s, "{{x={}, y={}, z={}}}", self.x, self.y, self.z);
-    }
-}
-
-impl Show for dim3 {
-    fn show(&self, f: &mut Fmt) {
-        let _ = write!(f.s, "({},{},{})", self.x, self.y, self.z);
-    }
-}
-
-impl Show for uint3 {
-    fn show(&self, f: &mut Fmt) {
-        let _ = write!(f.s, "({},{},{})", self.x, self.y, self.z);
-    }
+show_fields! {
+    cudaExtent: "{{width={}, height={}, depth={}}}", width, height, depth;
+    cudaPos: "{{x={}, y={}, z={}}}", x, y, z;
+    dim3: "({},{},{})", x, y, z;
+    uint3: "({},{},{})", x, y, z;
 }
 
 impl Show for cudaPitchedPtr {

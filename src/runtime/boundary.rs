@@ -85,6 +85,16 @@ pub fn out<T>(p: *mut T) -> Res<&'static mut T> {
     unsafe { p.as_mut() }.ok_or(cudaError::cudaErrorInvalidValue)
 }
 
+/// A caller's pointer that must not be null: `e` (NVIDIA's code for that argument) when it is.
+#[inline]
+pub fn not_null<T>(p: *const T, e: cudaError) -> Res {
+    if p.is_null() {
+        Err(e)
+    } else {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

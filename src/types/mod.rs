@@ -167,6 +167,17 @@ macro_rules! raw_enum {
 }
 pub(crate) use raw_enum;
 
+/// A check, at compile time, that the runtime's types are the driver's bytes: `ours = theirs`
+/// the same size, and each field named after the colon at the same offset in both. In a
+/// `const _: () = { ... };` block.
+macro_rules! same_layout {
+    ($($ours:ty = $theirs:ty $(: $($field:ident),+)?;)*) => {$(
+        assert!(std::mem::size_of::<$ours>() == std::mem::size_of::<$theirs>());
+        $($(assert!(std::mem::offset_of!($ours, $field) == std::mem::offset_of!($theirs, $field));)+)?
+    )*};
+}
+pub(crate) use same_layout;
+
 /// Integer views of the header's enums, for parameters (see the module documentation).
 /// Made by a macro, so that cbindgen sees only the enums of the same names.
 pub mod raw {
