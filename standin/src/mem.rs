@@ -9,12 +9,8 @@ use crate::types::*;
 use crate::{export, nonnull, put};
 
 pub const MAX_PITCH: usize = 2147483647;
-/// `cuMemAllocPitch` pitch granularity (H100).
+/// `cuMemAllocPitch` pitch granularity (H100, H200).
 pub const PITCH_ALIGN: usize = 512;
-
-pub fn round_up(x: usize, a: usize) -> Option<usize> {
-    x.checked_add(a - 1).map(|v| v / a * a)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Allocation
