@@ -77,11 +77,10 @@ fi
 py=$venv/bin/python3
 # Where python3 is itself a virtual environment (the machine's PyTorch lives in one), the new one
 # sees its base's packages, not python3's: a .pth file adds python3's own.
+site=$("$py" -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
 outer=$(python3 -c 'import sys, sysconfig; print(sysconfig.get_path("purelib") if sys.prefix != sys.base_prefix else "")')
 if [[ -n $outer ]]; then
-    "$py" -c 'import sysconfig; print(sysconfig.get_path("purelib"))' | {
-        read -r inner && echo "$outer" >"$inner/outer-site.pth"
-    }
+    echo "$outer" >"$site/outer-site.pth"
     echo "== python3 is a virtual environment ($(python3 -c 'import sys; print(sys.prefix)')): its packages seen through $venv's outer-site.pth"
 fi
 if "$py" -m pip install -q --disable-pip-version-check --no-index "$wheel" >"$tmp/pip.log" 2>&1; then
@@ -91,7 +90,6 @@ else
     fail "venv and pip install --no-index $(basename "$wheel")"
     finish
 fi
-site=$("$py" -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
 export PATH="$venv/bin:$PATH"
 hash -r
 v=$(cudart-rs --version 2>&1)
